@@ -1,0 +1,136 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.test;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+
+/**
+ * Finds a {@code redis-server} executable, in this order:
+ * <ol>
+ * <li>the path in the {@code delayqueue.test.redis-server} system property or the
+ * {@code DELAYQUEUE_REDIS_SERVER} environment variable;</li>
+ * <li>{@code redis-server} on the {@code PATH};</li>
+ * <li>the binary shipped in {@code com.github.codemonstur:embedded-redis} (Redis 6.2,
+ * Linux and macOS), extracted once into the temp directory.</li>
+ * </ol>
+ * Where none is found, {@link RedisServer} uses Testcontainers when Docker runs.
+ */
+public final class RedisBinary {
+
+	/** System property naming the redis-server executable to use. */
+	public static final String PROPERTY = "delayqueue.test.redis-server";
+
+	/** Environment variable naming the redis-server executable to use. */
+	public static final String ENVIRONMENT = "DELAYQUEUE_REDIS_SERVER";
+
+	private RedisBinary() {
+	}
+
+	/**
+	 * Returns the executable to use, or {@code null} when none is available on this
+	 * machine.
+	 * @return the redis-server executable or {@code null}
+	 */
+	public static Path find() {
+		String configured = System.getProperty(PROPERTY, System.getenv(ENVIRONMENT));
+		if (configured != null && !configured.isBlank()) {
+			Path path = Paths.get(configured);
+			if (!Files.isExecutable(path)) {
+				throw new IllegalStateException(
+						"redis-server configured by " + PROPERTY + " / " + ENVIRONMENT + " is not executable: " + path);
+			}
+			return path;
+		}
+		Path onPath = onPath();
+		return (onPath != null) ? onPath : embedded();
+	}
+
+	/**
+	 * Returns {@code redis-server} from the {@code PATH}, or {@code null}.
+	 * @return the executable or {@code null}
+	 */
+	public static Path onPath() {
+		String path = System.getenv("PATH");
+		if (path == null) {
+			return null;
+		}
+		for (String directory : path.split(File.pathSeparator)) {
+			if (directory.isEmpty()) {
+				continue;
+			}
+			Path candidate = Paths.get(directory, "redis-server");
+			if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+				return candidate;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Returns the binary shipped in the embedded-redis artifact for this operating system
+	 * and architecture, extracted to the temp directory, or {@code null} when the
+	 * artifact is not on the class path or ships no binary for this platform.
+	 * @return the executable or {@code null}
+	 */
+	public static Path embedded() {
+		String resource = embeddedResourceName();
+		if (resource == null) {
+			return null;
+		}
+		Path target = Paths.get(System.getProperty("java.io.tmpdir"), "delayqueue-" + resource);
+		if (Files.isExecutable(target)) {
+			return target;
+		}
+		try (InputStream in = RedisBinary.class.getClassLoader().getResourceAsStream(resource)) {
+			if (in == null) {
+				return null;
+			}
+			Path partial = Files.createTempFile(target.getParent(), "delayqueue-redis", ".part");
+			Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
+			if (!partial.toFile().setExecutable(true)) {
+				throw new IOException("cannot make " + partial + " executable");
+			}
+			Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+			return target;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Could not extract the embedded redis-server " + resource, ex);
+		}
+	}
+
+	static String embeddedResourceName() {
+		String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+		String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
+		boolean x64 = arch.equals("amd64") || arch.equals("x86_64");
+		boolean arm64 = arch.equals("aarch64") || arch.equals("arm64");
+		if (os.contains("linux")) {
+			return x64 ? "redis-server-6.2.6-v5-linux-amd64" : (arm64 ? "redis-server-6.2.7-linux-arm64" : null);
+		}
+		if (os.contains("mac")) {
+			return x64 ? "redis-server-6.2.6-v5-darwin-amd64" : (arm64 ? "redis-server-6.2.6-v5-darwin-arm64" : null);
+		}
+		return null;
+	}
+
+}

@@ -1,0 +1,578 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+
+/**
+ * A real {@code redis-server} for tests, on a free port of 127.0.0.1, in a temp directory
+ * of its own. Never the shared server on 6379.
+ * <p>
+ * The server is a child process of the test JVM (see {@link RedisBinary} for where the
+ * binary comes from), or a Docker container through Testcontainers where no binary exists
+ * and Docker runs. It can be stopped, killed with SIGKILL, restarted on the same port
+ * with the same data directory, and paused with SIGSTOP to simulate a hung server.
+ * Servers still running when the JVM exits are killed by a shutdown hook.
+ *
+ * <pre class="code">
+ * try (RedisServer redis = RedisServer.builder().appendOnly(AppendFsync.ALWAYS).start()) {
+ *     // point a client at redis.port(), then redis.kill(); redis.restart(); ...
+ * }
+ * </pre>
+ */
+public final class RedisServer implements AutoCloseable {
+
+	private static final Set<RedisServer> running = ConcurrentHashMap.newKeySet();
+
+	static {
+		Runtime.getRuntime()
+			.addShutdownHook(
+					new Thread(() -> running.forEach(RedisServer::killQuietly), "delayqueue-test-redis-shutdown"));
+	}
+
+	private final List<List<String>> config;
+
+	private final RedisInstance.Launcher launcher;
+
+	private final String password;
+
+	private final Duration startupTimeout;
+
+	private final boolean fixedPort;
+
+	private final Path directory;
+
+	private final Object lock = new Object();
+
+	private int port;
+
+	private RedisInstance instance;
+
+	private boolean paused;
+
+	private RedisServer(Builder builder) {
+		this.launcher = builder.launcher();
+		this.config = builder.configFor(this.launcher.majorVersion());
+		this.password = builder.password;
+		this.startupTimeout = builder.startupTimeout;
+		this.fixedPort = builder.port > 0;
+		this.port = builder.port;
+		try {
+			this.directory = Files.createTempDirectory("delayqueue-redis-");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot create a data directory for redis-server", ex);
+		}
+	}
+
+	/**
+	 * Starts building a server.
+	 * @return a builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Starts a server with the default configuration (no persistence).
+	 * @return the running server
+	 */
+	public static RedisServer start() {
+		return builder().start();
+	}
+
+	/**
+	 * Starts the server again after {@link #stop()} or {@link #kill()}, on the same port
+	 * with the same data directory. Does nothing when it runs.
+	 * @return this server
+	 */
+	public RedisServer startAgain() {
+		synchronized (this.lock) {
+			if (this.instance != null && this.instance.isAlive()) {
+				return this;
+			}
+			launch();
+			return this;
+		}
+	}
+
+	private void launch() {
+		int attempts = 0;
+		while (true) {
+			if (this.port == 0) {
+				this.port = ServerProbe.freePort();
+			}
+			try {
+				this.instance = this.launcher.launch(this.config, this.port, this.directory, this.startupTimeout);
+				this.paused = false;
+				running.add(this);
+				return;
+			}
+			catch (RedisInstance.PortInUseException ex) {
+				if (this.fixedPort || this.instance != null || ++attempts >= 5) {
+					throw new IllegalStateException("Cannot start redis-server: port " + this.port + " is in use", ex);
+				}
+				this.port = 0;
+			}
+		}
+	}
+
+	/**
+	 * Stops the server gracefully (SIGTERM: with AOF on, it flushes first); the data
+	 * directory is kept for {@link #restart()} or {@link #startAgain()}.
+	 */
+	public void stop() {
+		synchronized (this.lock) {
+			if (this.instance != null) {
+				resumeIfPaused();
+				this.instance.terminate(Duration.ofSeconds(30));
+				running.remove(this);
+			}
+		}
+	}
+
+	/**
+	 * Kills the server with SIGKILL, as a crash would: whatever was not yet written to
+	 * disk by the configured fsync policy is lost. The data directory is kept.
+	 */
+	public void kill() {
+		synchronized (this.lock) {
+			if (this.instance != null) {
+				this.instance.kill();
+				this.paused = false;
+				running.remove(this);
+			}
+		}
+	}
+
+	/**
+	 * Stops the server if it runs (gracefully) and starts it again on the same port with
+	 * the same data directory. Call {@link #kill()} first for a crash-restart.
+	 * @return this server
+	 */
+	public RedisServer restart() {
+		synchronized (this.lock) {
+			stop();
+			launch();
+			return this;
+		}
+	}
+
+	/**
+	 * Freezes the server with SIGSTOP: connections stay open but nothing is answered, as
+	 * with a hung server or a long GC-like stall.
+	 */
+	public void pause() {
+		synchronized (this.lock) {
+			requireRunning().pause();
+			this.paused = true;
+		}
+	}
+
+	/**
+	 * Continues a paused server with SIGCONT.
+	 */
+	public void resume() {
+		synchronized (this.lock) {
+			requireRunning().resume();
+			this.paused = false;
+		}
+	}
+
+	private void resumeIfPaused() {
+		if (this.paused) {
+			this.instance.resume();
+			this.paused = false;
+		}
+	}
+
+	private RedisInstance requireRunning() {
+		if (this.instance == null || !this.instance.isAlive()) {
+			throw new IllegalStateException("redis-server on port " + this.port + " is not running");
+		}
+		return this.instance;
+	}
+
+	/**
+	 * Stops the server and deletes its data directory.
+	 */
+	@Override
+	public void close() {
+		synchronized (this.lock) {
+			stop();
+			deleteDirectory();
+		}
+	}
+
+	private void killQuietly() {
+		try {
+			kill();
+			deleteDirectory();
+		}
+		catch (RuntimeException ex) {
+			// the JVM is exiting
+		}
+	}
+
+	private void deleteDirectory() {
+		try (Stream<Path> paths = Files.walk(this.directory)) {
+			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			// best effort: it is a temp directory
+		}
+	}
+
+	/**
+	 * Returns the host to connect to.
+	 * @return always {@code 127.0.0.1}
+	 */
+	public String host() {
+		return ServerProbe.HOST;
+	}
+
+	/**
+	 * Returns the port the server listens on.
+	 * @return the port
+	 */
+	public int port() {
+		return this.port;
+	}
+
+	/**
+	 * Returns a {@code redis://} URI for the server (with the password when one is set).
+	 * @return the URI
+	 */
+	public String uri() {
+		return "redis://" + ((this.password != null) ? ":" + this.password + "@" : "") + host() + ":" + this.port;
+	}
+
+	/**
+	 * Returns the password of the default user, or {@code null}.
+	 * @return the password
+	 */
+	public String password() {
+		return this.password;
+	}
+
+	/**
+	 * Returns the data directory (AOF, RDB, {@code redis.conf}, {@code redis.log}).
+	 * @return the directory
+	 */
+	public Path directory() {
+		return this.directory;
+	}
+
+	/**
+	 * Returns whether the server process runs (it may be paused).
+	 * @return whether it runs
+	 */
+	public boolean isRunning() {
+		synchronized (this.lock) {
+			return this.instance != null && this.instance.isAlive();
+		}
+	}
+
+	/**
+	 * Returns everything the server logged, across restarts.
+	 * @return the log
+	 */
+	public String log() {
+		synchronized (this.lock) {
+			return (this.instance != null) ? this.instance.log() : "";
+		}
+	}
+
+	/**
+	 * Returns what started the server: a binary path or a Docker image.
+	 * @return a description
+	 */
+	public String describe() {
+		return this.launcher.describe() + " on " + host() + ":" + this.port;
+	}
+
+	/**
+	 * Runs one command on the server with a plain RESP connection, for test set-up and
+	 * inspection ({@code INFO}, {@code CONFIG SET}, {@code DEBUG}).
+	 * @param command the command and its arguments
+	 * @return the reply ({@code String}, {@code Long}, {@code List} or {@code null})
+	 */
+	public Object execute(String... command) {
+		try {
+			return RespClient.call(host(), this.port, this.password, Duration.ofSeconds(10), command);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Command " + command[0] + " failed on " + describe(), ex);
+		}
+	}
+
+	/**
+	 * Returns one field of {@code INFO}, e.g. {@code used_memory}.
+	 * @param field the field name
+	 * @return its value, or {@code null} when absent
+	 */
+	public String info(String field) {
+		String info = (String) execute("INFO", "all");
+		for (String line : info.split("\r\n")) {
+			if (line.startsWith(field + ":")) {
+				return line.substring(field.length() + 1);
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Returns a Spring Data Redis configuration pointing at this server.
+	 * @return the configuration
+	 */
+	public RedisStandaloneConfiguration standaloneConfiguration() {
+		RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(host(), this.port);
+		if (this.password != null) {
+			configuration.setPassword(RedisPassword.of(this.password));
+		}
+		return configuration;
+	}
+
+	@Override
+	public String toString() {
+		return "RedisServer[" + describe() + "]";
+	}
+
+	/**
+	 * {@code appendfsync} policies.
+	 */
+	public enum AppendFsync {
+
+		/** fsync after every write: a kill loses nothing acknowledged. */
+		ALWAYS,
+		/** fsync once a second: a kill loses up to about a second of writes. */
+		EVERYSEC,
+		/** leave it to the OS. */
+		NO
+
+	}
+
+	/**
+	 * Builds a {@link RedisServer}. Options not set keep Redis's defaults, except that
+	 * RDB snapshots are off.
+	 */
+	public static final class Builder {
+
+		private final List<List<String>> config = new ArrayList<>();
+
+		private String password;
+
+		private int port;
+
+		private Path binary;
+
+		private Boolean container;
+
+		private Duration startupTimeout = Duration.ofSeconds(30);
+
+		private Builder() {
+			config("save", "");
+			config("appendonly", "no");
+		}
+
+		/**
+		 * Turns on the append-only file with the given fsync policy.
+		 * @param fsync the fsync policy
+		 * @return this builder
+		 */
+		public Builder appendOnly(AppendFsync fsync) {
+			config("appendonly", "yes");
+			return config("appendfsync", fsync.name().toLowerCase(java.util.Locale.ROOT));
+		}
+
+		/**
+		 * Sets {@code maxmemory}, e.g. {@code "20mb"}.
+		 * @param maxMemory the limit
+		 * @return this builder
+		 */
+		public Builder maxMemory(String maxMemory) {
+			return config("maxmemory", maxMemory);
+		}
+
+		/**
+		 * Sets {@code maxmemory-policy}, e.g. {@code "noeviction"}.
+		 * @param policy the policy
+		 * @return this builder
+		 */
+		public Builder maxMemoryPolicy(String policy) {
+			return config("maxmemory-policy", policy);
+		}
+
+		/**
+		 * Allows {@code DEBUG} from local connections
+		 * ({@code enable-debug-command local}; servers before 7.0 allow it always and do
+		 * not know the option).
+		 * @return this builder
+		 */
+		public Builder enableDebugCommand() {
+			return config("enable-debug-command", "local");
+		}
+
+		/**
+		 * Requires a password for the default user ({@code requirepass}).
+		 * @param password the password
+		 * @return this builder
+		 */
+		public Builder password(String password) {
+			this.password = password;
+			return config("requirepass", password);
+		}
+
+		/**
+		 * Adds an ACL user, e.g. {@code aclUser("app", "secret", "~dq:*", "+@all")}.
+		 * @param name the user name
+		 * @param password the user's password
+		 * @param rules ACL rules (key patterns, channels, commands)
+		 * @return this builder
+		 */
+		public Builder aclUser(String name, String password, String... rules) {
+			List<String> line = new ArrayList<>(List.of("user", name, "on", ">" + password));
+			line.addAll(List.of(rules));
+			this.config.add(line);
+			return this;
+		}
+
+		/**
+		 * Adds any configuration directive, replacing an earlier one of the same name.
+		 * @param name the directive
+		 * @param values its values
+		 * @return this builder
+		 */
+		public Builder config(String name, String... values) {
+			this.config.removeIf((line) -> line.get(0).equals(name) && !name.equals("user"));
+			List<String> line = new ArrayList<>();
+			line.add(name);
+			line.addAll(List.of(values));
+			this.config.add(line);
+			return this;
+		}
+
+		/**
+		 * Listens on this port instead of a free one.
+		 * @param port the port
+		 * @return this builder
+		 */
+		public Builder port(int port) {
+			this.port = port;
+			return this;
+		}
+
+		/**
+		 * Uses this redis-server binary instead of looking one up (see
+		 * {@link RedisBinary}).
+		 * @param binary the executable
+		 * @return this builder
+		 */
+		public Builder binary(Path binary) {
+			this.binary = binary;
+			return this;
+		}
+
+		/**
+		 * Runs the server in a Docker container through Testcontainers, even where a
+		 * binary exists.
+		 * @return this builder
+		 */
+		public Builder inContainer() {
+			this.container = true;
+			return this;
+		}
+
+		/**
+		 * How long to wait for the server to answer after starting it (default 30s).
+		 * @param timeout the timeout
+		 * @return this builder
+		 */
+		public Builder startupTimeout(Duration timeout) {
+			this.startupTimeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Starts the server.
+		 * @return the running server
+		 */
+		public RedisServer start() {
+			RedisServer server = new RedisServer(this);
+			try {
+				return server.startAgain();
+			}
+			catch (RuntimeException ex) {
+				server.deleteDirectory();
+				throw ex;
+			}
+		}
+
+		List<List<String>> configFor(int majorVersion) {
+			if (majorVersion >= 7 || majorVersion == 0) {
+				return List.copyOf(this.config);
+			}
+			// 6.x fails on options it does not know; DEBUG is always enabled there
+			return this.config.stream().filter((line) -> !line.get(0).startsWith("enable-")).toList();
+		}
+
+		RedisInstance.Launcher launcher() {
+			if (this.binary != null) {
+				return new ProcessLauncher(this.binary);
+			}
+			if (!Boolean.TRUE.equals(this.container)) {
+				Path found = RedisBinary.find();
+				if (found != null) {
+					return new ProcessLauncher(found);
+				}
+			}
+			if (testcontainersPresent() && ContainerLauncher.isAvailable()) {
+				return new ContainerLauncher();
+			}
+			throw new IllegalStateException("No Redis server available for tests: install redis-server "
+					+ "(Debian/Ubuntu: 'apt-get install redis-server', macOS: 'brew install redis'), point the "
+					+ RedisBinary.PROPERTY + " system property at a redis-server binary, keep "
+					+ "com.github.codemonstur:embedded-redis on the test class path (Linux and macOS binaries), or run "
+					+ "Docker with org.testcontainers:testcontainers on the test class path.");
+		}
+
+		private static boolean testcontainersPresent() {
+			try {
+				Class.forName("org.testcontainers.DockerClientFactory", false, Builder.class.getClassLoader());
+				return true;
+			}
+			catch (ClassNotFoundException | LinkageError ex) {
+				return false;
+			}
+		}
+
+	}
+
+}
