@@ -1,0 +1,258 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+import io.github.delayqueue.core.support.QueueNames;
+
+/**
+ * A message to schedule: queue, payload, when, and optionally a caller-chosen id (for
+ * dedup, cancel and reschedule), headers and a per-message attempt limit.
+ *
+ * <pre class="code">
+ * DelayMessage.builder(new OrderTimeout(orderId))
+ *     .queue("order-timeout").id("order-" + orderId)
+ *     .delay(Duration.ofMinutes(30)).header("tenant", "acme")
+ *     .build();
+ * </pre>
+ *
+ * @param <T> the payload type
+ */
+public final class DelayMessage<T> {
+
+	private final String queue;
+
+	private final String id;
+
+	private final T payload;
+
+	private final Duration delay;
+
+	private final Instant deliverAt;
+
+	private final Map<String, String> headers;
+
+	private final int maxAttempts;
+
+	private final boolean replaceExisting;
+
+	private DelayMessage(Builder<T> builder) {
+		this.queue = QueueNames.queue(builder.queue);
+		this.id = (builder.id != null) ? QueueNames.messageId(builder.id) : null;
+		this.payload = Objects.requireNonNull(builder.payload, "Payload must not be null");
+		this.delay = builder.delay;
+		this.deliverAt = builder.deliverAt;
+		this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(builder.headers));
+		this.maxAttempts = builder.maxAttempts;
+		this.replaceExisting = builder.replaceExisting;
+	}
+
+	/**
+	 * Starts building a message.
+	 * @param payload the payload (not {@code null})
+	 * @param <T> the payload type
+	 * @return a builder
+	 */
+	public static <T> Builder<T> builder(T payload) {
+		if (payload == null) {
+			throw new IllegalArgumentException("Payload must not be null");
+		}
+		return new Builder<>(payload);
+	}
+
+	/**
+	 * @return the queue
+	 */
+	public String queue() {
+		return this.queue;
+	}
+
+	/**
+	 * @return the caller-chosen id, or {@code null} to generate one
+	 */
+	public String id() {
+		return this.id;
+	}
+
+	/**
+	 * @return the payload
+	 */
+	public T payload() {
+		return this.payload;
+	}
+
+	/**
+	 * @return the delay from the moment Redis receives the message, or {@code null}
+	 */
+	public Duration delay() {
+		return this.delay;
+	}
+
+	/**
+	 * @return the absolute delivery time, or {@code null}
+	 */
+	public Instant deliverAt() {
+		return this.deliverAt;
+	}
+
+	/**
+	 * @return the headers
+	 */
+	public Map<String, String> headers() {
+		return this.headers;
+	}
+
+	/**
+	 * @return the per-message attempt limit, or 0 for the listener's
+	 */
+	public int maxAttempts() {
+		return this.maxAttempts;
+	}
+
+	/**
+	 * @return whether to replace a scheduled message with the same id (debounce)
+	 */
+	public boolean replaceExisting() {
+		return this.replaceExisting;
+	}
+
+	/**
+	 * Builds a {@link DelayMessage}.
+	 *
+	 * @param <T> the payload type
+	 */
+	public static final class Builder<T> {
+
+		private final T payload;
+
+		private String queue;
+
+		private String id;
+
+		private Duration delay = Duration.ZERO;
+
+		private Instant deliverAt;
+
+		private final Map<String, String> headers = new LinkedHashMap<>();
+
+		private int maxAttempts;
+
+		private boolean replaceExisting;
+
+		private Builder(T payload) {
+			this.payload = payload;
+		}
+
+		/**
+		 * Sets the queue.
+		 * @param queue the queue name
+		 * @return this builder
+		 */
+		public Builder<T> queue(String queue) {
+			this.queue = queue;
+			return this;
+		}
+
+		/**
+		 * Sets the message id; sending an id that is still scheduled does nothing unless
+		 * {@link #replaceExisting()} is set.
+		 * @param id the id
+		 * @return this builder
+		 */
+		public Builder<T> id(String id) {
+			this.id = id;
+			return this;
+		}
+
+		/**
+		 * Delivers after this delay, measured by the Redis clock from when Redis receives
+		 * the message. Zero or negative delivers at once.
+		 * @param delay the delay
+		 * @return this builder
+		 */
+		public Builder<T> delay(Duration delay) {
+			this.delay = Objects.requireNonNull(delay, "Delay must not be null");
+			this.deliverAt = null;
+			return this;
+		}
+
+		/**
+		 * Delivers at this instant (compared with the Redis clock). A past instant
+		 * delivers at once.
+		 * @param deliverAt the instant
+		 * @return this builder
+		 */
+		public Builder<T> deliverAt(Instant deliverAt) {
+			this.deliverAt = Objects.requireNonNull(deliverAt, "Delivery time must not be null");
+			this.delay = null;
+			return this;
+		}
+
+		/**
+		 * Adds a header.
+		 * @param name the name
+		 * @param value the value
+		 * @return this builder
+		 */
+		public Builder<T> header(String name, String value) {
+			this.headers.put(Objects.requireNonNull(name, "Header name must not be null"),
+					Objects.requireNonNull(value, "Header value must not be null"));
+			return this;
+		}
+
+		/**
+		 * Limits the attempts of this message for every group, overriding the listener's
+		 * limit.
+		 * @param maxAttempts at least 1
+		 * @return this builder
+		 */
+		public Builder<T> maxAttempts(int maxAttempts) {
+			if (maxAttempts < 1) {
+				throw new IllegalArgumentException("Max attempts must be at least 1, but was " + maxAttempts);
+			}
+			this.maxAttempts = maxAttempts;
+			return this;
+		}
+
+		/**
+		 * Replaces a scheduled message with the same id (its payload and due time)
+		 * instead of keeping it: a debounce.
+		 * @return this builder
+		 */
+		public Builder<T> replaceExisting() {
+			this.replaceExisting = true;
+			return this;
+		}
+
+		/**
+		 * Builds the message.
+		 * @return the message
+		 * @throws IllegalArgumentException when the queue or id is invalid
+		 */
+		public DelayMessage<T> build() {
+			return new DelayMessage<>(this);
+		}
+
+	}
+
+}

@@ -1,0 +1,263 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.github.delayqueue.core.support.Envelope;
+import io.github.delayqueue.core.support.QueueKeys;
+import io.github.delayqueue.core.support.QueueNames;
+import io.github.delayqueue.core.support.ScriptRunner;
+import io.github.delayqueue.core.support.Scripts;
+
+import org.springframework.data.redis.connection.RedisConnection;
+
+/**
+ * Inspects queues and manages dead letters: stats, list, replay, delete, purge. Obtain it
+ * with {@link DelayQueueEngine#admin()}. Reads use the queue registry and per-queue keys,
+ * never {@code SCAN}.
+ */
+public class DelayQueueAdmin {
+
+	private final DelayQueueEngine engine;
+
+	DelayQueueAdmin(DelayQueueEngine engine) {
+		this.engine = engine;
+	}
+
+	/**
+	 * Returns the names of all queues ever sent to or consumed under this key prefix.
+	 * @return the queue names, sorted
+	 */
+	public Set<String> queues() {
+		String registry = this.engine.keyPrefix() + ":queues";
+		return DelayQueueTemplate.inRedis("list queues", () -> this.engine.scripts().execute((connection) -> {
+			Set<String> names = new TreeSet<>();
+			Set<byte[]> members = connection.setCommands().sMembers(QueueKeys.bytes(registry));
+			if (members != null) {
+				members.forEach((member) -> names.add(new String(member, StandardCharsets.UTF_8)));
+			}
+			return names;
+		}));
+	}
+
+	/**
+	 * Returns a snapshot of a queue.
+	 * @param queue the queue
+	 * @return its stats
+	 */
+	public QueueStats stats(String queue) {
+		QueueKeys keys = this.engine.keys(queue);
+		return DelayQueueTemplate.inRedis("read stats of queue '" + queue + "'",
+				() -> this.engine.scripts().execute((connection) -> stats(connection, keys)));
+	}
+
+	private QueueStats stats(RedisConnection connection, QueueKeys keys) {
+		Long scheduled = connection.zSetCommands().zCard(QueueKeys.bytes(keys.delayed()));
+		Long length = connection.streamCommands().xLen(QueueKeys.bytes(keys.stream()));
+		Long dead = connection.streamCommands().xLen(QueueKeys.bytes(keys.dead()));
+		List<QueueStats.GroupStats> groups = new ArrayList<>();
+		long inFlight = 0;
+		long ready = (length != null) ? length : 0;
+		boolean first = true;
+		for (Map<String, Object> info : groupInfo(connection, keys.stream())) {
+			String group = ScriptRunner.asString(info.get("name"));
+			Map<String, Object> retry = groupInfo(connection, keys.retryStream(group)).stream()
+				.filter((candidate) -> group.equals(ScriptRunner.asString(candidate.get("name"))))
+				.findFirst()
+				.orElse(Map.of());
+			long pending = number(info.get("pending")) + number(retry.get("pending"));
+			long lag = (info.get("lag") != null) ? number(info.get("lag")) : -1;
+			Long retries = connection.zSetCommands().zCard(QueueKeys.bytes(keys.retryDelayed(group)));
+			groups.add(new QueueStats.GroupStats(group, number(info.get("consumers")), pending, lag,
+					(retries != null) ? retries : 0));
+			inFlight += pending;
+			ready = first ? lag : (lag < 0 || ready < 0) ? -1 : Math.max(ready, lag);
+			first = false;
+		}
+		return new QueueStats(keys.queue(), (scheduled != null) ? scheduled : 0, ready, inFlight,
+				(dead != null) ? dead : 0, groups);
+	}
+
+	private static List<Map<String, Object>> groupInfo(RedisConnection connection, String stream) {
+		List<Map<String, Object>> groups = new ArrayList<>();
+		for (Object item : ScriptRunner.run(connection, Scripts.GROUPS, List.of(stream))) {
+			Map<String, Object> fields = new LinkedHashMap<>();
+			List<?> flat = (List<?>) item;
+			for (int i = 0; i + 1 < flat.size(); i += 2) {
+				fields.put(ScriptRunner.asString(flat.get(i)), flat.get(i + 1));
+			}
+			groups.add(fields);
+		}
+		return groups;
+	}
+
+	private static long number(Object value) {
+		return (value != null) ? ScriptRunner.asLong(value) : 0;
+	}
+
+	/**
+	 * Lists dead letters, oldest first.
+	 * @param queue the queue
+	 * @param after the entry id to start after, or {@code null} for the first page
+	 * @param count the page size
+	 * @return the page
+	 */
+	public List<DeadLetter> deadLetters(String queue, String after, int count) {
+		QueueKeys keys = this.engine.keys(queue);
+		if (count < 1) {
+			throw new IllegalArgumentException("Page size must be at least 1, but was " + count);
+		}
+		String start = (after != null) ? "(" + after : "-";
+		return DelayQueueTemplate.inRedis("list dead letters of queue '" + queue + "'",
+				() -> this.engine.scripts().execute((connection) -> {
+					List<Object> reply = ScriptRunner.run(connection, Scripts.DEAD_RANGE, List.of(keys.dead()), start,
+							"+", count);
+					List<DeadLetter> page = new ArrayList<>();
+					for (Object item : reply) {
+						List<?> entry = (List<?>) item;
+						page.add(deadLetter(queue, ScriptRunner.asString(entry.get(0)), (List<?>) entry.get(1)));
+					}
+					return page;
+				}));
+	}
+
+	private static DeadLetter deadLetter(String queue, String entryId, List<?> flat) {
+		Map<String, Object> f = new LinkedHashMap<>();
+		for (int i = 0; i + 1 < flat.size(); i += 2) {
+			f.put(ScriptRunner.asString(flat.get(i)), flat.get(i + 1));
+		}
+		byte[] raw = (f.get("e") instanceof byte[] bytes) ? bytes : new byte[0];
+		Map<String, String> headers = Map.of();
+		byte[] payload = raw;
+		try {
+			Envelope envelope = Envelope.decode(raw);
+			headers = envelope.headers();
+			payload = envelope.payload();
+		}
+		catch (IllegalArgumentException ex) {
+			// an unreadable envelope is shown raw
+		}
+		return new DeadLetter(entryId, queue, text(f.get("g")), text(f.get("i")), (int) number(f.get("a")),
+				text(f.get("x")), text(f.get("r")), Instant.ofEpochMilli(number(f.get("d"))),
+				Instant.ofEpochMilli(number(f.get("t"))), headers, payload);
+	}
+
+	private static String text(Object value) {
+		return (value != null) ? ScriptRunner.asString(value) : null;
+	}
+
+	/**
+	 * Replays one dead letter: its group receives it again now, as attempt 1. The group's
+	 * listener must be running somewhere for it to be delivered.
+	 * @param queue the queue
+	 * @param entryId the dead letter's entry id
+	 * @return whether it was found and replayed
+	 */
+	public boolean replay(String queue, String entryId) {
+		QueueKeys keys = this.engine.keys(queue);
+		DeadLetter letter = find(queue, entryId);
+		if (letter == null) {
+			return false;
+		}
+		return replay(keys, letter);
+	}
+
+	private DeadLetter find(String queue, String entryId) {
+		QueueKeys keys = this.engine.keys(queue);
+		return DelayQueueTemplate.inRedis("read dead letter " + entryId, () -> this.engine.scripts().execute((c) -> {
+			List<?> entries = ScriptRunner.run(c, Scripts.DEAD_RANGE, List.of(keys.dead()), entryId, entryId, 1);
+			if (entries == null || entries.isEmpty()) {
+				return null;
+			}
+			List<?> entry = (List<?>) entries.get(0);
+			return deadLetter(queue, ScriptRunner.asString(entry.get(0)), (List<?>) entry.get(1));
+		}));
+	}
+
+	private boolean replay(QueueKeys keys, DeadLetter letter) {
+		String group = QueueNames.group(letter.group());
+		List<Object> reply = DelayQueueTemplate.inRedis("replay dead letter " + letter.entryId(),
+				() -> this.engine.scripts()
+					.run(Scripts.REPLAY, List.of(keys.dead(), keys.retryDelayed(group)), letter.entryId(), group,
+							keys.wakeChannel()));
+		return ScriptRunner.asLong(reply.get(0)) == 1;
+	}
+
+	/**
+	 * Replays every dead letter of a queue, or of one group of it.
+	 * @param queue the queue
+	 * @param group the group, or {@code null} for all groups
+	 * @return how many were replayed
+	 */
+	public int replayAll(String queue, String group) {
+		QueueKeys keys = this.engine.keys(queue);
+		int replayed = 0;
+		String after = null;
+		while (true) {
+			List<DeadLetter> page = deadLetters(queue, after, 100);
+			if (page.isEmpty()) {
+				return replayed;
+			}
+			for (DeadLetter letter : page) {
+				if ((group == null || group.equals(letter.group())) && replay(keys, letter)) {
+					replayed++;
+				}
+			}
+			after = page.get(page.size() - 1).entryId();
+		}
+	}
+
+	/**
+	 * Deletes one dead letter.
+	 * @param queue the queue
+	 * @param entryId the dead letter's entry id
+	 * @return whether it existed
+	 */
+	public boolean deleteDeadLetter(String queue, String entryId) {
+		QueueKeys keys = this.engine.keys(queue);
+		Long deleted = DelayQueueTemplate.inRedis("delete dead letter " + entryId,
+				() -> this.engine.scripts()
+					.execute((c) -> c.streamCommands()
+						.xDel(QueueKeys.bytes(keys.dead()),
+								org.springframework.data.redis.connection.stream.RecordId.of(entryId))));
+		return deleted != null && deleted > 0;
+	}
+
+	/**
+	 * Deletes all dead letters of a queue.
+	 * @param queue the queue
+	 * @return how many were deleted
+	 */
+	public long purgeDeadLetters(String queue) {
+		QueueKeys keys = this.engine.keys(queue);
+		return DelayQueueTemplate.inRedis("purge dead letters of queue '" + queue + "'",
+				() -> this.engine.scripts().execute((c) -> {
+					Long length = c.streamCommands().xLen(QueueKeys.bytes(keys.dead()));
+					c.keyCommands().del(QueueKeys.bytes(keys.dead()));
+					return (length != null) ? length : 0L;
+				}));
+	}
+
+}

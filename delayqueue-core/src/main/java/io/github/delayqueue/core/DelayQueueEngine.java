@@ -1,0 +1,450 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import io.github.delayqueue.core.codec.MessageCodec;
+import io.github.delayqueue.core.codec.RawMessageCodec;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import io.github.delayqueue.core.listener.DelayMessageHandler;
+import io.github.delayqueue.core.support.QueueKeys;
+import io.github.delayqueue.core.support.QueueScheduler;
+import io.github.delayqueue.core.support.ScriptRunner;
+import io.github.delayqueue.core.support.WakeUps;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The delay-queue engine on one {@link RedisConnectionFactory}: settings shared by the
+ * {@link #template() template}, the {@link #listenerContainer listener containers} and
+ * the {@link #admin() admin operations}, plus one scheduler per consumed queue. Usable
+ * from plain Java or Spring without Spring Boot:
+ *
+ * <pre class="code">
+ * DelayQueueEngine engine = DelayQueueEngine.builder(connectionFactory).keyPrefix("dq").build();
+ * engine.template().send("order-timeout", new OrderTimeout(42), Duration.ofMinutes(30));
+ * DelayQueueListenerContainer container = engine.listenerContainer("order-timeout", "orders",
+ *         OrderTimeout.class, (payload, context) -&gt; cancel(payload)).concurrency(8).build();
+ * container.start();
+ * </pre>
+ *
+ * {@link #close()} stops the schedulers and the engine's threads; containers are stopped
+ * by their owner (or the Spring context).
+ */
+public final class DelayQueueEngine implements AutoCloseable {
+
+	private final ScriptRunner scripts;
+
+	private final String keyPrefix;
+
+	private final MessageCodec codec;
+
+	private final int maxPayloadSize;
+
+	private final int maxHeadersSize;
+
+	private final int sendBatchSize;
+
+	private final int promoteBatchSize;
+
+	private final Duration schedulerMaxIdle;
+
+	private final DelayQueueObserver observer;
+
+	private final Executor asyncExecutor;
+
+	private final Clock clock;
+
+	private final ExecutorService ownedExecutor;
+
+	private final DelayQueueTemplate template;
+
+	private final DelayQueueAdmin admin;
+
+	private final Set<String> registered = ConcurrentHashMap.newKeySet();
+
+	private final Map<String, QueueScheduler> schedulers = new ConcurrentHashMap<>();
+
+	private final WakeUps wakeUps;
+
+	private DelayQueueEngine(Builder builder) {
+		this.scripts = new ScriptRunner(builder.connectionFactory);
+		this.keyPrefix = builder.keyPrefix;
+		this.codec = (builder.codec != null) ? builder.codec : defaultCodec();
+		this.maxPayloadSize = builder.maxPayloadSize;
+		this.maxHeadersSize = builder.maxHeadersSize;
+		this.sendBatchSize = builder.sendBatchSize;
+		this.promoteBatchSize = builder.promoteBatchSize;
+		this.schedulerMaxIdle = builder.schedulerMaxIdle;
+		this.observer = builder.observer;
+		this.clock = builder.clock;
+		if (builder.asyncExecutor != null) {
+			this.ownedExecutor = null;
+			this.asyncExecutor = builder.asyncExecutor;
+		}
+		else {
+			this.ownedExecutor = Executors.newFixedThreadPool(4, DaemonThreads.factory("delayqueue-async-"));
+			this.asyncExecutor = this.ownedExecutor;
+		}
+		this.template = new DelayQueueTemplate(this);
+		this.admin = new DelayQueueAdmin(this);
+		this.wakeUps = new WakeUps(builder.connectionFactory);
+	}
+
+	private static MessageCodec defaultCodec() {
+		if (ClassUtils.isPresent("tools.jackson.databind.json.JsonMapper", DelayQueueEngine.class.getClassLoader())) {
+			return new io.github.delayqueue.core.codec.JsonMessageCodec();
+		}
+		return new RawMessageCodec();
+	}
+
+	/**
+	 * Starts building an engine.
+	 * @param connectionFactory the application's connection factory
+	 * @return a builder
+	 */
+	public static Builder builder(RedisConnectionFactory connectionFactory) {
+		return new Builder(connectionFactory);
+	}
+
+	/**
+	 * Returns the producing operations.
+	 * @return the template
+	 */
+	public DelayQueueTemplate template() {
+		return this.template;
+	}
+
+	/**
+	 * Returns the operations to inspect queues and manage dead letters.
+	 * @return the admin operations
+	 */
+	public DelayQueueAdmin admin() {
+		return this.admin;
+	}
+
+	/**
+	 * Starts building a listener container for one (queue, group).
+	 * @param queue the queue
+	 * @param group the consumer group: each group receives every message once
+	 * @param payloadType the type payloads are decoded to
+	 * @param handler the handler: return = ack, throw = retry per policy
+	 * @param <T> the payload type
+	 * @return a builder
+	 */
+	public <T> DelayQueueListenerContainer.Builder<T> listenerContainer(String queue, String group,
+			Class<T> payloadType, DelayMessageHandler<T> handler) {
+		return DelayQueueListenerContainer.builder(this, queue, group, payloadType, handler);
+	}
+
+	/**
+	 * Returns the keys of a queue, validating its name.
+	 * @param queue the queue
+	 * @return the keys
+	 */
+	public QueueKeys keys(String queue) {
+		return new QueueKeys(this.keyPrefix, queue);
+	}
+
+	/**
+	 * Registers a group as consuming a queue on this node: the node's scheduler for the
+	 * queue starts promoting the queue's due messages and the group's retries.
+	 * @param queue the queue
+	 * @param group the group
+	 */
+	public void joinScheduler(String queue, String group) {
+		this.schedulers
+			.computeIfAbsent(queue,
+					(name) -> new QueueScheduler(this.scripts, keys(name), this.wakeUps, this.promoteBatchSize,
+							this.schedulerMaxIdle))
+			.addGroup(group);
+	}
+
+	/**
+	 * Removes a group from this node's scheduler of a queue; the scheduler stops with its
+	 * last group.
+	 * @param queue the queue
+	 * @param group the group
+	 */
+	public void leaveScheduler(String queue, String group) {
+		this.schedulers.computeIfPresent(queue, (name, scheduler) -> scheduler.removeGroup(group) ? null : scheduler);
+	}
+
+	void register(RedisConnection connection, QueueKeys keys) {
+		if (!this.registered.contains(keys.queue())) {
+			connection.setCommands().sAdd(QueueKeys.bytes(keys.registry()), QueueKeys.bytes(keys.queue()));
+			this.registered.add(keys.queue());
+		}
+	}
+
+	/**
+	 * Adds a queue to the registry of queues (once per queue and engine).
+	 * @param queue the queue
+	 */
+	public void register(String queue) {
+		QueueKeys keys = keys(queue);
+		if (!this.registered.contains(queue)) {
+			this.scripts.execute((connection) -> {
+				register(connection, keys);
+				return null;
+			});
+		}
+	}
+
+	/**
+	 * @return the script runner
+	 */
+	public ScriptRunner scripts() {
+		return this.scripts;
+	}
+
+	/**
+	 * @return the key prefix
+	 */
+	public String keyPrefix() {
+		return this.keyPrefix;
+	}
+
+	/**
+	 * @return the payload codec
+	 */
+	public MessageCodec codec() {
+		return this.codec;
+	}
+
+	/**
+	 * @return the payload size limit in bytes
+	 */
+	public int maxPayloadSize() {
+		return this.maxPayloadSize;
+	}
+
+	/**
+	 * @return the headers size limit in bytes
+	 */
+	public int maxHeadersSize() {
+		return this.maxHeadersSize;
+	}
+
+	int sendBatchSize() {
+		return this.sendBatchSize;
+	}
+
+	/**
+	 * @return the observer
+	 */
+	public DelayQueueObserver observer() {
+		return this.observer;
+	}
+
+	/**
+	 * @return the JVM clock, used only for lateness figures and retention cut-offs
+	 */
+	public Clock clock() {
+		return this.clock;
+	}
+
+	Executor asyncExecutor() {
+		return this.asyncExecutor;
+	}
+
+	/**
+	 * Stops the schedulers and the engine's own threads.
+	 */
+	@Override
+	public void close() {
+		this.schedulers.values().forEach(QueueScheduler::stop);
+		this.schedulers.clear();
+		this.wakeUps.close();
+		if (this.ownedExecutor != null) {
+			this.ownedExecutor.shutdown();
+		}
+	}
+
+	/**
+	 * Builds a {@link DelayQueueEngine}.
+	 */
+	public static final class Builder {
+
+		private final RedisConnectionFactory connectionFactory;
+
+		private String keyPrefix = "dq";
+
+		private MessageCodec codec;
+
+		private int maxPayloadSize = 1024 * 1024;
+
+		private int maxHeadersSize = 16 * 1024;
+
+		private int sendBatchSize = 500;
+
+		private int promoteBatchSize = 500;
+
+		private Duration schedulerMaxIdle = Duration.ofSeconds(1);
+
+		private DelayQueueObserver observer = DelayQueueObserver.NOOP;
+
+		private Executor asyncExecutor;
+
+		private Clock clock = Clock.systemUTC();
+
+		private Builder(RedisConnectionFactory connectionFactory) {
+			this.connectionFactory = Objects.requireNonNull(connectionFactory,
+					"RedisConnectionFactory must not be null");
+		}
+
+		/**
+		 * Sets the key prefix (default {@code dq}).
+		 * @param keyPrefix the prefix: letters, digits, '.', '_', ':', '-'
+		 * @return this builder
+		 */
+		public Builder keyPrefix(String keyPrefix) {
+			if (keyPrefix == null || !keyPrefix.matches("[A-Za-z0-9._:-]{1,64}")) {
+				throw new IllegalArgumentException("Key prefix '" + keyPrefix
+						+ "' must be 1 to 64 letters, digits, '.', '_', ':' or '-' (no braces or spaces)");
+			}
+			this.keyPrefix = keyPrefix;
+			return this;
+		}
+
+		/**
+		 * Sets the payload codec (default JSON through Jackson when present, else raw
+		 * {@code byte[]}/{@code String} only).
+		 * @param codec the codec
+		 * @return this builder
+		 */
+		public Builder codec(MessageCodec codec) {
+			this.codec = Objects.requireNonNull(codec, "Codec must not be null");
+			return this;
+		}
+
+		/**
+		 * Sets the largest encoded payload accepted (default 1 MiB).
+		 * @param bytes the limit
+		 * @return this builder
+		 */
+		public Builder maxPayloadSize(int bytes) {
+			this.maxPayloadSize = positive("Max payload size", bytes);
+			return this;
+		}
+
+		/**
+		 * Sets the largest total size of a message's headers (default 16 KiB).
+		 * @param bytes the limit
+		 * @return this builder
+		 */
+		public Builder maxHeadersSize(int bytes) {
+			this.maxHeadersSize = positive("Max headers size", bytes);
+			return this;
+		}
+
+		/**
+		 * Sets how many messages of one queue one script call of {@code sendAll} carries
+		 * (default 500).
+		 * @param size the batch size
+		 * @return this builder
+		 */
+		public Builder sendBatchSize(int size) {
+			this.sendBatchSize = positive("Send batch size", size);
+			return this;
+		}
+
+		/**
+		 * Sets how many due messages one promote call moves per source (default 500).
+		 * @param size the batch size
+		 * @return this builder
+		 */
+		public Builder promoteBatchSize(int size) {
+			this.promoteBatchSize = positive("Promote batch size", size);
+			return this;
+		}
+
+		/**
+		 * Sets the longest a scheduler sleeps without checking Redis (default 1s): it
+		 * bounds the delay when a wake-up message is lost.
+		 * @param maxIdle the longest sleep
+		 * @return this builder
+		 */
+		public Builder schedulerMaxIdle(Duration maxIdle) {
+			if (maxIdle.isNegative() || maxIdle.isZero()) {
+				throw new IllegalArgumentException("Scheduler max idle must be positive, but was " + maxIdle);
+			}
+			this.schedulerMaxIdle = maxIdle;
+			return this;
+		}
+
+		/**
+		 * Sets the observer for metrics (default none).
+		 * @param observer the observer
+		 * @return this builder
+		 */
+		public Builder observer(DelayQueueObserver observer) {
+			this.observer = Objects.requireNonNull(observer, "Observer must not be null");
+			return this;
+		}
+
+		/**
+		 * Sets the executor of the async operations (default 4 engine-owned threads).
+		 * @param executor the executor
+		 * @return this builder
+		 */
+		public Builder asyncExecutor(Executor executor) {
+			this.asyncExecutor = Objects.requireNonNull(executor, "Executor must not be null");
+			return this;
+		}
+
+		/**
+		 * Sets the JVM clock (default UTC system clock). Due times never depend on it:
+		 * they are compared with the Redis clock inside the scripts. It dates lateness
+		 * figures and dead-letter retention.
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public Builder clock(Clock clock) {
+			this.clock = Objects.requireNonNull(clock, "Clock must not be null");
+			return this;
+		}
+
+		private static int positive(String what, int value) {
+			if (value <= 0) {
+				throw new IllegalArgumentException(what + " must be positive, but was " + value);
+			}
+			return value;
+		}
+
+		/**
+		 * Builds the engine.
+		 * @return the engine
+		 */
+		public DelayQueueEngine build() {
+			return new DelayQueueEngine(this);
+		}
+
+	}
+
+}

@@ -1,0 +1,86 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+
+/**
+ * Callbacks for what happens to messages, for metrics and tracing. Every method has a
+ * no-op default; implementations must be fast and must not throw. Called on engine
+ * threads.
+ */
+public interface DelayQueueObserver {
+
+	/** An observer that does nothing. */
+	DelayQueueObserver NOOP = new DelayQueueObserver() {
+	};
+
+	/**
+	 * A message was sent.
+	 * @param result what the send did
+	 */
+	default void sent(SendResult result) {
+	}
+
+	/**
+	 * A message was handed to a handler.
+	 * @param queue the queue
+	 * @param group the group
+	 * @param attempt the attempt number, from 1
+	 * @param lateness how long after its due time it was received
+	 */
+	default void delivered(String queue, String group, int attempt, Duration lateness) {
+	}
+
+	/**
+	 * A handler returned normally and the message was acknowledged.
+	 * @param queue the queue
+	 * @param group the group
+	 * @param processing how long the handler ran
+	 */
+	default void acked(String queue, String group, Duration processing) {
+	}
+
+	/**
+	 * A handler failed and a retry was scheduled.
+	 * @param queue the queue
+	 * @param group the group
+	 * @param processing how long the handler ran
+	 * @param error the failure
+	 */
+	default void retried(String queue, String group, Duration processing, Throwable error) {
+	}
+
+	/**
+	 * A message was dead-lettered.
+	 * @param queue the queue
+	 * @param group the group
+	 * @param error the last failure
+	 */
+	default void dead(String queue, String group, Throwable error) {
+	}
+
+	/**
+	 * Messages whose lease had expired were claimed by this consumer.
+	 * @param queue the queue
+	 * @param group the group
+	 * @param count how many
+	 */
+	default void recovered(String queue, String group, int count) {
+	}
+
+}

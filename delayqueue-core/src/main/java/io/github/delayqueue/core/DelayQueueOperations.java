@@ -1,0 +1,125 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Producing side of the delay queue: schedule, cancel and reschedule messages.
+ * <p>
+ * A send that returns has been applied by Redis: the message is delivered at least once
+ * to every consumer group of the queue, not before its due time by the Redis clock,
+ * unless Redis itself loses the write (see {@code docs/guarantees.md}: AOF fsync policy,
+ * failover). A send that throws may or may not have been applied; sending again with the
+ * same id is safe.
+ */
+public interface DelayQueueOperations {
+
+	/**
+	 * Schedules a payload for delivery after a delay (measured by the Redis clock).
+	 * @param queue the queue
+	 * @param payload the payload, not {@code null}
+	 * @param delay the delay; zero or negative delivers at once
+	 * @return what the send did, with the generated id
+	 */
+	SendResult send(String queue, Object payload, Duration delay);
+
+	/**
+	 * Schedules a payload for delivery at an instant.
+	 * @param queue the queue
+	 * @param payload the payload, not {@code null}
+	 * @param at when to deliver; a past instant delivers at once
+	 * @return what the send did, with the generated id
+	 */
+	SendResult send(String queue, Object payload, Instant at);
+
+	/**
+	 * Schedules a message built with {@link DelayMessage#builder(Object)}.
+	 * @param message the message
+	 * @return what the send did
+	 */
+	SendResult send(DelayMessage<?> message);
+
+	/**
+	 * Schedules many messages with few round trips (the fast path for bulk scheduling).
+	 * @param messages the messages, possibly for several queues
+	 * @return one result per message, in order
+	 */
+	List<SendResult> sendAll(Collection<? extends DelayMessage<?>> messages);
+
+	/**
+	 * Cancels a scheduled message.
+	 * @param queue the queue
+	 * @param id the message id
+	 * @return whether it was still scheduled (a message already due cannot be cancelled)
+	 */
+	boolean cancel(String queue, String id);
+
+	/**
+	 * Moves a scheduled message to a new delay from now.
+	 * @param queue the queue
+	 * @param id the message id
+	 * @param delay the new delay
+	 * @return whether it was still scheduled
+	 */
+	boolean reschedule(String queue, String id, Duration delay);
+
+	/**
+	 * Moves a scheduled message to a new instant.
+	 * @param queue the queue
+	 * @param id the message id
+	 * @param at the new delivery time
+	 * @return whether it was still scheduled
+	 */
+	boolean reschedule(String queue, String id, Instant at);
+
+	/**
+	 * {@link #send(DelayMessage)} without blocking the caller.
+	 * @param message the message
+	 * @return the result, or the failure
+	 */
+	CompletableFuture<SendResult> sendAsync(DelayMessage<?> message);
+
+	/**
+	 * {@link #sendAll(Collection)} without blocking the caller.
+	 * @param messages the messages
+	 * @return the results, or the failure
+	 */
+	CompletableFuture<List<SendResult>> sendAllAsync(Collection<? extends DelayMessage<?>> messages);
+
+	/**
+	 * {@link #cancel(String, String)} without blocking the caller.
+	 * @param queue the queue
+	 * @param id the message id
+	 * @return whether it was still scheduled, or the failure
+	 */
+	CompletableFuture<Boolean> cancelAsync(String queue, String id);
+
+	/**
+	 * {@link #reschedule(String, String, Duration)} without blocking the caller.
+	 * @param queue the queue
+	 * @param id the message id
+	 * @param delay the new delay
+	 * @return whether it was still scheduled, or the failure
+	 */
+	CompletableFuture<Boolean> rescheduleAsync(String queue, String id, Duration delay);
+
+}

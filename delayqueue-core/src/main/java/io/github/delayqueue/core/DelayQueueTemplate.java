@@ -1,0 +1,235 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+
+import io.github.delayqueue.core.support.Envelope;
+import io.github.delayqueue.core.support.QueueKeys;
+import io.github.delayqueue.core.support.QueueNames;
+import io.github.delayqueue.core.support.ScriptRunner;
+import io.github.delayqueue.core.support.Scripts;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
+
+/**
+ * The {@link DelayQueueOperations} of a {@link DelayQueueEngine}. Thread-safe; obtain it
+ * with {@link DelayQueueEngine#template()}.
+ * <p>
+ * Every send is checked before it reaches Redis: queue name, id, payload size and headers
+ * size (an {@link IllegalArgumentException} says what is wrong). Each message is
+ * scheduled by one atomic script that also deduplicates by id;
+ * {@link #sendAll(Collection)} sends up to {@code sendBatchSize} messages of a queue per
+ * script call.
+ */
+public class DelayQueueTemplate implements DelayQueueOperations {
+
+	private static final Base64.Encoder ID_ENCODER = Base64.getUrlEncoder().withoutPadding();
+
+	private final DelayQueueEngine engine;
+
+	DelayQueueTemplate(DelayQueueEngine engine) {
+		this.engine = engine;
+	}
+
+	@Override
+	public SendResult send(String queue, Object payload, Duration delay) {
+		return send(DelayMessage.builder(payload).queue(queue).delay(delay).build());
+	}
+
+	@Override
+	public SendResult send(String queue, Object payload, Instant at) {
+		return send(DelayMessage.builder(payload).queue(queue).deliverAt(at).build());
+	}
+
+	@Override
+	public SendResult send(DelayMessage<?> message) {
+		return sendAll(List.of(message)).get(0);
+	}
+
+	@Override
+	public List<SendResult> sendAll(Collection<? extends DelayMessage<?>> messages) {
+		Map<String, List<Prepared>> byQueue = new LinkedHashMap<>();
+		List<Prepared> all = new ArrayList<>(messages.size());
+		for (DelayMessage<?> message : messages) {
+			Prepared prepared = prepare(message);
+			all.add(prepared);
+			byQueue.computeIfAbsent(message.queue(), (queue) -> new ArrayList<>()).add(prepared);
+		}
+		if (all.isEmpty()) {
+			return List.of();
+		}
+		String queues = String.join(", ", byQueue.keySet());
+		inRedis("send to queue(s) " + queues, () -> this.engine.scripts().execute((connection) -> {
+			byQueue.forEach((queue, batch) -> sendBatches(connection, queue, batch));
+			return null;
+		}));
+		List<SendResult> results = new ArrayList<>(all.size());
+		for (Prepared prepared : all) {
+			results.add(prepared.result);
+			this.engine.observer().sent(prepared.result);
+		}
+		return results;
+	}
+
+	private void sendBatches(RedisConnection connection, String queue, List<Prepared> batch) {
+		QueueKeys keys = this.engine.keys(queue);
+		this.engine.register(connection, keys);
+		int size = this.engine.sendBatchSize();
+		for (int from = 0; from < batch.size(); from += size) {
+			List<Prepared> chunk = batch.subList(from, Math.min(batch.size(), from + size));
+			List<Object> args = new ArrayList<>(2 + chunk.size() * 5);
+			args.add(keys.wakeChannel());
+			args.add(chunk.size());
+			for (Prepared prepared : chunk) {
+				args.add(prepared.id);
+				args.add(prepared.envelope);
+				args.add(prepared.kind);
+				args.add(prepared.value);
+				args.add(prepared.replace ? "1" : "0");
+			}
+			List<Object> reply = ScriptRunner.run(connection, Scripts.SEND,
+					List.of(keys.delayed(), keys.messages(), keys.stream()), args.toArray());
+			for (int i = 0; i < chunk.size(); i++) {
+				Prepared prepared = chunk.get(i);
+				SendResult.Status status = SendResult.Status.values()[(int) ScriptRunner.asLong(reply.get(2 * i)) - 1];
+				Instant due = Instant.ofEpochMilli(ScriptRunner.asLong(reply.get(2 * i + 1)));
+				prepared.result = new SendResult(queue, prepared.id, status, due);
+			}
+		}
+	}
+
+	private Prepared prepare(DelayMessage<?> message) {
+		byte[] payload = this.engine.codec().encode(message.payload());
+		if (payload.length > this.engine.maxPayloadSize()) {
+			throw new IllegalArgumentException("Payload for queue '" + message.queue() + "' is " + payload.length
+					+ " bytes, over the limit of " + this.engine.maxPayloadSize() + " bytes");
+		}
+		int headersSize = Envelope.headersSize(message.headers());
+		if (headersSize > this.engine.maxHeadersSize()) {
+			throw new IllegalArgumentException("Headers for queue '" + message.queue() + "' are " + headersSize
+					+ " bytes, over the limit of " + this.engine.maxHeadersSize() + " bytes");
+		}
+		byte[] envelope = new Envelope(message.headers(), message.maxAttempts(), payload).encode();
+		String id = (message.id() != null) ? message.id() : generateId();
+		if (message.deliverAt() != null) {
+			return new Prepared(id, envelope, "a", message.deliverAt().toEpochMilli(), message.replaceExisting());
+		}
+		return new Prepared(id, envelope, "d", Math.max(0, message.delay().toMillis()), message.replaceExisting());
+	}
+
+	private static String generateId() {
+		byte[] random = new byte[12];
+		ThreadLocalRandom.current().nextBytes(random);
+		return ID_ENCODER.encodeToString(random);
+	}
+
+	@Override
+	public boolean cancel(String queue, String id) {
+		QueueKeys keys = this.engine.keys(queue);
+		QueueNames.messageId(id);
+		List<Object> reply = inRedis("cancel message '" + id + "' in queue '" + queue + "'",
+				() -> this.engine.scripts().run(Scripts.CANCEL, List.of(keys.delayed(), keys.messages()), id));
+		return ScriptRunner.asLong(reply.get(0)) == 1;
+	}
+
+	@Override
+	public boolean reschedule(String queue, String id, Duration delay) {
+		return reschedule(queue, id, "d", Math.max(0, delay.toMillis()));
+	}
+
+	@Override
+	public boolean reschedule(String queue, String id, Instant at) {
+		return reschedule(queue, id, "a", at.toEpochMilli());
+	}
+
+	private boolean reschedule(String queue, String id, String kind, long value) {
+		QueueKeys keys = this.engine.keys(queue);
+		QueueNames.messageId(id);
+		List<Object> reply = inRedis("reschedule message '" + id + "' in queue '" + queue + "'",
+				() -> this.engine.scripts()
+					.run(Scripts.RESCHEDULE, List.of(keys.delayed(), keys.messages(), keys.stream()), id, kind, value,
+							keys.wakeChannel()));
+		return ScriptRunner.asLong(reply.get(0)) == 1;
+	}
+
+	@Override
+	public CompletableFuture<SendResult> sendAsync(DelayMessage<?> message) {
+		return CompletableFuture.supplyAsync(() -> send(message), this.engine.asyncExecutor());
+	}
+
+	@Override
+	public CompletableFuture<List<SendResult>> sendAllAsync(Collection<? extends DelayMessage<?>> messages) {
+		List<? extends DelayMessage<?>> copy = List.copyOf(messages);
+		return CompletableFuture.supplyAsync(() -> sendAll(copy), this.engine.asyncExecutor());
+	}
+
+	@Override
+	public CompletableFuture<Boolean> cancelAsync(String queue, String id) {
+		return CompletableFuture.supplyAsync(() -> cancel(queue, id), this.engine.asyncExecutor());
+	}
+
+	@Override
+	public CompletableFuture<Boolean> rescheduleAsync(String queue, String id, Duration delay) {
+		return CompletableFuture.supplyAsync(() -> reschedule(queue, id, delay), this.engine.asyncExecutor());
+	}
+
+	static <T> T inRedis(String what, Supplier<T> action) {
+		try {
+			return action.get();
+		}
+		catch (DataAccessException ex) {
+			throw new DelayQueueException("Cannot " + what + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private static final class Prepared {
+
+		final String id;
+
+		final byte[] envelope;
+
+		final String kind;
+
+		final long value;
+
+		final boolean replace;
+
+		SendResult result;
+
+		Prepared(String id, byte[] envelope, String kind, long value, boolean replace) {
+			this.id = id;
+			this.envelope = envelope;
+			this.kind = kind;
+			this.value = value;
+			this.replace = replace;
+		}
+
+	}
+
+}

@@ -1,0 +1,56 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.time.Instant;
+
+/**
+ * What a send did.
+ *
+ * @param queue the queue
+ * @param id the message id (generated when the caller gave none)
+ * @param status what happened
+ * @param dueTime when the message is (or, for a duplicate, the existing one is) due, by
+ * the Redis clock
+ */
+public record SendResult(String queue, String id, Status status, Instant dueTime) {
+
+	/**
+	 * Whether this send created or replaced a scheduled message.
+	 * @return {@code false} for a duplicate
+	 */
+	public boolean accepted() {
+		return this.status != Status.DUPLICATE;
+	}
+
+	/**
+	 * The outcome of a send.
+	 */
+	public enum Status {
+
+		/** Scheduled for later. */
+		SCHEDULED,
+		/** Already due: added to the stream for delivery at once. */
+		READY,
+		/** A message with this id is still scheduled; nothing changed. */
+		DUPLICATE,
+		/** Replaced the scheduled message with this id (payload and due time). */
+		REPLACED
+
+	}
+
+}

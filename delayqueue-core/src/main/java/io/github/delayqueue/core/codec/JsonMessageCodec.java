@@ -1,0 +1,85 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.codec;
+
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The default codec: JSON through Jackson 3 to the declared type, with {@code byte[]} and
+ * {@code String} payloads passed through as raw bytes (UTF-8 for strings). Default typing
+ * is never enabled: a payload naming a class cannot make the codec instantiate it.
+ */
+public class JsonMessageCodec implements MessageCodec {
+
+	private final JsonMapper mapper;
+
+	/**
+	 * Creates a codec with a default {@link JsonMapper}.
+	 */
+	public JsonMessageCodec() {
+		this(JsonMapper.builder().build());
+	}
+
+	/**
+	 * Creates a codec with the application's mapper.
+	 * @param mapper the mapper
+	 */
+	public JsonMessageCodec(JsonMapper mapper) {
+		this.mapper = mapper;
+	}
+
+	@Override
+	public byte[] encode(Object payload) {
+		if (payload instanceof byte[] bytes) {
+			return bytes;
+		}
+		if (payload instanceof String string) {
+			return string.getBytes(StandardCharsets.UTF_8);
+		}
+		try {
+			return this.mapper.writeValueAsBytes(payload);
+		}
+		catch (JacksonException ex) {
+			throw new IllegalArgumentException("Cannot encode payload of type " + payload.getClass().getName()
+					+ " as JSON: " + ex.getOriginalMessage(), ex);
+		}
+	}
+
+	@Override
+	public Object decode(byte[] bytes, Type type) {
+		if (type == byte[].class) {
+			return bytes;
+		}
+		if (type == String.class) {
+			return new String(bytes, StandardCharsets.UTF_8);
+		}
+		JavaType javaType = this.mapper.getTypeFactory().constructType(type);
+		try {
+			return this.mapper.readValue(bytes, javaType);
+		}
+		catch (JacksonException ex) {
+			throw new MessageDecodingException(
+					"Cannot decode payload as " + javaType.toCanonical() + ": " + ex.getOriginalMessage(), ex);
+		}
+	}
+
+}

@@ -1,0 +1,36 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.codec;
+
+/**
+ * A payload could not be decoded to the declared type. The message goes to the
+ * dead-letter stream at once with this reason: retrying would fail the same way.
+ */
+public class MessageDecodingException extends RuntimeException {
+
+	private static final long serialVersionUID = 1L;
+
+	/**
+	 * Creates an exception.
+	 * @param message what went wrong
+	 * @param cause the cause
+	 */
+	public MessageDecodingException(String message, Throwable cause) {
+		super(message, cause);
+	}
+
+}

@@ -1,0 +1,149 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.support;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What is stored per message besides its id and due time: headers, the per-message
+ * attempt limit, and the encoded payload. A compact binary form (a version byte, varint
+ * lengths) keeps Redis memory per scheduled message low; the Lua scripts treat it as
+ * opaque bytes.
+ *
+ * @param headers the headers (never {@code null})
+ * @param maxAttempts the per-message attempt limit, or 0 for the listener's
+ * @param payload the encoded payload
+ */
+public record Envelope(Map<String, String> headers, int maxAttempts, byte[] payload) {
+
+	private static final int VERSION = 1;
+
+	/**
+	 * Encodes the envelope.
+	 * @return its bytes
+	 */
+	public byte[] encode() {
+		ByteArrayOutputStream out = new ByteArrayOutputStream(this.payload.length + 8);
+		out.write(VERSION);
+		writeVarint(out, this.maxAttempts);
+		writeVarint(out, this.headers.size());
+		this.headers.forEach((name, value) -> {
+			writeString(out, name);
+			writeString(out, value);
+		});
+		out.writeBytes(this.payload);
+		return out.toByteArray();
+	}
+
+	/**
+	 * Decodes an envelope.
+	 * @param bytes the bytes
+	 * @return the envelope
+	 * @throws IllegalArgumentException when the bytes are not an envelope
+	 */
+	public static Envelope decode(byte[] bytes) {
+		Reader reader = new Reader(bytes);
+		int version = reader.next();
+		if (version != VERSION) {
+			throw new IllegalArgumentException("Unknown message envelope version " + version);
+		}
+		int maxAttempts = reader.varint();
+		int count = reader.varint();
+		Map<String, String> headers = (count == 0) ? Collections.emptyMap() : new LinkedHashMap<>();
+		for (int i = 0; i < count; i++) {
+			headers.put(reader.string(), reader.string());
+		}
+		byte[] payload = new byte[bytes.length - reader.position];
+		System.arraycopy(bytes, reader.position, payload, 0, payload.length);
+		return new Envelope(Collections.unmodifiableMap(headers), maxAttempts, payload);
+	}
+
+	/**
+	 * Returns the encoded size of the headers, for the size limit.
+	 * @param headers the headers
+	 * @return their size in bytes
+	 */
+	public static int headersSize(Map<String, String> headers) {
+		int size = 0;
+		for (Map.Entry<String, String> header : headers.entrySet()) {
+			size += header.getKey().getBytes(StandardCharsets.UTF_8).length
+					+ header.getValue().getBytes(StandardCharsets.UTF_8).length + 2;
+		}
+		return size;
+	}
+
+	private static void writeString(ByteArrayOutputStream out, String value) {
+		byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+		writeVarint(out, bytes.length);
+		out.writeBytes(bytes);
+	}
+
+	private static void writeVarint(ByteArrayOutputStream out, int value) {
+		int remaining = value;
+		while ((remaining & ~0x7F) != 0) {
+			out.write((remaining & 0x7F) | 0x80);
+			remaining >>>= 7;
+		}
+		out.write(remaining);
+	}
+
+	private static final class Reader {
+
+		private final byte[] bytes;
+
+		private int position;
+
+		Reader(byte[] bytes) {
+			this.bytes = bytes;
+		}
+
+		int next() {
+			if (this.position >= this.bytes.length) {
+				throw new IllegalArgumentException("Truncated message envelope");
+			}
+			return this.bytes[this.position++] & 0xFF;
+		}
+
+		int varint() {
+			int value = 0;
+			for (int shift = 0; shift < 32; shift += 7) {
+				int b = next();
+				value |= (b & 0x7F) << shift;
+				if ((b & 0x80) == 0) {
+					return value;
+				}
+			}
+			throw new IllegalArgumentException("Malformed varint in message envelope");
+		}
+
+		String string() {
+			int length = varint();
+			if (length < 0 || this.position + length > this.bytes.length) {
+				throw new IllegalArgumentException("Truncated message envelope");
+			}
+			String value = new String(this.bytes, this.position, length, StandardCharsets.UTF_8);
+			this.position += length;
+			return value;
+		}
+
+	}
+
+}

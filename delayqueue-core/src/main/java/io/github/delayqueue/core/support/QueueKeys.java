@@ -1,0 +1,128 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.support;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The Redis keys of one queue. All share the hash tag {@code {queue}}, so every script
+ * touches one cluster slot. See {@code docs/data-model.md}.
+ *
+ * @param prefix the key prefix (default {@code dq})
+ * @param queue the queue name
+ */
+public record QueueKeys(String prefix, String queue) {
+
+	/**
+	 * Creates the keys of a queue, validating its name.
+	 * @param prefix the key prefix
+	 * @param queue the queue name
+	 */
+	public QueueKeys {
+		QueueNames.queue(queue);
+	}
+
+	private String key(String suffix) {
+		return this.prefix + ":{" + this.queue + "}:" + suffix;
+	}
+
+	/**
+	 * @return the ZSET of scheduled message ids by due time
+	 */
+	public String delayed() {
+		return key("delayed");
+	}
+
+	/**
+	 * @return the HASH of scheduled message envelopes by id
+	 */
+	public String messages() {
+		return key("msgs");
+	}
+
+	/**
+	 * @return the STREAM of due messages
+	 */
+	public String stream() {
+		return key("stream");
+	}
+
+	/**
+	 * Returns the ZSET of a group's scheduled retries.
+	 * @param group the group
+	 * @return the key
+	 */
+	public String retryDelayed(String group) {
+		return key("retry-delayed:" + group);
+	}
+
+	/**
+	 * Returns the STREAM of a group's due retries.
+	 * @param group the group
+	 * @return the key
+	 */
+	public String retryStream(String group) {
+		return key("retry:" + group);
+	}
+
+	/**
+	 * @return the STREAM of dead letters
+	 */
+	public String dead() {
+		return key("dead");
+	}
+
+	/**
+	 * @return the pub/sub channel that wakes schedulers when an earlier message arrives
+	 */
+	public String wakeChannel() {
+		return key("wake");
+	}
+
+	/**
+	 * @return the SET registering all queue names under the prefix (another slot)
+	 */
+	public String registry() {
+		return this.prefix + ":queues";
+	}
+
+	/**
+	 * Returns the keys of one promote call: the queue's schedule and stream, then the
+	 * retry ZSET and retry stream of each group.
+	 * @param groups the groups whose retries to promote
+	 * @return the keys
+	 */
+	public List<String> promoteKeys(List<String> groups) {
+		java.util.ArrayList<String> keys = new java.util.ArrayList<>(List.of(delayed(), messages(), stream()));
+		for (String group : groups) {
+			keys.add(retryDelayed(group));
+			keys.add(retryStream(group));
+		}
+		return keys;
+	}
+
+	/**
+	 * Encodes a key to bytes.
+	 * @param key the key
+	 * @return its UTF-8 bytes
+	 */
+	public static byte[] bytes(String key) {
+		return key.getBytes(StandardCharsets.UTF_8);
+	}
+
+}

@@ -1,0 +1,106 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.support;
+
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
+
+/**
+ * Validates queue names, group names and message ids before anything reaches Redis. A
+ * name becomes part of a key (inside its hash tag), so braces, spaces, wildcards and
+ * control characters are refused with a clear {@link IllegalArgumentException}.
+ */
+public final class QueueNames {
+
+	/** The longest queue or group name accepted. */
+	public static final int MAX_NAME_LENGTH = 100;
+
+	/** The longest message id accepted, in UTF-8 bytes. */
+	public static final int MAX_ID_BYTES = 256;
+
+	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]+");
+
+	private QueueNames() {
+	}
+
+	/**
+	 * Checks a queue name.
+	 * @param queue the name
+	 * @return the name
+	 * @throws IllegalArgumentException when it is not a valid queue name
+	 */
+	public static String queue(String queue) {
+		return name("Queue", queue);
+	}
+
+	/**
+	 * Checks a consumer group name.
+	 * @param group the name
+	 * @return the name
+	 * @throws IllegalArgumentException when it is not a valid group name
+	 */
+	public static String group(String group) {
+		return name("Group", group);
+	}
+
+	private static String name(String what, String name) {
+		if (name == null || name.isEmpty()) {
+			throw new IllegalArgumentException(what + " name must not be null or empty");
+		}
+		if (name.length() > MAX_NAME_LENGTH) {
+			throw new IllegalArgumentException(what + " name must be at most " + MAX_NAME_LENGTH
+					+ " characters, but is " + name.length() + " ('" + abbreviate(name) + "')");
+		}
+		if (!NAME.matcher(name).matches()) {
+			throw new IllegalArgumentException(what + " name '" + abbreviate(name)
+					+ "' may only contain letters, digits and '.', '_', ':', '-' (no braces, spaces, wildcards or control characters)");
+		}
+		return name;
+	}
+
+	/**
+	 * Checks a message id.
+	 * @param id the id
+	 * @return the id
+	 * @throws IllegalArgumentException when it is empty, too long or has control
+	 * characters
+	 */
+	public static String messageId(String id) {
+		if (id == null || id.isEmpty()) {
+			throw new IllegalArgumentException("Message id must not be null or empty");
+		}
+		if (id.getBytes(StandardCharsets.UTF_8).length > MAX_ID_BYTES) {
+			throw new IllegalArgumentException(
+					"Message id must be at most " + MAX_ID_BYTES + " bytes in UTF-8 ('" + abbreviate(id) + "')");
+		}
+		if (id.chars().anyMatch(Character::isISOControl)) {
+			throw new IllegalArgumentException(
+					"Message id '" + abbreviate(id) + "' must not contain control characters");
+		}
+		return id;
+	}
+
+	private static String abbreviate(String value) {
+		String shown = (value.length() > 40) ? value.substring(0, 40) + "..." : value;
+		StringBuilder printable = new StringBuilder();
+		shown.codePoints()
+			.forEach((c) -> printable
+				.append(Character.isISOControl(c) ? String.format("\\u%04x", c) : Character.toString(c)));
+		return printable.toString();
+	}
+
+}

@@ -1,0 +1,147 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.support;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Runs the engine's scripts with EVALSHA, falling back to EVAL when the server lost them
+ * ({@code NOSCRIPT} after a restart, a failover or {@code SCRIPT FLUSH}), and runs plain
+ * commands, on connections from the application's {@link RedisConnectionFactory}.
+ */
+public final class ScriptRunner {
+
+	private final RedisConnectionFactory connectionFactory;
+
+	/**
+	 * Creates a runner.
+	 * @param connectionFactory the connection factory
+	 */
+	public ScriptRunner(RedisConnectionFactory connectionFactory) {
+		this.connectionFactory = connectionFactory;
+	}
+
+	/**
+	 * Returns the connection factory.
+	 * @return the connection factory
+	 */
+	public RedisConnectionFactory connectionFactory() {
+		return this.connectionFactory;
+	}
+
+	/**
+	 * Runs a script.
+	 * @param script the script
+	 * @param keys its keys
+	 * @param args its arguments: {@code byte[]} as is, anything else as its UTF-8 string
+	 * @return the reply: {@code Long}, {@code byte[]} or nested {@code List}s
+	 */
+	public List<Object> run(RedisScript<?> script, List<String> keys, Object... args) {
+		return execute((connection) -> run(connection, script, keys, args));
+	}
+
+	/**
+	 * Runs a script on a connection the caller holds.
+	 * @param connection the connection
+	 * @param script the script
+	 * @param keys its keys
+	 * @param args its arguments
+	 * @return the reply
+	 */
+	@SuppressWarnings("unchecked")
+	public static List<Object> run(RedisConnection connection, RedisScript<?> script, List<String> keys,
+			Object... args) {
+		byte[][] keysAndArgs = new byte[keys.size() + args.length][];
+		int i = 0;
+		for (String key : keys) {
+			keysAndArgs[i++] = key.getBytes(StandardCharsets.UTF_8);
+		}
+		for (Object arg : args) {
+			keysAndArgs[i++] = (arg instanceof byte[] bytes) ? bytes
+					: String.valueOf(arg).getBytes(StandardCharsets.UTF_8);
+		}
+		Object result;
+		try {
+			result = connection.scriptingCommands()
+				.evalSha(script.getSha1(), ReturnType.MULTI, keys.size(), keysAndArgs);
+		}
+		catch (DataAccessException ex) {
+			if (!isNoScript(ex)) {
+				throw ex;
+			}
+			result = connection.scriptingCommands()
+				.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), ReturnType.MULTI, keys.size(),
+						keysAndArgs);
+		}
+		return (result != null) ? (List<Object>) result : new ArrayList<>();
+	}
+
+	/**
+	 * Runs a callback with a connection from the factory, closing it after.
+	 * @param callback the callback
+	 * @param <T> the result type
+	 * @return the callback's result
+	 */
+	public <T> T execute(Function<RedisConnection, T> callback) {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			return callback.apply(connection);
+		}
+	}
+
+	private static boolean isNoScript(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause.getMessage() != null && cause.getMessage().contains("NOSCRIPT")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Reads a reply element as a {@code long}.
+	 * @param value a {@code Long} or {@code byte[]}
+	 * @return the number
+	 */
+	public static long asLong(Object value) {
+		if (value instanceof Long number) {
+			return number;
+		}
+		return Long.parseLong(asString(value));
+	}
+
+	/**
+	 * Reads a reply element as a string.
+	 * @param value a {@code byte[]} or any object
+	 * @return the string
+	 */
+	public static String asString(Object value) {
+		if (value instanceof byte[] bytes) {
+			return new String(bytes, StandardCharsets.UTF_8);
+		}
+		return String.valueOf(value);
+	}
+
+}

@@ -1,0 +1,88 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.support;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * The Lua scripts of the engine, one per state transition, read once from
+ * {@code META-INF/delayqueue/scripts/} and run with EVALSHA (falling back to EVAL when
+ * the server does not have them, e.g. after a restart or {@code SCRIPT FLUSH}).
+ */
+public final class Scripts {
+
+	/** Schedules messages, or makes due ones ready. */
+	public static final RedisScript<List<Object>> SEND = load("send");
+
+	/** Moves due messages and retries to their streams. */
+	public static final RedisScript<List<Object>> PROMOTE = load("promote");
+
+	/** Schedules a retry or dead-letters a failed delivery. */
+	public static final RedisScript<List<Object>> NACK = load("nack");
+
+	/** Renews leases. */
+	public static final RedisScript<List<Object>> EXTEND = load("extend");
+
+	/** Claims entries whose lease expired. */
+	public static final RedisScript<List<Object>> RECOVER = load("recover");
+
+	/** Trims what every group has acknowledged. */
+	public static final RedisScript<List<Object>> TRIM = load("trim");
+
+	/** Cancels a scheduled message. */
+	public static final RedisScript<List<Object>> CANCEL = load("cancel");
+
+	/** Moves a scheduled message to another time. */
+	public static final RedisScript<List<Object>> RESCHEDULE = load("reschedule");
+
+	/** Replays a dead letter. */
+	public static final RedisScript<List<Object>> REPLAY = load("replay");
+
+	/** Reads the consumer groups of a stream. */
+	public static final RedisScript<List<Object>> GROUPS = load("groups");
+
+	/** Reads a page of dead letters. */
+	public static final RedisScript<List<Object>> DEAD_RANGE = load("dead-range");
+
+	/** Removes dead letters past their retention. */
+	public static final RedisScript<List<Object>> TRIM_DEAD = load("trim-dead");
+
+	private Scripts() {
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisScript<List<Object>> load(String name) {
+		String path = "META-INF/delayqueue/scripts/" + name + ".lua";
+		try (InputStream in = Scripts.class.getClassLoader().getResourceAsStream(path)) {
+			if (in == null) {
+				throw new IllegalStateException("Missing script " + path);
+			}
+			String source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+			return (RedisScript<List<Object>>) (RedisScript<?>) RedisScript.of(source, List.class);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot read script " + path, ex);
+		}
+	}
+
+}

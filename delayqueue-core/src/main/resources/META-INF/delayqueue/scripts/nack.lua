@@ -1,0 +1,23 @@
+-- Ends one delivery that failed: schedules a retry for the group, or moves the message to the
+-- dead-letter stream. Does nothing unless the entry is still pending for this consumer, so a
+-- consumer whose lease expired (and the entry went to another consumer) cannot act on it.
+-- KEYS[1] the stream the entry came from, KEYS[2] the group's retry ZSET, KEYS[3] dead stream
+-- ARGV: group, consumer, entry id, action ('retry'|'dead'), retry delay ms, next attempt,
+--       message id, envelope, attempts made, error class, error message, wake-up channel, due ms
+-- Returns 1 when done, 0 when the entry is no longer this consumer's
+local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)
+if #p == 0 or p[1][2] ~= ARGV[2] then return 0 end
+redis.call('XACK', KEYS[1], ARGV[1], ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if ARGV[4] == 'retry' then
+  local due = now + tonumber(ARGV[5])
+  local member = ARGV[3] .. ':' .. ARGV[6] .. ':' .. string.len(ARGV[7]) .. ':' .. ARGV[7] .. ARGV[8]
+  redis.call('ZADD', KEYS[2], due, member)
+  local head = redis.call('ZRANGE', KEYS[2], 0, 0)
+  if head[1] == member then redis.call('PUBLISH', ARGV[12], due) end
+else
+  redis.call('XADD', KEYS[3], '*', 'i', ARGV[7], 'e', ARGV[8], 'g', ARGV[1], 'a', ARGV[9],
+    'x', ARGV[10], 'r', ARGV[11], 'd', ARGV[13], 't', now)
+end
+return 1

@@ -1,0 +1,47 @@
+-- Moves due messages (by the Redis clock) from the delayed ZSET to the stream, and due retries
+-- of the given groups from their retry ZSETs to their retry streams, at most ARGV[1] per source.
+-- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream,
+-- then pairs KEYS[k] retry ZSET of a group, KEYS[k+1] retry stream of that group
+-- Returns {moved, next due epoch ms or -1, Redis now epoch ms, 1 if a source hit the limit else 0}
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit = tonumber(ARGV[1])
+local moved, full, nextDue = 0, 0, -1
+local function earliest(key)
+  local h = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  if h[2] then
+    local s = tonumber(h[2])
+    if nextDue < 0 or s < nextDue then nextDue = s end
+  end
+end
+local due = redis.call('ZRANGE', KEYS[1], '-inf', now, 'BYSCORE', 'LIMIT', 0, limit, 'WITHSCORES')
+for i = 1, #due, 2 do
+  local id = due[i]
+  local env = redis.call('HGET', KEYS[2], id)
+  if env then
+    redis.call('XADD', KEYS[3], '*', 'i', id, 'e', env, 'd', due[i + 1], 'a', 1)
+    redis.call('HDEL', KEYS[2], id)
+  end
+  redis.call('ZREM', KEYS[1], id)
+  moved = moved + 1
+end
+if #due >= limit * 2 then full = 1 end
+earliest(KEYS[1])
+for k = 4, #KEYS, 2 do
+  local retries = redis.call('ZRANGE', KEYS[k], '-inf', now, 'BYSCORE', 'LIMIT', 0, limit, 'WITHSCORES')
+  for i = 1, #retries, 2 do
+    -- member: <origin entry id>:<attempt>:<id byte length>:<id><envelope>
+    local m = retries[i]
+    local c0 = string.find(m, ':', 1, true)
+    local c1 = string.find(m, ':', c0 + 1, true)
+    local c2 = string.find(m, ':', c1 + 1, true)
+    local len = tonumber(string.sub(m, c1 + 1, c2 - 1))
+    redis.call('XADD', KEYS[k + 1], '*', 'i', string.sub(m, c2 + 1, c2 + len),
+      'e', string.sub(m, c2 + len + 1), 'd', retries[i + 1], 'a', string.sub(m, c0 + 1, c1 - 1))
+    redis.call('ZREM', KEYS[k], m)
+    moved = moved + 1
+  end
+  if #retries >= limit * 2 then full = 1 end
+  earliest(KEYS[k])
+end
+return {moved, nextDue, now, full}

@@ -1,0 +1,16 @@
+-- Replays a dead letter: schedules it as attempt 1 for its group now, and removes it from the
+-- dead-letter stream. KEYS[1] dead stream, KEYS[2] the group's retry ZSET
+-- ARGV[1] dead entry id, ARGV[2] group the retry ZSET belongs to, ARGV[3] wake channel
+-- Returns 1 when replayed, 0 when the entry is gone or belongs to another group
+local e = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])
+if #e == 0 then return 0 end
+local f = {}
+local fields = e[1][2]
+for i = 1, #fields, 2 do f[fields[i]] = fields[i + 1] end
+if f['g'] ~= ARGV[2] then return 0 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[2], now, ARGV[1] .. ':1:' .. string.len(f['i']) .. ':' .. f['i'] .. f['e'])
+redis.call('XDEL', KEYS[1], ARGV[1])
+redis.call('PUBLISH', ARGV[3], now)
+return 1

@@ -1,0 +1,46 @@
+-- Schedules messages (dedup by id; optional replace = debounce), or makes them ready at once
+-- when already due. Time comes from Redis.
+-- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream
+-- ARGV[1] wake-up channel, ARGV[2] message count, then per message:
+--   id, envelope, kind ('d' = delay in ms from Redis now, 'a' = absolute epoch ms), value, replace ('1'/'0')
+-- Returns per message: status (1 scheduled, 2 ready, 3 duplicate, 4 replaced), due epoch ms
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local headScore = head[2] and tonumber(head[2]) or nil
+local wake = false
+local out = {}
+for i = 0, tonumber(ARGV[2]) - 1 do
+  local b = 3 + i * 5
+  local id, env, kind, value, replace = ARGV[b], ARGV[b + 1], ARGV[b + 2], tonumber(ARGV[b + 3]), ARGV[b + 4]
+  local due = value
+  if kind == 'd' then due = now + value end
+  local existing = redis.call('ZSCORE', KEYS[1], id)
+  local status
+  if existing and replace ~= '1' then
+    status = 3
+    due = tonumber(existing)
+  else
+    if existing then status = 4 end
+    if due <= now then
+      if existing then
+        redis.call('ZREM', KEYS[1], id)
+        redis.call('HDEL', KEYS[2], id)
+      end
+      redis.call('XADD', KEYS[3], '*', 'i', id, 'e', env, 'd', due, 'a', 1)
+      status = status or 2
+    else
+      redis.call('HSET', KEYS[2], id, env)
+      redis.call('ZADD', KEYS[1], due, id)
+      status = status or 1
+      if headScore == nil or due < headScore then
+        headScore = due
+        wake = true
+      end
+    end
+  end
+  out[#out + 1] = status
+  out[#out + 1] = due
+end
+if wake then redis.call('PUBLISH', ARGV[1], headScore) end
+return out
