@@ -17,7 +17,6 @@
 package io.github.delayqueue.core.codec;
 
 import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
@@ -49,11 +48,9 @@ public class JsonMessageCodec implements MessageCodec {
 
 	@Override
 	public byte[] encode(Object payload) {
-		if (payload instanceof byte[] bytes) {
-			return bytes;
-		}
-		if (payload instanceof String string) {
-			return string.getBytes(StandardCharsets.UTF_8);
+		byte[] raw = RawMessageCodec.encodeRaw(payload);
+		if (raw != null) {
+			return raw;
 		}
 		try {
 			return this.mapper.writeValueAsBytes(payload);
@@ -66,11 +63,9 @@ public class JsonMessageCodec implements MessageCodec {
 
 	@Override
 	public Object decode(byte[] bytes, Type type) {
-		if (type == byte[].class) {
-			return bytes;
-		}
-		if (type == String.class) {
-			return new String(bytes, StandardCharsets.UTF_8);
+		Object raw = RawMessageCodec.decodeRaw(bytes, type);
+		if (raw != null) {
+			return raw;
 		}
 		JavaType javaType = this.mapper.getTypeFactory().constructType(type);
 		try {

@@ -27,11 +27,9 @@ public class RawMessageCodec implements MessageCodec {
 
 	@Override
 	public byte[] encode(Object payload) {
-		if (payload instanceof byte[] bytes) {
-			return bytes;
-		}
-		if (payload instanceof String string) {
-			return string.getBytes(StandardCharsets.UTF_8);
+		byte[] raw = encodeRaw(payload);
+		if (raw != null) {
+			return raw;
 		}
 		throw new IllegalArgumentException("Cannot encode payload of type " + payload.getClass().getName()
 				+ ": only byte[] and String are supported without Jackson; add tools.jackson.core:jackson-databind "
@@ -40,14 +38,46 @@ public class RawMessageCodec implements MessageCodec {
 
 	@Override
 	public Object decode(byte[] bytes, Type type) {
-		if (type == byte[].class) {
-			return bytes;
-		}
-		if (type == String.class || type == Object.class) {
+		if (type == Object.class) {
 			return new String(bytes, StandardCharsets.UTF_8);
+		}
+		Object raw = decodeRaw(bytes, type);
+		if (raw != null) {
+			return raw;
 		}
 		throw new MessageDecodingException("Cannot decode payload as " + type.getTypeName()
 				+ ": only byte[] and String are supported without Jackson", null);
+	}
+
+	/**
+	 * Encodes {@code byte[]} (as is) and {@code String} (UTF-8) payloads.
+	 * @param payload the payload
+	 * @return the bytes, or {@code null} for any other type
+	 */
+	static byte[] encodeRaw(Object payload) {
+		if (payload instanceof byte[] bytes) {
+			return bytes;
+		}
+		if (payload instanceof String string) {
+			return string.getBytes(StandardCharsets.UTF_8);
+		}
+		return null;
+	}
+
+	/**
+	 * Decodes to {@code byte[]} (as is) and {@code String} (UTF-8).
+	 * @param bytes the bytes
+	 * @param type the declared type
+	 * @return the value, or {@code null} for any other type
+	 */
+	static Object decodeRaw(byte[] bytes, Type type) {
+		if (type == byte[].class) {
+			return bytes;
+		}
+		if (type == String.class) {
+			return new String(bytes, StandardCharsets.UTF_8);
+		}
+		return null;
 	}
 
 }

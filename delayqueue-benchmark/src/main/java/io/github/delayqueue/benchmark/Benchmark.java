@@ -1,0 +1,175 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.benchmark;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Measures throughput, lateness and memory of delayqueue against a real Redis server.
+ * Prints one JSON object per scenario run on standard output and a table on standard
+ * error. Every scenario flushes the database first: point it at a dedicated server.
+ *
+ * <pre>
+ * java -jar delayqueue-benchmark/target/delayqueue-benchmark.jar --redis redis://127.0.0.1:6390 --scenario burst
+ * </pre>
+ */
+public final class Benchmark {
+
+	static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final String USAGE = """
+			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
+			  scenarios: burst | spread | memory | scale | idle | all | smoke
+			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
+			  --concurrency C    listener concurrency (burst 64, spread 8)
+			  --seconds S        idle duration (10)
+			Every scenario runs FLUSHDB first: use a dedicated server.""";
+
+	private Benchmark() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		Map<String, String> options = parse(args);
+		if (!options.containsKey("redis") || !options.containsKey("scenario")) {
+			System.err.println(USAGE);
+			System.exit(2);
+		}
+		LettuceConnectionFactory factory = connect(options.get("redis"));
+		try {
+			List<Map<String, Object>> results = run(new Scenarios(factory), options);
+			for (Map<String, Object> result : results) {
+				System.out.println(JSON.writeValueAsString(result));
+			}
+			System.err.println(table(results));
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	static List<Map<String, Object>> run(Scenarios scenarios, Map<String, String> options) throws Exception {
+		String scenario = options.get("scenario");
+		Integer n = options.containsKey("n") ? Integer.valueOf(options.get("n")) : null;
+		Integer concurrency = options.containsKey("concurrency") ? Integer.valueOf(options.get("concurrency")) : null;
+		Duration idle = Duration.ofSeconds(Long.parseLong(options.getOrDefault("seconds", "10")));
+		List<Map<String, Object>> results = new ArrayList<>();
+		switch (scenario) {
+			case "burst" -> results.add(scenarios.burst(or(n, 20_000), or(concurrency, 64)));
+			case "spread" -> results.add(scenarios.spread(or(n, 2_000), or(concurrency, 8)));
+			case "memory" -> results.add(scenarios.memory(or(n, 100_000)));
+			case "idle" -> results.add(scenarios.idle(idle));
+			case "scale" -> results.addAll(scale(scenarios, or(n, 1_000_000), or(concurrency, 64)));
+			case "all" -> {
+				results.add(scenarios.burst(20_000, or(concurrency, 64)));
+				results.add(scenarios.spread(2_000, 8));
+				results.add(scenarios.memory(100_000));
+				results.add(scenarios.idle(idle));
+				results.addAll(scale(scenarios, 1_000_000, or(concurrency, 64)));
+			}
+			case "smoke" -> {
+				results.add(scenarios.burst(or(n, 500), 8));
+				results.add(scenarios.spread(or(n, 200), 4));
+				results.add(scenarios.memory(or(n, 1000)));
+				results.add(scenarios.idle(Duration.ofSeconds(2)));
+			}
+			default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'\n" + USAGE);
+		}
+		return results;
+	}
+
+	private static List<Map<String, Object>> scale(Scenarios scenarios, int n, int concurrency) throws Exception {
+		Map<String, Object> smallBurst = scenarios.burst(20_000, concurrency);
+		Map<String, Object> largeBurst = scenarios.burst(n, concurrency);
+		Map<String, Object> smallMemory = scenarios.memory(20_000);
+		Map<String, Object> largeMemory = scenarios.memory(n);
+		Map<String, Object> summary = new LinkedHashMap<>();
+		summary.put("scenario", "scale");
+		summary.put("n", n);
+		summary.put("drain_time_per_message_ratio",
+				Scenarios.round((double) smallBurst.get("drain_per_s") / (double) largeBurst.get("drain_per_s")));
+		summary.put("enqueue_time_per_message_ratio",
+				Scenarios.round((double) smallBurst.get("enqueue_per_s") / (double) largeBurst.get("enqueue_per_s")));
+		summary.put("memory_per_message_ratio", Scenarios
+			.round((double) largeMemory.get("bytes_per_message") / (double) smallMemory.get("bytes_per_message")));
+		return List.of(smallBurst, largeBurst, smallMemory, largeMemory, summary);
+	}
+
+	private static int or(Integer value, int fallback) {
+		return (value != null) ? value : fallback;
+	}
+
+	static Map<String, String> parse(String[] args) {
+		Map<String, String> options = new LinkedHashMap<>();
+		for (int i = 0; i < args.length; i++) {
+			if (!args[i].startsWith("--") || i + 1 >= args.length) {
+				throw new IllegalArgumentException("Unexpected argument '" + args[i] + "'\n" + USAGE);
+			}
+			options.put(args[i].substring(2), args[++i]);
+		}
+		return options;
+	}
+
+	static LettuceConnectionFactory connect(String redisUri) {
+		URI uri = URI.create(redisUri);
+		if (!"redis".equals(uri.getScheme()) || uri.getHost() == null) {
+			throw new IllegalArgumentException("--redis must look like redis://HOST:PORT[/DB], not " + redisUri);
+		}
+		RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(uri.getHost(),
+				(uri.getPort() > 0) ? uri.getPort() : 6379);
+		if (uri.getUserInfo() != null) {
+			String[] user = uri.getUserInfo().split(":", 2);
+			if (!user[0].isEmpty()) {
+				configuration.setUsername(user[0]);
+			}
+			configuration.setPassword(RedisPassword.of((user.length > 1) ? user[1] : user[0]));
+		}
+		if (uri.getPath() != null && uri.getPath().length() > 1) {
+			configuration.setDatabase(Integer.parseInt(uri.getPath().substring(1)));
+		}
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration,
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(60)).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	static String table(List<Map<String, Object>> results) {
+		StringBuilder table = new StringBuilder();
+		for (Map<String, Object> result : results) {
+			table.append(String.format("%n%-10s", result.get("scenario")));
+			result.forEach((key, value) -> {
+				if (!key.equals("scenario")) {
+					table.append(String.format("%n  %-28s %s", key, value));
+				}
+			});
+		}
+		return table.toString();
+	}
+
+}

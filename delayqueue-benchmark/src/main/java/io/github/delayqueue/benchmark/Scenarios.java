@@ -1,0 +1,254 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.benchmark;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.delayqueue.core.DelayMessage;
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelayQueueObserver;
+import io.github.delayqueue.core.SendResult;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The benchmark scenarios. Each flushes the database first, drives the engine the way an
+ * application would (the public template and listener container), and returns its
+ * figures.
+ */
+final class Scenarios {
+
+	static final String QUEUE = "bench";
+
+	private static final int SEND_CHUNK = 10_000;
+
+	private final RedisConnectionFactory connectionFactory;
+
+	Scenarios(RedisConnectionFactory connectionFactory) {
+		this.connectionFactory = connectionFactory;
+	}
+
+	/** The payload of every scenario: a small JSON object, decoded to this record. */
+	record Order(String orderId, String customer, long amount) {
+
+		/** An order whose JSON form is exactly 64 bytes. */
+		static Order sample(int i) {
+			return new Order(String.format("ord-%08d", i), "acme-shop", 12345);
+		}
+
+	}
+
+	Map<String, Object> burst(int n, int concurrency) throws InterruptedException {
+		flush();
+		RedisClock clock = RedisClock.measure(this.connectionFactory);
+		Latencies lateness = new Latencies(n);
+		AtomicLong lastAck = new AtomicLong();
+		AtomicInteger acked = new AtomicInteger();
+		CountDownLatch done = new CountDownLatch(n);
+		DelayQueueObserver observer = new DelayQueueObserver() {
+			@Override
+			public void acked(String queue, String group, Duration processing) {
+				lastAck.accumulateAndGet(clock.nowMicros(), Math::max);
+				acked.incrementAndGet();
+				done.countDown();
+			}
+		};
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).observer(observer).build()) {
+			DelayQueueListenerContainer container = engine
+				.listenerContainer(QUEUE, "bench", Order.class,
+						(order, context) -> lateness
+							.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000))
+				.concurrency(concurrency)
+				.build();
+			container.start();
+			try {
+				long lead = 3000 + n / 25;
+				Instant due = Instant.ofEpochMilli(clock.nowMillis() + lead);
+				long start = System.nanoTime();
+				int sentAfterDue = send(engine, n,
+						(i) -> DelayMessage.builder(Order.sample(i)).queue(QUEUE).deliverAt(due));
+				double sendSeconds = (System.nanoTime() - start) / 1e9;
+				boolean complete = done.await(lead + 120_000, TimeUnit.MILLISECONDS);
+				double drainSeconds = (lastAck.get() - due.toEpochMilli() * 1000) / 1e6;
+				Map<String, Object> result = new LinkedHashMap<>();
+				result.put("scenario", "burst");
+				result.put("n", n);
+				result.put("concurrency", concurrency);
+				result.put("enqueue_per_s", round(n / sendSeconds));
+				result.put("drain_per_s", round(acked.get() / drainSeconds));
+				putLateness(result, lateness);
+				result.put("acked", acked.get());
+				result.put("complete", complete);
+				result.put("sent_after_due", sentAfterDue);
+				return result;
+			}
+			finally {
+				container.stop();
+			}
+		}
+	}
+
+	Map<String, Object> spread(int n, int concurrency) throws InterruptedException {
+		flush();
+		RedisClock clock = RedisClock.measure(this.connectionFactory);
+		Latencies lateness = new Latencies(n);
+		CountDownLatch done = new CountDownLatch(n);
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
+			DelayQueueListenerContainer container = engine
+				.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
+					lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
+					done.countDown();
+				})
+				.concurrency(concurrency)
+				.build();
+			container.start();
+			try {
+				long first = clock.nowMillis() + 1000;
+				send(engine, n,
+						(i) -> DelayMessage.builder(Order.sample(i))
+							.queue(QUEUE)
+							.deliverAt(Instant.ofEpochMilli(first + (5000L * i) / n)));
+				boolean complete = done.await(60, TimeUnit.SECONDS);
+				Map<String, Object> result = new LinkedHashMap<>();
+				result.put("scenario", "spread");
+				result.put("n", n);
+				result.put("concurrency", concurrency);
+				putLateness(result, lateness);
+				result.put("complete", complete);
+				return result;
+			}
+			finally {
+				container.stop();
+			}
+		}
+	}
+
+	Map<String, Object> memory(int n) {
+		flush();
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
+			engine.register(QUEUE);
+			long before = usedMemory();
+			long start = System.nanoTime();
+			send(engine, n, (i) -> DelayMessage.builder(Order.sample(i)).queue(QUEUE).delay(Duration.ofHours(1)));
+			double sendSeconds = (System.nanoTime() - start) / 1e9;
+			long after = usedMemory();
+			Map<String, Object> result = new LinkedHashMap<>();
+			result.put("scenario", "memory");
+			result.put("n", n);
+			result.put("payload_bytes", Benchmark.JSON.writeValueAsBytes(Order.sample(0)).length);
+			result.put("used_memory_before", before);
+			result.put("used_memory_after", after);
+			result.put("bytes_per_message", round((after - before) / (double) n));
+			result.put("enqueue_per_s", round(n / sendSeconds));
+			result.put("scheduled", engine.admin().stats(QUEUE).scheduled());
+			return result;
+		}
+	}
+
+	Map<String, Object> idle(Duration duration) throws InterruptedException {
+		flush();
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
+			DelayQueueListenerContainer container = engine
+				.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
+				})
+				.build();
+			container.start();
+			try {
+				Thread.sleep(2000); // start-up commands are not idle cost
+				long before = commandsProcessed();
+				Thread.sleep(duration.toMillis());
+				long after = commandsProcessed();
+				Map<String, Object> result = new LinkedHashMap<>();
+				result.put("scenario", "idle");
+				result.put("seconds", duration.toSeconds());
+				// one INFO call of ours falls inside the window
+				result.put("commands_per_s", round((after - before - 1) / (double) duration.toSeconds()));
+				return result;
+			}
+			finally {
+				container.stop();
+			}
+		}
+	}
+
+	interface MessageFactory {
+
+		DelayMessage.Builder<Order> create(int i);
+
+	}
+
+	private static int send(DelayQueueEngine engine, int n, MessageFactory factory) {
+		int ready = 0;
+		for (int from = 0; from < n; from += SEND_CHUNK) {
+			List<DelayMessage<Order>> chunk = new ArrayList<>(SEND_CHUNK);
+			for (int i = from; i < Math.min(n, from + SEND_CHUNK); i++) {
+				chunk.add(factory.create(i).build());
+			}
+			for (SendResult result : engine.template().sendAll(chunk)) {
+				if (result.status() == SendResult.Status.READY) {
+					ready++;
+				}
+			}
+		}
+		return ready;
+	}
+
+	private static void putLateness(Map<String, Object> result, Latencies lateness) {
+		result.put("lateness_p50_ms", round(lateness.percentileMillis(50)));
+		result.put("lateness_p99_ms", round(lateness.percentileMillis(99)));
+		result.put("lateness_max_ms", round(lateness.percentileMillis(100)));
+		result.put("lateness_min_ms", round(lateness.minMillis()));
+		result.put("received", lateness.count());
+	}
+
+	private void flush() {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.serverCommands().flushDb();
+		}
+	}
+
+	private long usedMemory() {
+		return Long.parseLong(info("memory").getProperty("used_memory"));
+	}
+
+	private long commandsProcessed() {
+		return Long.parseLong(info("stats").getProperty("total_commands_processed"));
+	}
+
+	private Properties info(String section) {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			return connection.serverCommands().info(section);
+		}
+	}
+
+	static double round(double value) {
+		return Math.round(value * 100) / 100.0;
+	}
+
+}

@@ -1,0 +1,77 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.benchmark;
+
+import java.util.List;
+import java.util.Map;
+
+import io.github.delayqueue.test.RedisTest;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Runs every benchmark scenario with tiny figures against a real Redis, so that the
+ * harness cannot rot unnoticed. Asserts only that each scenario runs end to end and
+ * reports its figures: speed and lateness targets are measured by the full runs, not by
+ * tests.
+ */
+@RedisTest
+class BenchmarkSmokeTests {
+
+	@Test
+	void runsEveryScenarioEndToEnd(LettuceConnectionFactory connectionFactory) throws Exception {
+		List<Map<String, Object>> results = Benchmark.run(new Scenarios(connectionFactory),
+				Map.of("scenario", "smoke", "n", "200"));
+		assertThat(results).extracting((result) -> result.get("scenario"))
+			.containsExactly("burst", "spread", "memory", "idle");
+		assertThat(results.get(0)).containsEntry("complete", true)
+			.containsEntry("acked", 200)
+			.containsKeys("enqueue_per_s", "drain_per_s", "lateness_p99_ms");
+		assertThat(results.get(1)).containsEntry("complete", true).containsEntry("received", 200);
+		assertThat(results.get(2)).containsEntry("scheduled", 200L).containsEntry("payload_bytes", 64);
+		assertThat((double) results.get(2).get("bytes_per_message")).isPositive();
+		assertThat((double) results.get(3).get("commands_per_s")).isPositive();
+	}
+
+	@Test
+	void rejectsAnUnknownScenario(LettuceConnectionFactory connectionFactory) {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> Benchmark.run(new Scenarios(connectionFactory), Map.of("scenario", "nope")))
+			.withMessageContaining("Unknown scenario 'nope'");
+	}
+
+	@Test
+	void parsesRedisUris() {
+		LettuceConnectionFactory factory = Benchmark.connect("redis://:secret@127.0.0.1:6391/2");
+		try {
+			assertThat(factory.getStandaloneConfiguration().getPort()).isEqualTo(6391);
+			assertThat(factory.getStandaloneConfiguration().getDatabase()).isEqualTo(2);
+			assertThat(factory.getStandaloneConfiguration().getPassword().get())
+				.containsExactly("secret".toCharArray());
+		}
+		finally {
+			factory.destroy();
+		}
+		assertThatIllegalArgumentException().isThrownBy(() -> Benchmark.connect("http://x:1"))
+			.withMessageContaining("redis://HOST:PORT");
+	}
+
+}
