@@ -2,7 +2,8 @@
 -- of the given groups from their retry ZSETs to their retry streams, at most ARGV[1] per source.
 -- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream,
 -- then pairs KEYS[k] retry ZSET of a group, KEYS[k+1] retry stream of that group
--- Returns {moved, next due epoch ms or -1, Redis now epoch ms, 1 if a source hit the limit else 0}
+-- Returns {moved, next due epoch ms or -1, Redis now epoch ms, 1 if a source hit the limit else 0,
+--          Redis now epoch microseconds (for a sleep that ends right at the next due millisecond)}
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local limit = tonumber(ARGV[1])
@@ -44,4 +45,4 @@ for k = 4, #KEYS, 2 do
   if #retries >= limit * 2 then full = 1 end
   earliest(KEYS[k])
 end
-return {moved, nextDue, now, full}
+return {moved, nextDue, now, full, tonumber(t[1]) * 1000000 + tonumber(t[2])}

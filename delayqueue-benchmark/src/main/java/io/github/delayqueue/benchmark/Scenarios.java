@@ -25,12 +25,14 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueObserver;
+import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 
@@ -47,6 +49,10 @@ final class Scenarios {
 	static final String QUEUE = "bench";
 
 	private static final int SEND_CHUNK = 10_000;
+
+	private static final int WARM_UP_MESSAGES = 2_000;
+
+	private static final String WARM_UP = "warm-up-";
 
 	private final RedisConnectionFactory connectionFactory;
 
@@ -71,23 +77,30 @@ final class Scenarios {
 		AtomicLong lastAck = new AtomicLong();
 		AtomicInteger acked = new AtomicInteger();
 		CountDownLatch done = new CountDownLatch(n);
+		AtomicBoolean measuring = new AtomicBoolean();
 		DelayQueueObserver observer = new DelayQueueObserver() {
 			@Override
 			public void acked(String queue, String group, Duration processing) {
-				lastAck.accumulateAndGet(clock.nowMicros(), Math::max);
-				acked.incrementAndGet();
-				done.countDown();
+				if (measuring.get()) {
+					lastAck.accumulateAndGet(clock.nowMicros(), Math::max);
+					acked.incrementAndGet();
+					done.countDown();
+				}
 			}
 		};
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).observer(observer).build()) {
 			DelayQueueListenerContainer container = engine
-				.listenerContainer(QUEUE, "bench", Order.class,
-						(order, context) -> lateness
-							.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000))
+				.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
+					if (measuring.get()) {
+						lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
+					}
+				})
 				.concurrency(concurrency)
 				.build();
 			container.start();
 			try {
+				warmUp(engine);
+				measuring.set(true);
 				long lead = 3000 + n / 25;
 				Instant due = Instant.ofEpochMilli(clock.nowMillis() + lead);
 				long start = System.nanoTime();
@@ -122,13 +135,16 @@ final class Scenarios {
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
 			DelayQueueListenerContainer container = engine
 				.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
-					lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
-					done.countDown();
+					if (!context.id().startsWith(WARM_UP)) {
+						lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
+						done.countDown();
+					}
 				})
 				.concurrency(concurrency)
 				.build();
 			container.start();
 			try {
+				warmUp(engine);
 				long first = clock.nowMillis() + 1000;
 				send(engine, n,
 						(i) -> DelayMessage.builder(Order.sample(i))
@@ -195,6 +211,26 @@ final class Scenarios {
 				container.stop();
 			}
 		}
+	}
+
+	/**
+	 * Sends and awaits messages that are not measured, so that the figures describe a
+	 * warm application (JIT-compiled, connections open), as a running service is.
+	 */
+	private static void warmUp(DelayQueueEngine engine) throws InterruptedException {
+		for (int i = 0; i < WARM_UP_MESSAGES; i++) {
+			engine.template()
+				.send(DelayMessage.builder(Order.sample(i)).queue(QUEUE).id(WARM_UP + i).delay(Duration.ZERO).build());
+		}
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+		while (System.nanoTime() < deadline) {
+			QueueStats stats = engine.admin().stats(QUEUE);
+			if (stats.inFlight() == 0 && stats.ready() == 0) {
+				return;
+			}
+			Thread.sleep(50);
+		}
+		throw new IllegalStateException("Warm-up messages were not consumed within 60s");
 	}
 
 	interface MessageFactory {

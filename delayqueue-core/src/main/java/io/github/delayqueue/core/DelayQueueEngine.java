@@ -31,6 +31,7 @@ import io.github.delayqueue.core.codec.RawMessageCodec;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.support.QueueKeys;
+import io.github.delayqueue.core.support.QueueNames;
 import io.github.delayqueue.core.support.QueueScheduler;
 import io.github.delayqueue.core.support.ScriptRunner;
 import io.github.delayqueue.core.support.WakeUps;
@@ -178,6 +179,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @param group the group
 	 */
 	public void joinScheduler(String queue, String group) {
+		QueueNames.group(group);
 		this.schedulers
 			.computeIfAbsent(queue,
 					(name) -> new QueueScheduler(this.scripts, keys(name), this.wakeUps, this.promoteBatchSize,
@@ -391,7 +393,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder schedulerMaxIdle(Duration maxIdle) {
-			if (maxIdle.isNegative() || maxIdle.isZero()) {
+			if (maxIdle == null || maxIdle.isNegative() || maxIdle.isZero()) {
 				throw new IllegalArgumentException("Scheduler max idle must be positive, but was " + maxIdle);
 			}
 			this.schedulerMaxIdle = maxIdle;

@@ -17,9 +17,11 @@
 package io.github.delayqueue.core.codec;
 
 import java.lang.reflect.Type;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JavaType;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -30,6 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
 public class JsonMessageCodec implements MessageCodec {
 
 	private final JsonMapper mapper;
+
+	private final Map<Type, ObjectReader> readers = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates a codec with a default {@link JsonMapper}.
@@ -67,14 +71,28 @@ public class JsonMessageCodec implements MessageCodec {
 		if (raw != null) {
 			return raw;
 		}
-		JavaType javaType = this.mapper.getTypeFactory().constructType(type);
+		ObjectReader reader = reader(type);
 		try {
-			return this.mapper.readValue(bytes, javaType);
+			return reader.readValue(bytes);
 		}
 		catch (JacksonException ex) {
 			throw new MessageDecodingException(
-					"Cannot decode payload as " + javaType.toCanonical() + ": " + ex.getOriginalMessage(), ex);
+					"Cannot decode payload as " + reader.getValueType().toCanonical() + ": " + ex.getOriginalMessage(),
+					ex);
 		}
+	}
+
+	@Override
+	public void prepare(Type type) {
+		if (RawMessageCodec.decodeRaw(new byte[0], type) == null) {
+			reader(type);
+		}
+	}
+
+	private ObjectReader reader(Type type) {
+		// an ObjectReader resolves the root deserializer once, not on every message
+		return this.readers.computeIfAbsent(type,
+				(key) -> this.mapper.readerFor(this.mapper.getTypeFactory().constructType(key)));
 	}
 
 }

@@ -42,4 +42,13 @@ public interface MessageCodec {
 	 */
 	Object decode(byte[] bytes, Type type);
 
+	/**
+	 * Prepares decoding to a type ahead of the first message (e.g. builds deserializers),
+	 * so that the first delivery is not slower than the rest. Called when a listener
+	 * starts.
+	 * @param type the declared type
+	 */
+	default void prepare(Type type) {
+	}
+
 }

@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -159,15 +160,15 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				return;
 			}
 			this.engine.register(queue());
+			this.processor.prepare();
 			this.running = true;
 			this.engine.joinScheduler(queue(), this.group);
 			this.acker = new Acker(this);
 			this.leaseKeeper = new LeaseKeeper(this);
 			this.workersDone = new CountDownLatch(this.settings.concurrency());
+			ThreadFactory workers = DaemonThreads.factory("delayqueue-" + queue() + "-" + this.group + "-worker-");
 			Executor executor = (this.settings.executor() != null) ? this.settings.executor()
-					: (task) -> DaemonThreads.factory("delayqueue-" + queue() + "-" + this.group + "-worker-")
-						.newThread(task)
-						.start();
+					: (task) -> workers.newThread(task).start();
 			for (int i = 0; i < this.settings.concurrency(); i++) {
 				executor.execute(this::work);
 			}
@@ -292,11 +293,21 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 					.xGroupCreate(QueueKeys.bytes(stream), this.group, ReadOffset.from("0-0"), true);
 			}
 			catch (RuntimeException ex) {
-				if (!String.valueOf(ex.getMessage()).contains("BUSYGROUP")) {
+				if (!isBusyGroup(ex)) {
 					throw ex;
 				}
 			}
 		}
+	}
+
+	private static boolean isBusyGroup(Throwable ex) {
+		// Spring Data Redis reports the Redis error in a cause ("Error in execution")
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (String.valueOf(cause.getMessage()).contains("BUSYGROUP")) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	static Map<String, byte[]> fields(Map<byte[], byte[]> raw) {
@@ -609,7 +620,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		 * @return this builder
 		 */
 		public Builder<T> consumerName(String name) {
-			this.consumerName = QueueNames.group(name);
+			this.consumerName = QueueNames.consumer(name);
 			return this;
 		}
 

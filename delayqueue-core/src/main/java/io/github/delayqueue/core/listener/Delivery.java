@@ -41,6 +41,11 @@ final class Delivery implements DelayMessageContext {
 
 	final int attempt;
 
+	/**
+	 * The entry's delivery count in the group's pending list once this delivery took it.
+	 */
+	final long deliveries;
+
 	private final DelayQueueListenerContainer container;
 
 	Envelope envelope;
@@ -62,6 +67,7 @@ final class Delivery implements DelayMessageContext {
 		this.envelopeBytes = (fields.get("e") != null) ? fields.get("e") : new byte[0];
 		this.dueMillis = parseLong(text(fields.get("d"), "0"));
 		this.attempt = (int) (parseLong(text(fields.get("a"), "1")) + deliveries - 1);
+		this.deliveries = deliveries;
 	}
 
 	private static String text(byte[] value, String fallback) {

@@ -166,17 +166,25 @@ final class LeaseKeeper {
 					this.container.settings.deadLetterRetention().toMillis());
 	}
 
-	/** Makes read-but-unstarted deliveries recoverable by other consumers at once. */
+	/**
+	 * Makes read-but-unstarted deliveries recoverable by other consumers at once, giving
+	 * back the delivery they counted: an unstarted delivery does not use up an attempt.
+	 */
 	void release(List<Delivery> deliveries) {
-		Map<String, List<RecordId>> byStream = new LinkedHashMap<>();
-		deliveries
-			.forEach((d) -> byStream.computeIfAbsent(d.stream, (s) -> new ArrayList<>()).add(RecordId.of(d.entryId)));
+		Map<String, Map<Long, List<RecordId>>> byStream = new LinkedHashMap<>();
+		deliveries.forEach((d) -> byStream.computeIfAbsent(d.stream, (s) -> new LinkedHashMap<>())
+			.computeIfAbsent(Math.max(0, d.deliveries - 1), (count) -> new ArrayList<>())
+			.add(RecordId.of(d.entryId)));
 		Duration idle = this.container.settings.visibilityTimeout();
 		try {
 			this.container.engine.scripts().execute((connection) -> {
-				byStream.forEach((stream, ids) -> connection.streamCommands()
-					.xClaimJustId(QueueKeys.bytes(stream), this.container.group, this.container.consumer,
-							XClaimOptions.minIdle(Duration.ZERO).ids(ids.toArray(RecordId[]::new)).idle(idle)));
+				byStream.forEach((stream,
+						byCount) -> byCount.forEach((count, ids) -> connection.streamCommands()
+							.xClaimJustId(QueueKeys.bytes(stream), this.container.group, this.container.consumer,
+									XClaimOptions.minIdle(Duration.ZERO)
+										.ids(ids.toArray(RecordId[]::new))
+										.idle(idle)
+										.retryCount(count))));
 				return null;
 			});
 		}

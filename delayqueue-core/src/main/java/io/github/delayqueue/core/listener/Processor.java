@@ -54,6 +54,15 @@ final class Processor {
 		this.handler = (DelayMessageHandler<Object>) handler;
 	}
 
+	void prepare() {
+		try {
+			this.container.engine.codec().prepare(this.payloadType);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Cannot prepare decoding of " + this.payloadType.getName() + ": " + ex.getMessage());
+		}
+	}
+
 	void process(Delivery delivery) {
 		RetryPolicy policy = this.container.settings.retryPolicy();
 		DelayQueueObserver observer = this.container.engine.observer();
@@ -74,6 +83,11 @@ final class Processor {
 		catch (MessageDecodingException | IllegalArgumentException ex) {
 			deadLetter(delivery, (ex instanceof MessageDecodingException) ? ex
 					: new MessageDecodingException("Undecodable message envelope: " + ex.getMessage(), ex));
+			return;
+		}
+		catch (RuntimeException ex) {
+			// a codec breaking its contract must not kill the worker thread
+			deadLetter(delivery, new MessageDecodingException("Cannot decode payload: " + ex, ex));
 			return;
 		}
 		long lateness = this.container.engine.clock().millis() - delivery.dueMillis;

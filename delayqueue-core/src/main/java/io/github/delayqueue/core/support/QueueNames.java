@@ -57,6 +57,16 @@ public final class QueueNames {
 		return name("Group", group);
 	}
 
+	/**
+	 * Checks a consumer name (a consumer of a group).
+	 * @param consumer the name
+	 * @return the name
+	 * @throws IllegalArgumentException when it is not a valid consumer name
+	 */
+	public static String consumer(String consumer) {
+		return name("Consumer", consumer);
+	}
+
 	private static String name(String what, String name) {
 		if (name == null || name.isEmpty()) {
 			throw new IllegalArgumentException(what + " name must not be null or empty");

@@ -151,13 +151,13 @@ public final class QueueScheduler {
 					backoff = 0;
 				}
 				long nextDue = ScriptRunner.asLong(reply.get(1));
-				long now = ScriptRunner.asLong(reply.get(2));
 				boolean full = ScriptRunner.asLong(reply.get(3)) == 1;
 				if (full) {
 					continue;
 				}
+				long nowMicros = ScriptRunner.asLong(reply.get(4));
 				sleepNanos = (nextDue < 0) ? this.maxIdleNanos
-						: Math.min(this.maxIdleNanos, TimeUnit.MILLISECONDS.toNanos(nextDue - now));
+						: Math.min(this.maxIdleNanos, TimeUnit.MICROSECONDS.toNanos(nextDue * 1000 - nowMicros));
 			}
 			catch (RuntimeException ex) {
 				if (!this.running) {

@@ -1,0 +1,409 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+import io.github.delayqueue.core.listener.DelayMessageHandler;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import io.github.delayqueue.core.listener.RetryPolicy;
+import io.github.delayqueue.test.RedisServer;
+import io.github.delayqueue.test.RedisTest;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+/**
+ * Invalid input is rejected with a clear {@link IllegalArgumentException} before anything
+ * reaches Redis: after each rejection the server holds no key and has run no command but
+ * the ones this test itself sends to inspect it.
+ */
+@RedisTest
+class InputValidationTests {
+
+	private static final String QUEUE = "valid-queue";
+
+	private static final DelayMessageHandler<String> IGNORE = (payload, context) -> {
+	};
+
+	/** Commands the test sends itself to reset and inspect the server. */
+	private static final Set<String> INSPECTION_COMMANDS = Set.of("info", "config|resetstat", "dbsize", "flushall");
+
+	private final RedisServer redis;
+
+	private final RedisConnectionFactory connectionFactory;
+
+	private final DelayQueueEngine engine;
+
+	InputValidationTests(RedisServer redis, RedisConnectionFactory connectionFactory) {
+		this.redis = redis;
+		this.connectionFactory = connectionFactory;
+		this.engine = DelayQueueEngine.builder(connectionFactory).build();
+	}
+
+	@BeforeEach
+	void emptyServer() {
+		this.redis.execute("FLUSHALL");
+		this.redis.execute("CONFIG", "RESETSTAT");
+	}
+
+	@AfterEach
+	void closeEngine() {
+		this.engine.close();
+	}
+
+	static Stream<Arguments> invalidNames() {
+		return Stream.of(arguments(Named.of("braces", "{a}"), "may only contain"),
+				arguments(Named.of("hash tag inside", "orders{x}"), "may only contain"),
+				arguments(Named.of("space", "order timeout"), "may only contain"),
+				arguments(Named.of("wildcard", "orders*"), "may only contain"),
+				arguments(Named.of("NUL", "a\u0000b"), "may only contain"),
+				arguments(Named.of("newline", "a\nb"), "may only contain"),
+				arguments(Named.of("non-ASCII letter", "commandé"), "may only contain"),
+				arguments(Named.of("empty", ""), "must not be null or empty"),
+				arguments(Named.of("null", null), "must not be null or empty"),
+				arguments(Named.of("101 characters", "q".repeat(101)), "at most 100 characters, but is 101"),
+				arguments(Named.of("10 KB", "q".repeat(10 * 1024)), "at most 100 characters, but is 10240"));
+	}
+
+	@ParameterizedTest
+	@MethodSource("invalidNames")
+	void rejectsInvalidQueueNamesEverywhere(String name, String problem) {
+		List<ThrowingCallable> calls = List.of(() -> this.engine.template().send(name, "p", Duration.ZERO),
+				() -> this.engine.template().send(name, "p", Instant.now()),
+				() -> DelayMessage.builder("p").queue(name).build(), () -> this.engine.template().cancel(name, "id"),
+				() -> this.engine.template().reschedule(name, "id", Duration.ofSeconds(1)),
+				() -> this.engine.template().reschedule(name, "id", Instant.now()),
+				() -> this.engine.admin().stats(name), () -> this.engine.admin().deadLetters(name, null, 10),
+				() -> this.engine.admin().replay(name, "1-0"), () -> this.engine.admin().replayAll(name, null),
+				() -> this.engine.admin().deleteDeadLetter(name, "1-0"),
+				() -> this.engine.admin().purgeDeadLetters(name), () -> this.engine.register(name),
+				() -> this.engine.listenerContainer(name, "g", String.class, IGNORE));
+		for (ThrowingCallable call : calls) {
+			assertClearRejection(call, "Queue name", problem, name);
+		}
+		assertNothingReachedRedis();
+	}
+
+	@ParameterizedTest
+	@MethodSource("invalidNames")
+	void rejectsInvalidGroupNames(String name, String problem) {
+		assertClearRejection(() -> this.engine.listenerContainer(QUEUE, name, String.class, IGNORE), "Group name",
+				problem, name);
+		assertClearRejection(() -> this.engine.joinScheduler(QUEUE, name), "Group name", problem, name);
+		assertNothingReachedRedis();
+	}
+
+	@ParameterizedTest
+	@MethodSource("invalidNames")
+	void rejectsInvalidConsumerNamesAsConsumerNames(String name, String problem) {
+		assertClearRejection(() -> this.engine.listenerContainer(QUEUE, "g", String.class, IGNORE).consumerName(name),
+				"Consumer name", problem, name);
+		assertNothingReachedRedis();
+	}
+
+	static Stream<Arguments> invalidMessageIds() {
+		return Stream.of(arguments(Named.of("empty", ""), "must not be null or empty"),
+				arguments(Named.of("newline", "order\n1"), "must not contain control characters"),
+				arguments(Named.of("NUL", "\u0000"), "must not contain control characters"),
+				arguments(Named.of("DEL", "order\u007f"), "must not contain control characters"),
+				arguments(Named.of("C1 control", "order\u0085"), "must not contain control characters"),
+				arguments(Named.of("257 ASCII bytes", "i".repeat(257)), "at most 256 bytes"),
+				arguments(Named.of("258 UTF-8 bytes in 129 characters", "é".repeat(129)), "at most 256 bytes"),
+				arguments(Named.of("10 KB", "i".repeat(10 * 1024)), "at most 256 bytes"));
+	}
+
+	@ParameterizedTest
+	@MethodSource("invalidMessageIds")
+	void rejectsInvalidMessageIds(String id, String problem) {
+		assertClearRejection(() -> DelayMessage.builder("p").queue(QUEUE).id(id).build(), "Message id", problem, id);
+		assertClearRejection(() -> this.engine.template().cancel(QUEUE, id), "Message id", problem, id);
+		assertClearRejection(() -> this.engine.template().reschedule(QUEUE, id, Duration.ofSeconds(1)), "Message id",
+				problem, id);
+		assertClearRejection(() -> this.engine.template().reschedule(QUEUE, id, Instant.now()), "Message id", problem,
+				id);
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void rejectsANullMessageIdWhereOneIsRequired() {
+		assertClearRejection(() -> this.engine.template().cancel(QUEUE, null), "Message id",
+				"must not be null or empty", null);
+		assertClearRejection(() -> this.engine.template().reschedule(QUEUE, null, Duration.ZERO), "Message id",
+				"must not be null or empty", null);
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void acceptsTheLongestValidNamesAndIds() {
+		String queue = "q".repeat(100);
+		String id = "é".repeat(128);
+		SendResult result = this.engine.template()
+			.send(DelayMessage.builder("p").queue(queue).id(id).delay(Duration.ofHours(1)).build());
+		assertThat(result.status()).isEqualTo(SendResult.Status.SCHEDULED);
+		assertThat(this.engine.template().cancel(queue, id)).isTrue();
+		assertThat(this.engine.listenerContainer(queue, "g".repeat(100), String.class, IGNORE).build().group())
+			.hasSize(100);
+	}
+
+	@Test
+	void rejectsANullPayload() {
+		assertClearRejection(() -> DelayMessage.builder(null), "Payload must not be null");
+		assertClearRejection(() -> this.engine.template().send(QUEUE, null, Duration.ZERO), "Payload must not be null");
+		assertClearRejection(() -> this.engine.template().send(QUEUE, null, Instant.now()), "Payload must not be null");
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void rejectsAPayloadTheCodecCannotEncode() {
+		assertClearRejection(() -> this.engine.template().send(QUEUE, new SelfReferencing(), Duration.ZERO),
+				"Cannot encode payload of type " + SelfReferencing.class.getName());
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void rejectsPayloadsOverTheDefaultLimitOfOneMebibyte() {
+		assertClearRejection(() -> this.engine.template().send(QUEUE, new byte[1024 * 1024 + 1], Duration.ZERO),
+				"Payload for queue '" + QUEUE + "'", "1048577 bytes", "over the limit of 1048576 bytes");
+		assertClearRejection(() -> this.engine.template().send(QUEUE, "x".repeat(2 * 1024 * 1024), Duration.ZERO),
+				"2097152 bytes", "over the limit of 1048576 bytes");
+		assertNothingReachedRedis();
+		assertThat(this.engine.template().send(QUEUE, new byte[1024 * 1024], Duration.ofHours(1)).status())
+			.as("a payload of exactly the limit is accepted")
+			.isEqualTo(SendResult.Status.SCHEDULED);
+	}
+
+	@Test
+	void rejectsPayloadsOverAConfiguredLimitBeforeAnyOfABatchIsSent() {
+		try (DelayQueueEngine small = DelayQueueEngine.builder(this.connectionFactory).maxPayloadSize(64).build()) {
+			assertClearRejection(() -> small.template().send(QUEUE, "x".repeat(65), Duration.ZERO),
+					"Payload for queue '" + QUEUE + "' is 65 bytes, over the limit of 64 bytes");
+			assertClearRejection(() -> small.template().send(QUEUE, new Order("o-1", "a".repeat(60)), Duration.ZERO),
+					"over the limit of 64 bytes");
+			List<DelayMessage<?>> batch = List.of(DelayMessage.builder("small").queue(QUEUE).build(),
+					DelayMessage.builder("y".repeat(100)).queue("other-queue").build());
+			assertClearRejection(() -> small.template().sendAll(batch), "Payload for queue 'other-queue'", "100 bytes");
+			assertNothingReachedRedis();
+			assertThat(small.template().send(QUEUE, "x".repeat(64), Duration.ofHours(1)).status())
+				.as("a payload of exactly the limit is accepted")
+				.isEqualTo(SendResult.Status.SCHEDULED);
+		}
+	}
+
+	@Test
+	void rejectsHeadersOverTheLimit() {
+		assertClearRejection(
+				() -> this.engine.template()
+					.send(DelayMessage.builder("p").queue(QUEUE).header("big", "v".repeat(16 * 1024)).build()),
+				"Headers for queue '" + QUEUE + "'", "over the limit of 16384 bytes");
+		try (DelayQueueEngine small = DelayQueueEngine.builder(this.connectionFactory).maxHeadersSize(32).build()) {
+			assertClearRejection(() -> small.template()
+				.send(DelayMessage.builder("p")
+					.queue(QUEUE)
+					.header("tenant", "a".repeat(20))
+					.header("x", "yz")
+					.build()), "Headers for queue '" + QUEUE + "' are 33 bytes, over the limit of 32 bytes");
+			assertNothingReachedRedis();
+			assertThat(small.template()
+				.send(DelayMessage.builder("p").queue(QUEUE).header("tenant", "a".repeat(24)).build())
+				.status()).isEqualTo(SendResult.Status.READY);
+		}
+	}
+
+	@Test
+	void rejectsAttemptLimitsBelowOne() {
+		for (int attempts : new int[] { 0, -1, Integer.MIN_VALUE }) {
+			assertClearRejection(() -> DelayMessage.builder("p").queue(QUEUE).maxAttempts(attempts),
+					"Max attempts must be at least 1, but was " + attempts);
+			assertClearRejection(() -> RetryPolicy.fixed(attempts, Duration.ofMillis(100)),
+					"Max attempts must be at least 1, but was " + attempts);
+			assertClearRejection(() -> RetryPolicy.DEFAULT.withMaxAttempts(attempts),
+					"Max attempts must be at least 1, but was " + attempts);
+		}
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void rejectsInvalidRetryBackoffs() {
+		assertClearRejection(() -> RetryPolicy.fixed(3, Duration.ofMillis(-1)), "Backoff", "PT-0.001S");
+		assertClearRejection(() -> new RetryPolicy(3, Duration.ofSeconds(2), 2.0, Duration.ofSeconds(1), 0, Set.of()),
+				"Backoff", "initial (PT2S) <= max (PT1S)");
+		assertClearRejection(() -> new RetryPolicy(3, Duration.ofSeconds(1), 0.5, Duration.ofSeconds(1), 0, Set.of()),
+				"Backoff multiplier must be at least 1, but was 0.5");
+		assertClearRejection(() -> new RetryPolicy(3, Duration.ofSeconds(1), 2, Duration.ofSeconds(1), 1.5, Set.of()),
+				"Jitter must be between 0 and 1, but was 1.5");
+		assertNothingReachedRedis();
+	}
+
+	static Stream<Arguments> invalidContainerSettings() {
+		return Stream.of(setting("Visibility timeout", (b) -> b.visibilityTimeout(Duration.ZERO), "PT0S"),
+				setting("Visibility timeout", (b) -> b.visibilityTimeout(Duration.ofSeconds(-1)), "PT-1S"),
+				setting("Visibility timeout", (b) -> b.visibilityTimeout(null), "null"),
+				setting("Lease renewal limit", (b) -> b.leaseRenewalLimit(Duration.ZERO), "PT0S"),
+				setting("Lease renewal limit", (b) -> b.leaseRenewalLimit(Duration.ofMillis(-5)), "PT-0.005S"),
+				setting("Poll timeout", (b) -> b.pollTimeout(Duration.ZERO), "PT0S"),
+				setting("Poll timeout", (b) -> b.pollTimeout(Duration.ofSeconds(-2)), "PT-2S"),
+				setting("Shutdown timeout", (b) -> b.shutdownTimeout(Duration.ZERO), "PT0S"),
+				setting("Shutdown timeout", (b) -> b.shutdownTimeout(Duration.ofMinutes(-1)), "PT-1M"),
+				setting("Trim interval", (b) -> b.trimInterval(Duration.ZERO), "PT0S"),
+				setting("Trim interval", (b) -> b.trimInterval(Duration.ofSeconds(-30)), "PT-30S"),
+				setting("Dead-letter retention", (b) -> b.deadLetterRetention(Duration.ZERO), "PT0S"),
+				setting("Dead-letter retention", (b) -> b.deadLetterRetention(Duration.ofDays(-7)), "PT-168H"),
+				setting("Concurrency", (b) -> b.concurrency(0), "0"),
+				setting("Concurrency", (b) -> b.concurrency(-4), "-4"), setting("Prefetch", (b) -> b.prefetch(0), "0"),
+				setting("Prefetch", (b) -> b.prefetch(-1), "-1"));
+	}
+
+	private static Arguments setting(String what, Consumer<DelayQueueListenerContainer.Builder<String>> setter,
+			String value) {
+		return arguments(Named.of(what + " " + value, setter), what, value);
+	}
+
+	@ParameterizedTest
+	@MethodSource("invalidContainerSettings")
+	void rejectsNonPositiveContainerSettings(Consumer<DelayQueueListenerContainer.Builder<String>> setter, String what,
+			String value) {
+		DelayQueueListenerContainer.Builder<String> builder = this.engine.listenerContainer(QUEUE, "g", String.class,
+				IGNORE);
+		assertClearRejection(() -> setter.accept(builder), what + " must be", "but was " + value);
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void rejectsAMissingPayloadTypeOrHandler() {
+		assertClearRejection(() -> this.engine.listenerContainer(QUEUE, "g", null, IGNORE),
+				"Payload type and handler must not be null");
+		assertClearRejection(() -> this.engine.listenerContainer(QUEUE, "g", String.class, null),
+				"Payload type and handler must not be null");
+		assertNothingReachedRedis();
+	}
+
+	static Stream<Arguments> invalidEngineSettings() {
+		return Stream.of(engineSetting("Max payload size", (b) -> b.maxPayloadSize(0), "0"),
+				engineSetting("Max payload size", (b) -> b.maxPayloadSize(-1), "-1"),
+				engineSetting("Max headers size", (b) -> b.maxHeadersSize(0), "0"),
+				engineSetting("Send batch size", (b) -> b.sendBatchSize(0), "0"),
+				engineSetting("Promote batch size", (b) -> b.promoteBatchSize(-5), "-5"),
+				engineSetting("Scheduler max idle", (b) -> b.schedulerMaxIdle(Duration.ZERO), "PT0S"),
+				engineSetting("Scheduler max idle", (b) -> b.schedulerMaxIdle(Duration.ofSeconds(-1)), "PT-1S"),
+				engineSetting("Scheduler max idle", (b) -> b.schedulerMaxIdle(null), "null"));
+	}
+
+	private static Arguments engineSetting(String what, Consumer<DelayQueueEngine.Builder> setter, String value) {
+		return arguments(Named.of(what + " " + value, setter), what, value);
+	}
+
+	@ParameterizedTest
+	@MethodSource("invalidEngineSettings")
+	void rejectsNonPositiveEngineSettings(Consumer<DelayQueueEngine.Builder> setter, String what, String value) {
+		DelayQueueEngine.Builder builder = DelayQueueEngine.builder(this.connectionFactory);
+		assertClearRejection(() -> setter.accept(builder), what + " must be positive, but was " + value);
+		assertNothingReachedRedis();
+	}
+
+	static Stream<Arguments> invalidKeyPrefixes() {
+		return Stream.of(arguments(Named.of("braces", "{dq}")), arguments(Named.of("space", "d q")),
+				arguments(Named.of("wildcard", "dq*")), arguments(Named.of("newline", "dq\n")),
+				arguments(Named.of("empty", "")), arguments(Named.of("null", (Object) null)),
+				arguments(Named.of("65 characters", "p".repeat(65))));
+	}
+
+	@ParameterizedTest
+	@MethodSource("invalidKeyPrefixes")
+	void rejectsInvalidKeyPrefixes(String prefix) {
+		DelayQueueEngine.Builder builder = DelayQueueEngine.builder(this.connectionFactory);
+		assertClearRejection(() -> builder.keyPrefix(prefix), "Key prefix",
+				"must be 1 to 64 letters, digits, '.', '_', ':' or '-' (no braces or spaces)");
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void rejectsAnEmptyDeadLetterPage() {
+		assertClearRejection(() -> this.engine.admin().deadLetters(QUEUE, null, 0),
+				"Page size must be at least 1, but was 0");
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void theInspectionNoticesWhenSomethingReachesRedis() {
+		this.engine.template().send(QUEUE, "p", Duration.ofHours(1));
+		assertThat(this.redis.execute("DBSIZE")).isNotEqualTo(0L);
+		assertThat(commandsRun()).contains("evalsha");
+	}
+
+	private static void assertClearRejection(ThrowingCallable call, String... fragments) {
+		assertThatIllegalArgumentException().isThrownBy(call)
+			.satisfies((ex) -> assertThat(ex.getMessage()).contains(fragments).hasSizeLessThan(300));
+	}
+
+	private static void assertClearRejection(ThrowingCallable call, String subject, String problem, String value) {
+		assertThatIllegalArgumentException().isThrownBy(call).satisfies((ex) -> {
+			assertThat(ex.getMessage()).startsWith(subject).contains(problem).hasSizeLessThan(300);
+			// control characters are shown escaped, never raw (logs stay one line)
+			assertThat(ex.getMessage().chars().filter(Character::isISOControl)).isEmpty();
+			if (value != null && !value.isEmpty() && value.length() <= 40
+					&& value.chars().noneMatch(Character::isISOControl)) {
+				assertThat(ex.getMessage()).as("names the offending value").contains(value);
+			}
+		});
+	}
+
+	private void assertNothingReachedRedis() {
+		assertThat(this.redis.execute("DBSIZE")).as("keys in Redis").isEqualTo(0L);
+		assertThat(commandsRun()).as("commands Redis ran besides the test's own").isEmpty();
+	}
+
+	private Set<String> commandsRun() {
+		Set<String> commands = new TreeSet<>();
+		for (String line : ((String) this.redis.execute("INFO", "commandstats")).split("\r\n")) {
+			if (line.startsWith("cmdstat_")) {
+				commands.add(line.substring("cmdstat_".length(), line.indexOf(':')));
+			}
+		}
+		commands.removeAll(INSPECTION_COMMANDS);
+		return commands;
+	}
+
+	record Order(String id, String note) {
+	}
+
+	static final class SelfReferencing {
+
+		public SelfReferencing getSelf() {
+			return this;
+		}
+
+	}
+
+}
