@@ -115,6 +115,30 @@ class LifecycleAndLeaseTests {
 	}
 
 	@Test
+	void stoppingInTheMiddleOfReadsUsesUpNoAttempt() throws Exception {
+		// one attempt per message: any delivery lost to a stop() racing a blocking read
+		// would
+		// come back as attempt 2 and go straight to the dead letters
+		Set<String> handled = ConcurrentHashMap.newKeySet();
+		Set<Integer> attempts = ConcurrentHashMap.newKeySet();
+		DelayMessageHandler<String> handler = (payload, context) -> {
+			handled.add(payload);
+			attempts.add(context.attempt());
+		};
+		List<String> all = new ArrayList<>();
+		for (int round = 0; round < 5; round++) {
+			DelayQueueListenerContainer container = start(container("g", handler).concurrency(1).prefetch(1));
+			all.addAll(sendReady("r" + round + "-", 30, 1));
+			container.stop();
+		}
+		start(container("g", handler).visibilityTimeout(Duration.ofMillis(500)));
+		await().atMost(Duration.ofSeconds(15)).until(() -> handled.size() >= all.size());
+		assertThat(handled).containsExactlyInAnyOrderElementsOf(all);
+		assertThat(attempts).containsOnly(1);
+		assertThat(this.engine.admin().stats(this.queue).dead()).as("dead letters").isZero();
+	}
+
+	@Test
 	void gracefulShutdownFinishesRunningHandlersAndLosesNothing() throws Exception {
 		Set<String> started = ConcurrentHashMap.newKeySet();
 		Set<String> completed = ConcurrentHashMap.newKeySet();

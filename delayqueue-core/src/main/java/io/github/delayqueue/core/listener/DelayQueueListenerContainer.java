@@ -199,9 +199,9 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			}
 			List<Delivery> unstarted = new ArrayList<>();
 			this.prefetched.drainTo(unstarted);
-			this.leaseKeeper.release(unstarted);
 			unstarted.forEach((delivery) -> finished());
 			this.acker.stop(deadline);
+			this.leaseKeeper.releaseUnprocessed();
 			this.leaseKeeper.stop();
 			this.engine.leaveScheduler(queue(), this.group);
 		}

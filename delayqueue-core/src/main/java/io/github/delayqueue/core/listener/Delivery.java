@@ -44,8 +44,6 @@ final class Delivery implements DelayMessageContext {
 	/**
 	 * The entry's delivery count in the group's pending list once this delivery took it.
 	 */
-	final long deliveries;
-
 	private final DelayQueueListenerContainer container;
 
 	Envelope envelope;
@@ -67,7 +65,6 @@ final class Delivery implements DelayMessageContext {
 		this.envelopeBytes = (fields.get("e") != null) ? fields.get("e") : new byte[0];
 		this.dueMillis = parseLong(text(fields.get("d"), "0"));
 		this.attempt = (int) (parseLong(text(fields.get("a"), "1")) + deliveries - 1);
-		this.deliveries = deliveries;
 	}
 
 	private static String text(byte[] value, String fallback) {

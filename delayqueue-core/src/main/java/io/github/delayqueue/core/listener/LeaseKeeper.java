@@ -16,7 +16,6 @@
 
 package io.github.delayqueue.core.listener;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,12 +28,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.DaemonThreads;
-import io.github.delayqueue.core.support.QueueKeys;
 import io.github.delayqueue.core.support.ScriptRunner;
 import io.github.delayqueue.core.support.Scripts;
-
-import org.springframework.data.redis.connection.RedisStreamCommands.XClaimOptions;
-import org.springframework.data.redis.connection.stream.RecordId;
 
 /**
  * The periodic work of a container besides reading: renews the leases of running handlers
@@ -167,30 +162,30 @@ final class LeaseKeeper {
 	}
 
 	/**
-	 * Makes read-but-unstarted deliveries recoverable by other consumers at once, giving
-	 * back the delivery they counted: an unstarted delivery does not use up an attempt.
+	 * Gives back every entry this consumer holds except those of handlers still running:
+	 * read but not started, or read by a blocking read that the shutdown interrupted.
+	 * Other consumers recover them at once, and the delivery they counted is given back
+	 * (it never reached a handler). Call after pending acks were flushed.
 	 */
-	void release(List<Delivery> deliveries) {
-		Map<String, Map<Long, List<RecordId>>> byStream = new LinkedHashMap<>();
-		deliveries.forEach((d) -> byStream.computeIfAbsent(d.stream, (s) -> new LinkedHashMap<>())
-			.computeIfAbsent(Math.max(0, d.deliveries - 1), (count) -> new ArrayList<>())
-			.add(RecordId.of(d.entryId)));
-		Duration idle = this.container.settings.visibilityTimeout();
+	void releaseUnprocessed() {
+		int released = 0;
 		try {
-			this.container.engine.scripts().execute((connection) -> {
-				byStream.forEach((stream,
-						byCount) -> byCount.forEach((count, ids) -> connection.streamCommands()
-							.xClaimJustId(QueueKeys.bytes(stream), this.container.group, this.container.consumer,
-									XClaimOptions.minIdle(Duration.ZERO)
-										.ids(ids.toArray(RecordId[]::new))
-										.idle(idle)
-										.retryCount(count))));
-				return null;
-			});
+			for (String stream : this.streams) {
+				List<Object> args = new ArrayList<>(List.of(this.container.group, this.container.consumer,
+						this.container.settings.visibilityTimeout().toMillis()));
+				this.container.inProgress.stream()
+					.filter((delivery) -> delivery.stream.equals(stream))
+					.forEach((delivery) -> args.add(delivery.entryId));
+				released += (int) ScriptRunner.asLong(
+						this.container.engine.scripts().run(Scripts.RELEASE, List.of(stream), args.toArray()).get(0));
+			}
 		}
 		catch (RuntimeException ex) {
-			logger.info("Could not release " + deliveries.size()
-					+ " unstarted message(s); they are redelivered after the visibility timeout: " + ex.getMessage());
+			logger.info("Could not release the unprocessed messages of queue '" + this.container.queue()
+					+ "'; they are redelivered after the visibility timeout: " + ex.getMessage());
+		}
+		if (released > 0) {
+			logger.debug("Released " + released + " unprocessed message(s) of queue '" + this.container.queue() + "'");
 		}
 	}
 

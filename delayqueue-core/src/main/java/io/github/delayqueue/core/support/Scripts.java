@@ -58,6 +58,9 @@ public final class Scripts {
 	/** Replays a dead letter. */
 	public static final RedisScript<List<Object>> REPLAY = load("replay");
 
+	/** Gives back a stopping consumer's unprocessed entries. */
+	public static final RedisScript<List<Object>> RELEASE = load("release");
+
 	/** Reads the consumer groups of a stream. */
 	public static final RedisScript<List<Object>> GROUPS = load("groups");
 
