@@ -8,14 +8,25 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local limit = tonumber(ARGV[1])
 local moved, full, nextDue = 0, 0, -1
-local function earliest(key)
+-- the head of a schedule: its earliest score, or nil when empty
+local function head(key)
   local h = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-  if h[2] then
-    local s = tonumber(h[2])
-    if nextDue < 0 or s < nextDue then nextDue = s end
-  end
+  if h[2] then return tonumber(h[2]) end
+  return nil
 end
-local due = redis.call('ZRANGE', KEYS[1], '-inf', now, 'BYSCORE', 'LIMIT', 0, limit, 'WITHSCORES')
+local function earliest(score)
+  if score and (nextDue < 0 or score < nextDue) then nextDue = score end
+end
+-- an idle source costs one ZRANGE: the range query runs only when its head is due
+local function dueMembers(key)
+  local first = head(key)
+  if first == nil or first > now then
+    earliest(first)
+    return nil
+  end
+  return redis.call('ZRANGE', key, '-inf', now, 'BYSCORE', 'LIMIT', 0, limit, 'WITHSCORES')
+end
+local due = dueMembers(KEYS[1]) or {}
 for i = 1, #due, 2 do
   local id = due[i]
   local env = redis.call('HGET', KEYS[2], id)
@@ -27,9 +38,9 @@ for i = 1, #due, 2 do
   moved = moved + 1
 end
 if #due >= limit * 2 then full = 1 end
-earliest(KEYS[1])
+if #due > 0 then earliest(head(KEYS[1])) end
 for k = 4, #KEYS, 2 do
-  local retries = redis.call('ZRANGE', KEYS[k], '-inf', now, 'BYSCORE', 'LIMIT', 0, limit, 'WITHSCORES')
+  local retries = dueMembers(KEYS[k]) or {}
   for i = 1, #retries, 2 do
     -- member: <origin entry id>:<attempt>:<id byte length>:<id><envelope>
     local m = retries[i]
@@ -43,6 +54,6 @@ for k = 4, #KEYS, 2 do
     moved = moved + 1
   end
   if #retries >= limit * 2 then full = 1 end
-  earliest(KEYS[k])
+  if #retries > 0 then earliest(head(KEYS[k])) end
 end
 return {moved, nextDue, now, full, tonumber(t[1]) * 1000000 + tonumber(t[2])}

@@ -2,7 +2,8 @@
 -- when already due. Time comes from Redis.
 -- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream
 -- ARGV[1] wake-up channel, ARGV[2] message count, then per message:
---   id, envelope, kind ('d' = delay in ms from Redis now, 'a' = absolute epoch ms), value, replace ('1'/'0')
+--   id, envelope, kind ('d' = delay in ms from Redis now, 'a' = absolute epoch ms), value,
+--   mode ('0' keep an existing one, '1' replace it, '2' generated id: no existing one to look for)
 -- Returns per message: status (1 scheduled, 2 ready, 3 duplicate, 4 replaced), due epoch ms
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -15,7 +16,8 @@ for i = 0, tonumber(ARGV[2]) - 1 do
   local id, env, kind, value, replace = ARGV[b], ARGV[b + 1], ARGV[b + 2], tonumber(ARGV[b + 3]), ARGV[b + 4]
   local due = value
   if kind == 'd' then due = now + value end
-  local existing = redis.call('ZSCORE', KEYS[1], id)
+  local existing = nil
+  if replace ~= '2' then existing = redis.call('ZSCORE', KEYS[1], id) end
   local status
   if existing and replace ~= '1' then
     status = 3

@@ -25,6 +25,7 @@ import java.util.Map;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -49,6 +50,7 @@ public final class Benchmark {
 			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
 			  --concurrency C    listener concurrency (burst 64, spread 8)
 			  --seconds S        idle duration (10)
+			  --warm-up W        unmeasured messages sent and consumed first (20000; smoke 1000)
 			Every scenario runs FLUSHDB first: use a dedicated server.""";
 
 	private Benchmark() {
@@ -62,7 +64,7 @@ public final class Benchmark {
 		}
 		LettuceConnectionFactory factory = connect(options.get("redis"));
 		try {
-			List<Map<String, Object>> results = run(new Scenarios(factory), options);
+			List<Map<String, Object>> results = run(factory, options);
 			for (Map<String, Object> result : results) {
 				System.out.println(JSON.writeValueAsString(result));
 			}
@@ -73,8 +75,10 @@ public final class Benchmark {
 		}
 	}
 
-	static List<Map<String, Object>> run(Scenarios scenarios, Map<String, String> options) throws Exception {
+	static List<Map<String, Object>> run(RedisConnectionFactory factory, Map<String, String> options) throws Exception {
 		String scenario = options.get("scenario");
+		int warmUp = Integer.parseInt(options.getOrDefault("warm-up", scenario.equals("smoke") ? "1000" : "20000"));
+		Scenarios scenarios = new Scenarios(factory, Math.max(1000, warmUp / 1000 * 1000));
 		Integer n = options.containsKey("n") ? Integer.valueOf(options.get("n")) : null;
 		Integer concurrency = options.containsKey("concurrency") ? Integer.valueOf(options.get("concurrency")) : null;
 		Duration idle = Duration.ofSeconds(Long.parseLong(options.getOrDefault("seconds", "10")));

@@ -50,14 +50,22 @@ final class Scenarios {
 
 	private static final int SEND_CHUNK = 10_000;
 
-	private static final int WARM_UP_MESSAGES = 2_000;
-
 	private static final String WARM_UP = "warm-up-";
 
 	private final RedisConnectionFactory connectionFactory;
 
-	Scenarios(RedisConnectionFactory connectionFactory) {
+	private final int warmUpMessages;
+
+	/**
+	 * Creates the scenarios.
+	 * @param connectionFactory the connection to the dedicated server
+	 * @param warmUpMessages how many unmeasured messages each scenario sends and consumes
+	 * first (a multiple of 1000), so that figures describe a warm JVM as a running
+	 * service is
+	 */
+	Scenarios(RedisConnectionFactory connectionFactory, int warmUpMessages) {
 		this.connectionFactory = connectionFactory;
+		this.warmUpMessages = warmUpMessages;
 	}
 
 	/** The payload of every scenario: a small JSON object, decoded to this record. */
@@ -168,6 +176,10 @@ final class Scenarios {
 	Map<String, Object> memory(int n) {
 		flush();
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
+			// warm the send path up (JIT), then start from an empty database
+			send(engine, this.warmUpMessages,
+					(i) -> DelayMessage.builder(Order.sample(i)).queue(QUEUE).delay(Duration.ofHours(1)));
+			flush();
 			engine.register(QUEUE);
 			long before = usedMemory();
 			long start = System.nanoTime();
@@ -217,10 +229,17 @@ final class Scenarios {
 	 * Sends and awaits messages that are not measured, so that the figures describe a
 	 * warm application (JIT-compiled, connections open), as a running service is.
 	 */
-	private static void warmUp(DelayQueueEngine engine) throws InterruptedException {
-		for (int i = 0; i < WARM_UP_MESSAGES; i++) {
-			engine.template()
-				.send(DelayMessage.builder(Order.sample(i)).queue(QUEUE).id(WARM_UP + i).delay(Duration.ZERO).build());
+	private void warmUp(DelayQueueEngine engine) throws InterruptedException {
+		for (int from = 0; from < this.warmUpMessages; from += 1000) {
+			List<DelayMessage<Order>> batch = new ArrayList<>();
+			for (int i = from; i < from + 1000; i++) {
+				batch.add(DelayMessage.builder(Order.sample(i))
+					.queue(QUEUE)
+					.id(WARM_UP + i)
+					.delay(Duration.ZERO)
+					.build());
+			}
+			engine.template().sendAll(batch);
 		}
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
 		while (System.nanoTime() < deadline) {

@@ -38,8 +38,7 @@ class BenchmarkSmokeTests {
 
 	@Test
 	void runsEveryScenarioEndToEnd(LettuceConnectionFactory connectionFactory) throws Exception {
-		List<Map<String, Object>> results = Benchmark.run(new Scenarios(connectionFactory),
-				Map.of("scenario", "smoke", "n", "200"));
+		List<Map<String, Object>> results = Benchmark.run(connectionFactory, Map.of("scenario", "smoke", "n", "200"));
 		assertThat(results).extracting((result) -> result.get("scenario"))
 			.containsExactly("burst", "spread", "memory", "idle");
 		assertThat(results.get(0)).containsEntry("complete", true)
@@ -54,7 +53,7 @@ class BenchmarkSmokeTests {
 	@Test
 	void rejectsAnUnknownScenario(LettuceConnectionFactory connectionFactory) {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> Benchmark.run(new Scenarios(connectionFactory), Map.of("scenario", "nope")))
+			.isThrownBy(() -> Benchmark.run(connectionFactory, Map.of("scenario", "nope")))
 			.withMessageContaining("Unknown scenario 'nope'");
 	}
 

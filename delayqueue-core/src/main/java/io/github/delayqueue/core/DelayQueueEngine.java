@@ -307,7 +307,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 		private int promoteBatchSize = 500;
 
-		private Duration schedulerMaxIdle = Duration.ofSeconds(1);
+		private Duration schedulerMaxIdle = Duration.ofSeconds(2);
 
 		private DelayQueueObserver observer = DelayQueueObserver.NOOP;
 
@@ -387,7 +387,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		}
 
 		/**
-		 * Sets the longest a scheduler sleeps without checking Redis (default 1s): it
+		 * Sets the longest a scheduler sleeps without checking Redis (default 2s): it
 		 * bounds the delay when a wake-up message is lost.
 		 * @param maxIdle the longest sleep
 		 * @return this builder

@@ -111,7 +111,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 				args.add(prepared.envelope);
 				args.add(prepared.kind);
 				args.add(prepared.value);
-				args.add(prepared.replace ? "1" : "0");
+				args.add(prepared.mode);
 			}
 			List<Object> reply = ScriptRunner.run(connection, Scripts.SEND,
 					List.of(keys.delayed(), keys.messages(), keys.stream()), args.toArray());
@@ -136,11 +136,14 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 					+ " bytes, over the limit of " + this.engine.maxHeadersSize() + " bytes");
 		}
 		byte[] envelope = new Envelope(message.headers(), message.maxAttempts(), payload).encode();
+		// a generated id cannot collide with a scheduled one: the script skips the dedup
+		// look-up
+		String mode = (message.id() == null) ? "2" : (message.replaceExisting() ? "1" : "0");
 		String id = (message.id() != null) ? message.id() : generateId();
 		if (message.deliverAt() != null) {
-			return new Prepared(id, envelope, "a", message.deliverAt().toEpochMilli(), message.replaceExisting());
+			return new Prepared(id, envelope, "a", message.deliverAt().toEpochMilli(), mode);
 		}
-		return new Prepared(id, envelope, "d", Math.max(0, message.delay().toMillis()), message.replaceExisting());
+		return new Prepared(id, envelope, "d", Math.max(0, message.delay().toMillis()), mode);
 	}
 
 	private static String generateId() {
@@ -218,16 +221,16 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 		final long value;
 
-		final boolean replace;
+		final String mode;
 
 		SendResult result;
 
-		Prepared(String id, byte[] envelope, String kind, long value, boolean replace) {
+		Prepared(String id, byte[] envelope, String kind, long value, String mode) {
 			this.id = id;
 			this.envelope = envelope;
 			this.kind = kind;
 			this.value = value;
-			this.replace = replace;
+			this.mode = mode;
 		}
 
 	}

@@ -464,7 +464,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 		private Duration leaseRenewalLimit;
 
-		private Duration pollTimeout = Duration.ofSeconds(2);
+		private Duration pollTimeout = Duration.ofSeconds(5);
 
 		private Duration shutdownTimeout = Duration.ofSeconds(30);
 
@@ -543,7 +543,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		}
 
 		/**
-		 * Sets how long one blocking read waits for messages (default 2s).
+		 * Sets how long one blocking read waits for messages (default 5s).
 		 * @param timeout the poll timeout
 		 * @return this builder
 		 */
