@@ -1,14 +1,19 @@
 -- Claims entries whose lease expired (idle longer than the visibility timeout: their consumer
 -- died or hung) for this consumer. XCLAIM with the same min-idle time makes two consumers
 -- recovering at once take each entry once.
--- KEYS[1] stream; ARGV[1] group, ARGV[2] consumer, ARGV[3] min idle ms, ARGV[4] max count
+-- KEYS[1] stream; ARGV[1] group, ARGV[2] consumer, ARGV[3] min idle ms, ARGV[4] max count,
+-- ARGV[5..] entry ids this consumer still holds (never claimed back by it)
 -- Returns per claimed entry: {entry id, fields, deliveries so far including this one}
-local pending = redis.call('XPENDING', KEYS[1], ARGV[1], 'IDLE', ARGV[3], '-', '+', ARGV[4])
+local held = {}
+for i = 5, #ARGV do held[ARGV[i]] = true end
+local pending = redis.call('XPENDING', KEYS[1], ARGV[1], 'IDLE', ARGV[3], '-', '+', tonumber(ARGV[4]) + #ARGV - 4)
 local out = {}
 for _, p in ipairs(pending) do
-  local claimed = redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[3], p[1])
-  if claimed[1] then
-    out[#out + 1] = {claimed[1][1], claimed[1][2], p[4] + 1}
+  if not held[p[1]] and #out < tonumber(ARGV[4]) then
+    local claimed = redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[3], p[1])
+    if claimed[1] then
+      out[#out + 1] = {claimed[1][1], claimed[1][2], p[4] + 1}
+    end
   end
 end
 return out

@@ -129,7 +129,7 @@ final class Acker {
 	}
 
 	private void done(Delivery delivery) {
-		this.container.finished();
+		this.container.finished(delivery);
 		this.container.engine.observer()
 			.acked(this.container.queue(), this.container.group,
 					Duration.ofNanos(System.nanoTime() - delivery.startedNanos));

@@ -86,6 +86,12 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 	final Set<Delivery> inProgress = ConcurrentHashMap.newKeySet();
 
+	/**
+	 * Entry ids of every delivery held (read or recovered, not yet acked, nacked or
+	 * released).
+	 */
+	final Set<String> heldEntries = ConcurrentHashMap.newKeySet();
+
 	private final Processor processor;
 
 	private volatile boolean running;
@@ -199,7 +205,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			}
 			List<Delivery> unstarted = new ArrayList<>();
 			this.prefetched.drainTo(unstarted);
-			unstarted.forEach((delivery) -> finished());
+			unstarted.forEach(this::finished);
 			this.acker.stop(deadline);
 			this.leaseKeeper.releaseUnprocessed();
 			this.leaseKeeper.stop();
@@ -318,12 +324,14 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 	/** Takes a delivery read or recovered for this container. */
 	void accept(Delivery delivery) {
+		this.heldEntries.add(delivery.entryId);
 		this.held.incrementAndGet();
 		this.prefetched.add(delivery);
 	}
 
 	/** Frees the capacity of a delivery that was acked, nacked or released. */
-	void finished() {
+	void finished(Delivery delivery) {
+		this.heldEntries.remove(delivery.entryId);
 		this.held.decrementAndGet();
 		synchronized (this.capacity) {
 			this.capacity.notifyAll();

@@ -127,9 +127,14 @@ final class LeaseKeeper {
 			if (free <= 0) {
 				break;
 			}
+			// never claim back what this container still holds (e.g. a handler past its
+			// lease
+			// renewal limit): another consumer is to take that over
+			List<Object> args = new ArrayList<>(List.of(this.container.group, this.container.consumer,
+					this.container.settings.visibilityTimeout().toMillis(), free));
+			args.addAll(this.container.heldEntries);
 			List<Object> claimed = this.container.engine.scripts()
-				.run(Scripts.RECOVER, List.of(stream), this.container.group, this.container.consumer,
-						this.container.settings.visibilityTimeout().toMillis(), free);
+				.run(Scripts.RECOVER, List.of(stream), args.toArray());
 			for (Object item : claimed) {
 				List<?> entry = (List<?>) item;
 				this.container.accept(new Delivery(this.container, stream, ScriptRunner.asString(entry.get(0)),

@@ -159,7 +159,7 @@ final class Processor {
 			}
 		}
 		finally {
-			this.container.finished();
+			this.container.finished(delivery);
 		}
 	}
 

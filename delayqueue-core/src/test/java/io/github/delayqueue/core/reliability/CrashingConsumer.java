@@ -1,0 +1,59 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.reliability;
+
+import java.time.Duration;
+
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A consumer process for crash tests: listens on a queue, prints {@code HANDLING <id>}
+ * when a handler starts and then never finishes it, until the test kills the process with
+ * SIGKILL. Arguments: port, queue, group.
+ */
+public final class CrashingConsumer {
+
+	private CrashingConsumer() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[0])));
+		factory.afterPropertiesSet();
+		factory.start();
+		DelayQueueEngine engine = DelayQueueEngine.builder(factory).build();
+		DelayQueueListenerContainer container = engine
+			.listenerContainer(args[1], args[2], String.class, (payload, context) -> {
+				System.out.println("HANDLING " + context.id());
+				System.out.flush();
+				Thread.sleep(Long.MAX_VALUE);
+			})
+			.visibilityTimeout(Duration.ofSeconds(2))
+			.concurrency(1)
+			.prefetch(1)
+			.build();
+		container.start();
+		System.out.println("STARTED");
+		System.out.flush();
+		Thread.sleep(Long.MAX_VALUE);
+	}
+
+}
