@@ -123,6 +123,44 @@ class ReliabilityTests {
 	}
 
 	@Test
+	void twoConsumersRecoveringAtOnceTakeEachMessageOnce() {
+		RedisServer redis = redis(RedisServer.builder());
+		redis.execute("XGROUP", "CREATE", "dq:{recover}:stream", "g", "0", "MKSTREAM");
+		DelayQueueEngine first = engine(redis, Clock.systemUTC());
+		DelayQueueEngine second = engine(redis, Clock.systemUTC());
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < 300; i++) {
+			messages.add(DelayMessage.builder("m" + i).queue("recover").id("m" + i).build());
+		}
+		first.template().sendAll(messages);
+		// a consumer reads everything and dies without acknowledging anything
+		List<?> read = (List<?>) redis.execute("XREADGROUP", "GROUP", "g", "dead-consumer", "COUNT", "1000", "STREAMS",
+				"dq:{recover}:stream", ">");
+		assertThat((List<?>) ((List<?>) read.get(0)).get(1)).hasSize(300);
+		Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+		Set<Integer> attempts = ConcurrentHashMap.newKeySet();
+		DelayMessageHandler<String> handler = (payload, context) -> {
+			deliveries.computeIfAbsent(context.id(), (id) -> new AtomicInteger()).incrementAndGet();
+			attempts.add(context.attempt());
+		};
+		for (DelayQueueEngine engine : List.of(first, second)) {
+			DelayQueueListenerContainer container = engine.listenerContainer("recover", "g", String.class, handler)
+				.visibilityTimeout(Duration.ofSeconds(1))
+				.concurrency(4)
+				.prefetch(200)
+				.build();
+			container.start();
+			this.resources.add(container::stop);
+		}
+		await().atMost(Duration.ofSeconds(30)).until(() -> deliveries.size() == 300);
+		await().during(Duration.ofSeconds(2))
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> first.admin().stats("recover").inFlight() == 0);
+		assertThat(deliveries.values()).allSatisfy((count) -> assertThat(count.get()).isEqualTo(1));
+		assertThat(attempts).containsOnly(2);
+	}
+
+	@Test
 	void neverDeliversBeforeDueTimeWhateverTheJvmClockSays() throws Exception {
 		RedisServer redis = redis(RedisServer.builder());
 		for (Duration skew : List.of(Duration.ofHours(1), Duration.ofHours(-1))) {
