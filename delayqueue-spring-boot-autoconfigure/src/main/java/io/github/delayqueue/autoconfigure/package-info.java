@@ -15,6 +15,6 @@
  */
 
 /**
- * delayqueue autoconfigure.
+ * Spring Boot auto-configuration for delayqueue.
  */
 package io.github.delayqueue.autoconfigure;

@@ -1,0 +1,160 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.autoconfigure;
+
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelayQueueTemplate;
+import io.github.delayqueue.core.codec.JsonMessageCodec;
+import io.github.delayqueue.core.codec.MessageCodec;
+import io.github.delayqueue.core.codec.RawMessageCodec;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import io.github.delayqueue.core.listener.RetryPolicy;
+import io.github.delayqueue.test.RedisServer;
+import io.github.delayqueue.test.RedisTest;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link DelayQueueAutoConfiguration}, on a real Redis started per class.
+ */
+@RedisTest
+class DelayQueueAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner;
+
+	DelayQueueAutoConfigurationTests(RedisServer redis) {
+		this.runner = new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DataRedisAutoConfiguration.class, DelayQueueAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port());
+	}
+
+	@Test
+	void createsEngineTemplateCodecAndRetryPolicyByDefault() {
+		this.runner.run((context) -> {
+			assertThat(context).hasSingleBean(DelayQueueEngine.class)
+				.hasSingleBean(DelayQueueTemplate.class)
+				.hasSingleBean(RetryPolicy.class);
+			assertThat(context.getBean(MessageCodec.class)).isInstanceOf(JsonMessageCodec.class);
+			DelayQueueEngine engine = context.getBean(DelayQueueEngine.class);
+			assertThat(engine.keyPrefix()).isEqualTo("dq");
+			assertThat(engine.maxPayloadSize()).isEqualTo(1024 * 1024);
+			assertThat(engine.codec()).isSameAs(context.getBean(MessageCodec.class));
+			assertThat(context.getBean(DelayQueueTemplate.class)).isSameAs(engine.template());
+			assertThat(context.getBean(RetryPolicy.class)).isEqualTo(RetryPolicy.DEFAULT);
+		});
+	}
+
+	@Test
+	void bindsProperties() {
+		this.runner
+			.withPropertyValues("delayqueue.key-prefix=orders", "delayqueue.max-payload-size=10KB",
+					"delayqueue.max-headers-size=1KB", "delayqueue.retry.max-attempts=7",
+					"delayqueue.retry.initial-backoff=500ms", "delayqueue.retry.multiplier=3",
+					"delayqueue.retry.max-backoff=1m", "delayqueue.retry.jitter=0")
+			.run((context) -> {
+				DelayQueueEngine engine = context.getBean(DelayQueueEngine.class);
+				assertThat(engine.keyPrefix()).isEqualTo("orders");
+				assertThat(engine.maxPayloadSize()).isEqualTo(10 * 1024);
+				assertThat(engine.maxHeadersSize()).isEqualTo(1024);
+				RetryPolicy policy = context.getBean(RetryPolicy.class);
+				assertThat(policy.maxAttempts()).isEqualTo(7);
+				assertThat(policy.initialBackoff()).isEqualTo(Duration.ofMillis(500));
+				assertThat(policy.multiplier()).isEqualTo(3.0);
+				assertThat(policy.maxBackoff()).isEqualTo(Duration.ofMinutes(1));
+				assertThat(policy.jitter()).isZero();
+			});
+	}
+
+	@Test
+	void failsAtStartupOnAnInvalidKeyPrefix() {
+		this.runner.withPropertyValues("delayqueue.key-prefix={bad}").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("Key prefix '{bad}'");
+		});
+	}
+
+	@Test
+	void backsOffWhenTheApplicationDefinesItsOwnBeans() {
+		this.runner.withBean("myCodec", MessageCodec.class, RawMessageCodec::new)
+			.withBean("myPolicy", RetryPolicy.class, () -> RetryPolicy.fixed(2, Duration.ofSeconds(1)))
+			.run((context) -> {
+				assertThat(context.getBean(MessageCodec.class)).isInstanceOf(RawMessageCodec.class);
+				assertThat(context.getBean(DelayQueueEngine.class).codec()).isInstanceOf(RawMessageCodec.class);
+				assertThat(context.getBean(RetryPolicy.class).maxAttempts()).isEqualTo(2);
+			});
+	}
+
+	@Test
+	void backsOffWhenTheApplicationDefinesItsOwnEngine() {
+		this.runner
+			.withBean("myEngine", DelayQueueEngine.class,
+					() -> DelayQueueEngine
+						.builder(new org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory())
+						.keyPrefix("mine")
+						.build())
+			.run((context) -> assertThat(context.getBean(DelayQueueEngine.class).keyPrefix()).isEqualTo("mine"));
+	}
+
+	@Test
+	void doesNothingWithoutARedisConnectionFactory() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DelayQueueAutoConfiguration.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(DelayQueueEngine.class)
+				.doesNotHaveBean(RedisConnectionFactory.class));
+	}
+
+	@Test
+	void definesNoJsonCodecWithoutJackson() {
+		// the engine then picks its own default (raw byte[]/String when Jackson is
+		// absent)
+		this.runner.withClassLoader(new FilteredClassLoader("tools.jackson.databind"))
+			.run((context) -> assertThat(context).hasSingleBean(DelayQueueEngine.class)
+				.doesNotHaveBean(MessageCodec.class));
+	}
+
+	@Test
+	void sendsAndDeliversThroughTheAutoConfiguredEngine() {
+		this.runner.run((context) -> {
+			DelayQueueEngine engine = context.getBean(DelayQueueEngine.class);
+			BlockingQueue<String> received = new LinkedBlockingQueue<>();
+			DelayQueueListenerContainer container = engine
+				.listenerContainer("boot", "g", String.class, (payload, delivery) -> received.add(payload))
+				.build();
+			container.start();
+			try {
+				context.getBean(DelayQueueTemplate.class).send("boot", "hello", Duration.ofMillis(200));
+				assertThat(received.poll(10, TimeUnit.SECONDS)).isEqualTo("hello");
+			}
+			finally {
+				container.stop();
+			}
+		});
+	}
+
+}
