@@ -139,6 +139,54 @@ class LifecycleAndLeaseTests {
 	}
 
 	@Test
+	void renewsTheLeaseOfMessagesWaitingForAWorker() throws Exception {
+		Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
+		Set<Integer> attempts = ConcurrentHashMap.newKeySet();
+		DelayMessageHandler<String> slow = (payload, context) -> {
+			handled.computeIfAbsent(payload, (id) -> new AtomicInteger()).incrementAndGet();
+			attempts.add(context.attempt());
+			Thread.sleep(600);
+		};
+		// one worker, five held: the last waits about 2.4s, longer than the 1s lease
+		start(container("g", slow).concurrency(1).prefetch(4).visibilityTimeout(Duration.ofSeconds(1)));
+		List<String> sent = sendReady("w", 5, 0);
+		Thread.sleep(300); // let the first container take all five before the other one
+							// starts
+		start(container("g", slow).concurrency(1).prefetch(4).visibilityTimeout(Duration.ofSeconds(1)));
+		await().atMost(Duration.ofSeconds(15)).until(() -> handled.size() == sent.size());
+		await().during(Duration.ofSeconds(2))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> this.engine.admin().stats(this.queue).inFlight() == 0);
+		assertThat(handled.values()).allSatisfy((count) -> assertThat(count.get()).isEqualTo(1));
+		assertThat(attempts).containsOnly(1);
+	}
+
+	@Test
+	void keepsPromotingWhileAnotherContainerOfTheGroupRunsOnTheEngine() throws Exception {
+		Set<String> received = ConcurrentHashMap.newKeySet();
+		DelayQueueListenerContainer first = start(container("g", (payload, context) -> received.add(payload)));
+		start(container("g", (payload, context) -> received.add(payload)));
+		first.stop();
+		this.engine.template().send(this.queue, "later", Duration.ofMillis(300));
+		await().atMost(Duration.ofSeconds(10)).until(() -> received.contains("later"));
+	}
+
+	@Test
+	void recordsTheAttemptsMadeWhenLeasesRunOut() {
+		this.redis.execute("XGROUP", "CREATE", "dq:{" + this.queue + "}:stream", "g", "0", "MKSTREAM");
+		sendReady("lease", 1, 1);
+		// a consumer takes it and dies: its one attempt is used up by the lease expiry
+		this.redis.execute("XREADGROUP", "GROUP", "g", "dead-consumer", "COUNT", "10", "STREAMS",
+				"dq:{" + this.queue + "}:stream", ">");
+		start(container("g", (payload, context) -> {
+		}).visibilityTimeout(Duration.ofMillis(500)));
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.engine.admin().stats(this.queue).dead() == 1);
+		DeadLetter dead = this.engine.admin().deadLetters(this.queue, null, 1).get(0);
+		assertThat(dead.attempts()).isEqualTo(1);
+		assertThat(dead.errorMessage()).contains("Attempts exhausted");
+	}
+
+	@Test
 	void gracefulShutdownFinishesRunningHandlersAndLosesNothing() throws Exception {
 		Set<String> started = ConcurrentHashMap.newKeySet();
 		Set<String> completed = ConcurrentHashMap.newKeySet();

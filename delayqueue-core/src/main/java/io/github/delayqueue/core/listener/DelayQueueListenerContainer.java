@@ -86,11 +86,8 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 	final Set<Delivery> inProgress = ConcurrentHashMap.newKeySet();
 
-	/**
-	 * Entry ids of every delivery held (read or recovered, not yet acked, nacked or
-	 * released).
-	 */
-	final Set<String> heldEntries = ConcurrentHashMap.newKeySet();
+	/** Every delivery held: read or recovered, not yet acked, nacked or released. */
+	final Set<Delivery> heldDeliveries = ConcurrentHashMap.newKeySet();
 
 	private final Processor processor;
 
@@ -324,14 +321,16 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 	/** Takes a delivery read or recovered for this container. */
 	void accept(Delivery delivery) {
-		this.heldEntries.add(delivery.entryId);
+		// a held message's lease is renewed while it waits for a worker, too
+		delivery.keepAliveUntilNanos = System.nanoTime() + this.settings.leaseRenewalLimit().toNanos();
+		this.heldDeliveries.add(delivery);
 		this.held.incrementAndGet();
 		this.prefetched.add(delivery);
 	}
 
 	/** Frees the capacity of a delivery that was acked, nacked or released. */
 	void finished(Delivery delivery) {
-		this.heldEntries.remove(delivery.entryId);
+		this.heldDeliveries.remove(delivery);
 		this.held.decrementAndGet();
 		synchronized (this.capacity) {
 			this.capacity.notifyAll();

@@ -83,7 +83,7 @@ final class LeaseKeeper {
 	private void renewRunning() {
 		long now = System.nanoTime();
 		List<Delivery> running = new ArrayList<>();
-		for (Delivery delivery : this.container.inProgress) {
+		for (Delivery delivery : this.container.heldDeliveries) {
 			if (delivery.keepAliveUntilNanos - now > 0 && !delivery.leaseLost) {
 				running.add(delivery);
 			}
@@ -132,7 +132,9 @@ final class LeaseKeeper {
 			// renewal limit): another consumer is to take that over
 			List<Object> args = new ArrayList<>(List.of(this.container.group, this.container.consumer,
 					this.container.settings.visibilityTimeout().toMillis(), free));
-			args.addAll(this.container.heldEntries);
+			this.container.heldDeliveries.stream()
+				.filter((delivery) -> delivery.stream.equals(stream))
+				.forEach((delivery) -> args.add(delivery.entryId));
 			List<Object> claimed = this.container.engine.scripts()
 				.run(Scripts.RECOVER, List.of(stream), args.toArray());
 			for (Object item : claimed) {

@@ -140,8 +140,9 @@ final class Processor {
 						.run(Scripts.NACK,
 								List.of(delivery.stream, keys.retryDelayed(this.container.group), keys.dead()),
 								this.container.group, this.container.consumer, delivery.entryId, action, delayMillis,
-								delivery.attempt + 1, delivery.messageId, delivery.envelopeBytes, delivery.attempt,
-								error.getClass().getName(), message, keys.wakeChannel(), delivery.dueMillis);
+								delivery.attempt + 1, delivery.messageId, delivery.envelopeBytes,
+								Math.min(delivery.attempt, delivery.maxAttempts), error.getClass().getName(), message,
+								keys.wakeChannel(), delivery.dueMillis);
 					boolean done = ScriptRunner.asLong(reply.get(0)) == 1;
 					if (!done) {
 						logger.info("Lease of " + delivery + " was lost to another consumer; leaving it to that one");

@@ -18,8 +18,8 @@ package io.github.delayqueue.core.support;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -53,7 +53,8 @@ public final class QueueScheduler {
 
 	private final long maxIdleNanos;
 
-	private final Set<String> groups = new CopyOnWriteArraySet<>();
+	/** The node's groups of this queue, with how many containers of each run here. */
+	private final Map<String, Integer> groups = new ConcurrentHashMap<>();
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -92,7 +93,7 @@ public final class QueueScheduler {
 	 * @param group the group
 	 */
 	public void addGroup(String group) {
-		this.groups.add(group);
+		this.groups.merge(group, 1, Integer::sum);
 		wake();
 	}
 
@@ -102,7 +103,7 @@ public final class QueueScheduler {
 	 * @return whether the scheduler stopped
 	 */
 	public boolean removeGroup(String group) {
-		this.groups.remove(group);
+		this.groups.computeIfPresent(group, (name, count) -> (count > 1) ? count - 1 : null);
 		if (this.groups.isEmpty()) {
 			stop();
 			return true;
@@ -144,8 +145,8 @@ public final class QueueScheduler {
 		while (this.running) {
 			long sleepNanos;
 			try {
-				List<Object> reply = this.scripts.run(Scripts.PROMOTE, this.keys.promoteKeys(List.copyOf(this.groups)),
-						this.batchSize);
+				List<Object> reply = this.scripts.run(Scripts.PROMOTE,
+						this.keys.promoteKeys(List.copyOf(this.groups.keySet())), this.batchSize);
 				if (backoff > 0) {
 					logger.info("Scheduler of queue '" + this.keys.queue() + "' reaches Redis again");
 					backoff = 0;
