@@ -102,7 +102,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.sendBatchSize = builder.sendBatchSize;
 		this.promoteBatchSize = builder.promoteBatchSize;
 		this.schedulerMaxIdle = builder.schedulerMaxIdle;
-		this.observer = builder.observer;
+		this.observer = (builder.observer != DelayQueueObserver.NOOP) ? new GuardedObserver(builder.observer)
+				: DelayQueueObserver.NOOP;
 		this.clock = builder.clock;
 		if (builder.asyncExecutor != null) {
 			this.ownedExecutor = null;

@@ -187,6 +187,45 @@ class LifecycleAndLeaseTests {
 	}
 
 	@Test
+	void anObserverThatThrowsBreaksNothing(RedisConnectionFactory connectionFactory) throws Exception {
+		DelayQueueObserver throwing = new DelayQueueObserver() {
+			@Override
+			public void sent(SendResult result) {
+				throw new IllegalStateException("sent");
+			}
+
+			@Override
+			public void delivered(String queue, String group, int attempt, Duration lateness) {
+				throw new IllegalStateException("delivered");
+			}
+
+			@Override
+			public void acked(String queue, String group, Duration processing) {
+				throw new IllegalStateException("acked");
+			}
+		};
+		try (DelayQueueEngine observed = DelayQueueEngine.builder(connectionFactory).observer(throwing).build()) {
+			Set<String> received = ConcurrentHashMap.newKeySet();
+			DelayQueueListenerContainer container = observed
+				.listenerContainer(this.queue, "g", String.class, (payload, context) -> received.add(payload))
+				.concurrency(1)
+				.build();
+			container.start();
+			try {
+				for (int i = 0; i < 5; i++) {
+					observed.template().send(this.queue, "m" + i, Duration.ZERO);
+				}
+				await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 5);
+				await().atMost(Duration.ofSeconds(5)).until(() -> container.heldMessages() == 0);
+				assertThat(observed.admin().stats(this.queue).inFlight()).isZero();
+			}
+			finally {
+				container.stop();
+			}
+		}
+	}
+
+	@Test
 	void gracefulShutdownFinishesRunningHandlersAndLosesNothing() throws Exception {
 		Set<String> started = ConcurrentHashMap.newKeySet();
 		Set<String> completed = ConcurrentHashMap.newKeySet();

@@ -21,6 +21,9 @@ import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -175,6 +178,26 @@ class RedisUnavailableTests {
 		assertThat(container.isRunning()).isTrue();
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.engine.admin().stats("outage").inFlight() == 0);
 		assertThat(this.engine.admin().stats("outage").scheduled()).isZero();
+	}
+
+	@Test
+	void aListenerStartsWhileRedisIsDownAndReadsOnceItIsBack() throws Exception {
+		this.redis.kill();
+		BlockingQueue<String> received = new LinkedBlockingQueue<>();
+		DelayQueueListenerContainer container = this.engine
+			.listenerContainer("down-at-start", "g", String.class, (payload, context) -> received.add(payload))
+			.pollTimeout(Duration.ofMillis(300))
+			.build();
+		this.containers.add(container);
+		container.start(); // must not throw: a Spring context starting during an outage
+							// still starts
+		assertThat(container.isRunning()).isTrue();
+		this.redis.startAgain();
+		await().atMost(Duration.ofSeconds(15))
+			.ignoreExceptions()
+			.until(() -> this.engine.template().send("down-at-start", "hello", Duration.ZERO) != null);
+		assertThat(received.poll(15, TimeUnit.SECONDS)).isEqualTo("hello");
+		assertThat(this.engine.admin().queues()).contains("down-at-start");
 	}
 
 	@Test

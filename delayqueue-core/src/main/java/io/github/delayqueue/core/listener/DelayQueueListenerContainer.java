@@ -162,7 +162,6 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			if (this.running) {
 				return;
 			}
-			this.engine.register(queue());
 			this.processor.prepare();
 			this.running = true;
 			this.engine.joinScheduler(queue(), this.group);
@@ -241,6 +240,9 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				}
 				if (!groupsReady) {
 					ensureGroups(this.readerConnection);
+					// registered here, not in start(): a container starts even while
+					// Redis is down
+					this.engine.register(queue());
 					groupsReady = true;
 				}
 				List<ByteRecord> records = readBatch(this.readerConnection, available);

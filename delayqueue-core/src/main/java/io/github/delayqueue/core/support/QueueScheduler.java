@@ -151,6 +151,7 @@ public final class QueueScheduler {
 					logger.info("Scheduler of queue '" + this.keys.queue() + "' reaches Redis again");
 					backoff = 0;
 				}
+				this.wakeUps.ensureStarted();
 				long nextDue = ScriptRunner.asLong(reply.get(1));
 				boolean full = ScriptRunner.asLong(reply.get(3)) == 1;
 				if (full) {

@@ -54,7 +54,6 @@ public final class WakeUps {
 			RedisMessageListenerContainer created = new RedisMessageListenerContainer();
 			created.setConnectionFactory(this.connectionFactory);
 			created.afterPropertiesSet();
-			created.start();
 			this.container = created;
 		}
 		MessageListener listener = (message, pattern) -> {
@@ -66,7 +65,24 @@ public final class WakeUps {
 			}
 		};
 		this.container.addMessageListener(listener, new ChannelTopic(channel));
+		ensureStarted();
 		return listener;
+	}
+
+	/**
+	 * Starts the subscription if it is not running, e.g. because Redis was down when the
+	 * first scheduler started. Called by the schedulers after each successful promote;
+	 * until it runs they still wake up every max idle interval.
+	 */
+	public synchronized void ensureStarted() {
+		if (this.container != null && !this.container.isRunning()) {
+			try {
+				this.container.start();
+			}
+			catch (RuntimeException ex) {
+				// Redis unreachable: retried after the next successful promote
+			}
+		}
 	}
 
 	/**
