@@ -266,7 +266,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 	}
 
 	/**
-	 * @return the JVM clock, used only for lateness figures and retention cut-offs
+	 * @return the JVM clock, used only for lateness figures (due times and retention use
+	 * the Redis clock)
 	 */
 	public Clock clock() {
 		return this.clock;
@@ -423,8 +424,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 		/**
 		 * Sets the JVM clock (default UTC system clock). Due times never depend on it:
-		 * they are compared with the Redis clock inside the scripts. It dates lateness
-		 * figures and dead-letter retention.
+		 * they are compared with the Redis clock inside the scripts, as is dead-letter
+		 * retention. It dates lateness figures only.
 		 * @param clock the clock
 		 * @return this builder
 		 */
