@@ -25,9 +25,10 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * A consumer process for crash tests: listens on a queue, prints {@code HANDLING <id>}
- * when a handler starts and then never finishes it, until the test kills the process with
- * SIGKILL. Arguments: port, queue, group.
+ * A consumer process for crash tests: listens on a queue with one worker and a prefetch
+ * of four, prints {@code HANDLING <id> <attempt>} when a handler starts and then never
+ * finishes it, until the test kills the process with SIGKILL. Arguments: port, queue,
+ * group.
  */
 public final class CrashingConsumer {
 
@@ -42,16 +43,16 @@ public final class CrashingConsumer {
 		DelayQueueEngine engine = DelayQueueEngine.builder(factory).build();
 		DelayQueueListenerContainer container = engine
 			.listenerContainer(args[1], args[2], String.class, (payload, context) -> {
-				System.out.println("HANDLING " + context.id());
+				System.out.println("HANDLING " + context.id() + " " + context.attempt());
 				System.out.flush();
 				Thread.sleep(Long.MAX_VALUE);
 			})
 			.visibilityTimeout(Duration.ofSeconds(2))
 			.concurrency(1)
-			.prefetch(1)
+			.prefetch(4)
 			.build();
 		container.start();
-		System.out.println("STARTED");
+		System.out.println("STARTED " + container.consumerName());
 		System.out.flush();
 		Thread.sleep(Long.MAX_VALUE);
 	}

@@ -17,12 +17,13 @@
 package io.github.delayqueue.core.reliability;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.DelayMessage;
@@ -41,74 +42,106 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A randomized run checked by {@link HistoryChecker}: thousands of messages with random
- * delays, sent singly and in batches, handlers that fail at random, two consumer
- * instances (two engines on two connection factories) in one group. The seed is printed;
- * set {@code -Dhistory.seed=N} to replay a run.
+ * A randomized run checked by {@link HistoryChecker}: 3,000 messages with random delays
+ * of 0 to 3 s, sent singly and in batches of random size from two engines, handlers that
+ * fail at random (20% of attempts) with 3 attempts and a fixed 100 ms backoff. Group
+ * {@code g} runs two consumer instances (two engines, each on its own connection
+ * factory); group {@code audit} runs one more, with failures of its own. Every delivery
+ * is recorded with its Redis-clock receive time.
+ * <p>
+ * Whether attempt {@code n} of a message fails is a function of the seed, the group, the
+ * message id and {@code n}, so the dead letters each group must end with are known up
+ * front. The seed is fixed and printed; run with {@code -Dhistory.seed=N} to try another.
  */
 class RandomizedHistoryTests {
+
+	private static final long DEFAULT_SEED = 20261122L;
+
+	private static final String QUEUE = "history";
 
 	private static final int MESSAGES = 3000;
 
 	private static final int MAX_ATTEMPTS = 3;
 
+	private static final Duration BACKOFF = Duration.ofMillis(100);
+
+	private static final double FAILURE_RATE = 0.2;
+
 	@Test
 	void everyMessageEndsAckedOrDeadAndNoneIsEarlyLostOrDuplicated() {
-		long seed = Long.getLong("history.seed", System.nanoTime());
-		System.out.println("RandomizedHistoryTests seed: " + seed);
+		long seed = Long.getLong("history.seed", DEFAULT_SEED);
+		System.out.println("RandomizedHistoryTests seed: " + seed + " (replay with -Dhistory.seed=" + seed + ")");
 		Random random = new Random(seed);
-		// whether attempt a of message i fails is decided up front, so the checker knows
-		// the outcome
-		double failureRate = 0.3;
-		long failureSalt = random.nextLong();
-		HistoryChecker history = new HistoryChecker();
+		Map<String, Long> salts = Map.of("g", random.nextLong(), "audit", random.nextLong());
+		Map<String, HistoryChecker> histories = Map.of("g", new HistoryChecker(), "audit", new HistoryChecker());
+		long started = System.nanoTime();
 		try (RedisServer redis = RedisServer.start()) {
 			LettuceConnectionFactory firstFactory = RedisServerExtension.connectionFactory(redis);
 			LettuceConnectionFactory secondFactory = RedisServerExtension.connectionFactory(redis);
 			List<DelayQueueListenerContainer> containers = new ArrayList<>();
 			try (DelayQueueEngine first = DelayQueueEngine.builder(firstFactory).build();
 					DelayQueueEngine second = DelayQueueEngine.builder(secondFactory).build()) {
-				int consumer = 0;
-				for (DelayQueueEngine engine : List.of(first, second)) {
-					int consumerNumber = ++consumer;
-					DelayQueueListenerContainer container = engine
-						.listenerContainer("history", "g", String.class, (payload, context) -> {
-							long received = redisMillis(redis);
-							boolean fails = new Random(failureSalt ^ (payload.hashCode() * 31L + context.attempt()))
-								.nextDouble() < failureRate;
-							history.record(new HistoryChecker.Event(context.id(), context.attempt(), consumerNumber,
-									context.dueTime().toEpochMilli(), received, !fails));
-							if (fails) {
-								throw new IllegalStateException("random failure of " + payload);
-							}
-						})
-						.retryPolicy(RetryPolicy.fixed(MAX_ATTEMPTS, Duration.ofMillis(100)))
-						.visibilityTimeout(Duration.ofSeconds(10))
-						.concurrency(8)
-						.build();
-					container.start();
-					containers.add(container);
-				}
-				List<String> sent = send(first, second, random);
-				await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-					QueueStats stats = first.admin().stats("history");
-					return stats.scheduled() == 0 && stats.inFlight() == 0 && stats.ready() == 0
-							&& stats.groups().stream().allMatch((group) -> group.retryScheduled() == 0);
-				});
+				containers.add(listen(first, "g", 1, salts.get("g"), histories.get("g"), redis));
+				containers.add(listen(second, "g", 2, salts.get("g"), histories.get("g"), redis));
+				containers.add(listen(second, "audit", 3, salts.get("audit"), histories.get("audit"), redis));
+				List<String> sent = send(List.of(first, second), random);
+				assertThat(sent).hasSize(MESSAGES).doesNotHaveDuplicates();
+
+				await("every message acknowledged or failed on its last attempt in both groups (seed " + seed + ")")
+					.atMost(Duration.ofSeconds(60))
+					.pollInterval(Duration.ofMillis(200))
+					.until(() -> histories.values()
+						.stream()
+						.allMatch((history) -> history.allFinished(sent, MAX_ATTEMPTS)));
+				// the last acks and nacks reach Redis
+				await("nothing scheduled, ready, in flight or waiting for a retry").atMost(Duration.ofSeconds(10))
+					.pollInterval(Duration.ofMillis(100))
+					.until(() -> isQuiet(first.admin().stats(QUEUE)));
 				containers.forEach(DelayQueueListenerContainer::stop);
-				Set<String> dead = new HashSet<>();
-				String after = null;
-				List<DeadLetter> page;
-				while (!(page = first.admin().deadLetters("history", after, 500)).isEmpty()) {
-					page.forEach((letter) -> {
-						dead.add(letter.messageId());
-						assertThat(letter.attempts()).isEqualTo(MAX_ATTEMPTS);
-					});
-					after = page.get(page.size() - 1).entryId();
+
+				QueueStats stats = first.admin().stats(QUEUE);
+				assertThat(stats.scheduled()).as("scheduled").isZero();
+				assertThat(stats.ready()).as("ready").isZero();
+				assertThat(stats.inFlight()).as("in flight").isZero();
+				assertThat(stats.groups()).extracting(QueueStats.GroupStats::group)
+					.containsExactlyInAnyOrder("g", "audit");
+				assertThat(stats.groups()).allSatisfy((group) -> {
+					assertThat(group.pending()).as("pending of %s", group.group()).isZero();
+					assertThat(group.retryScheduled()).as("retries of %s", group.group()).isZero();
+				});
+
+				List<DeadLetter> deadLetters = deadLetters(first);
+				assertThat(deadLetters).as("dead letters").allSatisfy((letter) -> {
+					assertThat(letter.attempts()).as("attempts of dead letter %s", letter.messageId())
+						.isEqualTo(MAX_ATTEMPTS);
+					assertThat(letter.errorMessage()).startsWith("random failure of ");
+				});
+				assertThat(stats.dead()).isEqualTo(deadLetters.size());
+				for (String group : List.of("g", "audit")) {
+					List<String> dead = deadLetters.stream()
+						.filter((letter) -> letter.group().equals(group))
+						.map(DeadLetter::messageId)
+						.toList();
+					assertThat(histories.get(group).violations(sent, dead, MAX_ATTEMPTS, BACKOFF.toMillis(), false))
+						.as("violations in group %s (seed %d)", group, seed)
+						.isEmpty();
+					// dead exactly those whose every attempt was decided to fail
+					Set<String> expectedDead = sent.stream()
+						.filter((id) -> failsEveryAttempt(salts.get(group), id))
+						.collect(Collectors.toCollection(TreeSet::new));
+					assertThat(new TreeSet<>(dead)).as("dead letters of group %s (seed %d)", group, seed)
+						.isEqualTo(expectedDead);
+					assertThat(expectedDead).as("a run where some messages of group %s die", group).isNotEmpty();
 				}
-				assertThat(history.violations(sent, dead, MAX_ATTEMPTS, false)).as("violations (seed %d)", seed)
-					.isEmpty();
-				assertThat(dead).as("some messages exhausted their attempts").isNotEmpty();
+				Map<Integer, Long> byConsumer = histories.get("g")
+					.events()
+					.stream()
+					.collect(Collectors.groupingBy(HistoryChecker.Event::consumer, Collectors.counting()));
+				assertThat(byConsumer.keySet()).as("both consumer instances of group g received deliveries")
+					.containsExactlyInAnyOrder(1, 2);
+				System.out.printf("RandomizedHistoryTests: %d messages, deliveries g=%d %s, audit=%d, dead=%d, %d ms%n",
+						sent.size(), histories.get("g").size(), byConsumer, histories.get("audit").size(),
+						deadLetters.size(), Duration.ofNanos(System.nanoTime() - started).toMillis());
 			}
 			finally {
 				containers.forEach(DelayQueueListenerContainer::stop);
@@ -118,32 +151,83 @@ class RandomizedHistoryTests {
 		}
 	}
 
-	private static List<String> send(DelayQueueEngine first, DelayQueueEngine second, Random random) {
+	private static DelayQueueListenerContainer listen(DelayQueueEngine engine, String group, int consumer, long salt,
+			HistoryChecker history, RedisServer redis) {
+		DelayQueueListenerContainer container = engine
+			.listenerContainer(QUEUE, group, String.class, (payload, context) -> {
+				long received = ReliabilitySupport.redisMillis(redis);
+				boolean fails = fails(salt, context.id(), context.attempt());
+				history.record(new HistoryChecker.Event(context.id(), context.attempt(), consumer,
+						context.dueTime().toEpochMilli(), received, !fails));
+				if (fails) {
+					throw new IllegalStateException("random failure of " + payload + " attempt " + context.attempt());
+				}
+			})
+			.retryPolicy(RetryPolicy.fixed(MAX_ATTEMPTS, BACKOFF))
+			.visibilityTimeout(Duration.ofSeconds(10))
+			.concurrency(8)
+			.build();
+		container.start();
+		return container;
+	}
+
+	private static boolean isQuiet(QueueStats stats) {
+		return stats.scheduled() == 0 && stats.ready() == 0 && stats.inFlight() == 0
+				&& stats.groups().stream().allMatch((group) -> group.retryScheduled() == 0 && group.pending() == 0);
+	}
+
+	/** Whether attempt {@code attempt} of message {@code id} fails in a group. */
+	private static boolean fails(long salt, String id, int attempt) {
+		return new Random(salt * 31 + id.hashCode() * 1_000_003L + attempt).nextDouble() < FAILURE_RATE;
+	}
+
+	private static boolean failsEveryAttempt(long salt, String id) {
+		for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+			if (!fails(salt, id, attempt)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Sends MESSAGES messages, each with a random delay of 0 to 3 s (some not positive:
+	 * due at once), in a random mix of single sends and batches of 1 to 200, each from a
+	 * random engine; returns the ids of the sends that returned.
+	 */
+	private static List<String> send(List<DelayQueueEngine> engines, Random random) {
 		List<String> sent = new ArrayList<>();
-		List<DelayMessage<?>> batch = new ArrayList<>();
-		for (int i = 0; i < MESSAGES; i++) {
-			DelayMessage<String> message = DelayMessage.builder("payload-" + i)
-				.queue("history")
-				.delay(Duration.ofMillis(random.nextInt(3000) - 200))
-				.build();
-			if (random.nextBoolean()) {
-				sent.add(((i % 2 == 0) ? first : second).template().send(message).id());
+		int i = 0;
+		while (i < MESSAGES) {
+			DelayQueueEngine engine = engines.get(random.nextInt(engines.size()));
+			int size = random.nextBoolean() ? 1 : Math.min(MESSAGES - i, 1 + random.nextInt(200));
+			List<DelayMessage<?>> batch = new ArrayList<>(size);
+			for (int k = 0; k < size; k++, i++) {
+				batch.add(DelayMessage.builder("payload-" + i)
+					.queue(QUEUE)
+					.id("m-" + i)
+					.delay(Duration.ofMillis(random.nextInt(3200) - 200))
+					.build());
 			}
-			else {
-				batch.add(message);
-			}
-			if (batch.size() == 100 || (i == MESSAGES - 1 && !batch.isEmpty())) {
-				first.template().sendAll(batch).stream().map(SendResult::id).forEach(sent::add);
-				batch.clear();
+			List<SendResult> results = (size == 1) ? List.of(engine.template().send(batch.get(0)))
+					: engine.template().sendAll(batch);
+			for (SendResult result : results) {
+				assertThat(result.status()).isIn(SendResult.Status.SCHEDULED, SendResult.Status.READY);
+				sent.add(result.id());
 			}
 		}
 		return sent;
 	}
 
-	private static long redisMillis(RedisServer redis) {
-		List<?> time = (List<?>) redis.execute("TIME");
-		return Instant.ofEpochSecond(Long.parseLong((String) time.get(0)), Long.parseLong((String) time.get(1)) * 1000)
-			.toEpochMilli();
+	private static List<DeadLetter> deadLetters(DelayQueueEngine engine) {
+		List<DeadLetter> all = new ArrayList<>();
+		String after = null;
+		List<DeadLetter> page;
+		while (!(page = engine.admin().deadLetters(QUEUE, after, 500)).isEmpty()) {
+			all.addAll(page);
+			after = page.get(page.size() - 1).entryId();
+		}
+		return all;
 	}
 
 }

@@ -16,26 +16,24 @@
 
 package io.github.delayqueue.core.reliability;
 
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
@@ -53,7 +51,7 @@ import static org.awaitility.Awaitility.await;
  * The rules of the reliability contract, each against real redis-server processes:
  * exactly once per move with two schedulers, never early whatever the JVM clock says,
  * nothing acknowledged lost across a Redis kill with AOF always, redelivery after a
- * consumer JVM is killed with SIGKILL.
+ * consumer JVM is killed with SIGKILL, recovery from a hung handler.
  */
 class ReliabilityTests {
 
@@ -61,8 +59,18 @@ class ReliabilityTests {
 
 	@AfterEach
 	void close() throws Exception {
+		Exception first = null;
 		for (int i = this.resources.size() - 1; i >= 0; i--) {
-			this.resources.get(i).close();
+			try {
+				this.resources.get(i).close();
+			}
+			catch (Exception ex) {
+				first = (first != null) ? first : ex;
+			}
+		}
+		this.resources.clear();
+		if (first != null) {
+			throw first;
 		}
 	}
 
@@ -73,53 +81,76 @@ class ReliabilityTests {
 	}
 
 	private DelayQueueEngine engine(RedisServer redis, Clock clock) {
+		return engine(redis, DelayQueueEngine.Builder::build, clock);
+	}
+
+	private DelayQueueEngine engine(RedisServer redis, Function<DelayQueueEngine.Builder, DelayQueueEngine> build,
+			Clock clock) {
 		LettuceConnectionFactory factory = RedisServerExtension.connectionFactory(redis);
 		this.resources.add(factory::destroy);
-		DelayQueueEngine engine = DelayQueueEngine.builder(factory).clock(clock).build();
+		DelayQueueEngine engine = build.apply(DelayQueueEngine.builder(factory).clock(clock));
 		this.resources.add(engine);
 		return engine;
 	}
 
 	private DelayQueueListenerContainer listen(DelayQueueEngine engine, String queue, String group,
 			DelayMessageHandler<String> handler) {
-		DelayQueueListenerContainer container = engine.listenerContainer(queue, group, String.class, handler)
+		return start(engine.listenerContainer(queue, group, String.class, handler)
 			.visibilityTimeout(Duration.ofSeconds(2))
-			.concurrency(8)
-			.build();
+			.concurrency(8));
+	}
+
+	private DelayQueueListenerContainer start(DelayQueueListenerContainer.Builder<String> builder) {
+		DelayQueueListenerContainer container = builder.build();
 		container.start();
 		this.resources.add(container::stop);
 		return container;
 	}
 
-	private static Instant redisTime(RedisServer redis) {
-		List<?> time = (List<?>) redis.execute("TIME");
-		return Instant.ofEpochSecond(Long.parseLong((String) time.get(0)), Long.parseLong((String) time.get(1)) * 1000);
+	private static Object field(List<?> flat, String name) {
+		for (int i = 0; i + 1 < flat.size(); i += 2) {
+			if (name.equals(flat.get(i))) {
+				return flat.get(i + 1);
+			}
+		}
+		throw new AssertionError("No field " + name + " in " + flat);
 	}
 
 	@Test
 	void twoSchedulersMoveEachMessageExactlyOnce() {
 		RedisServer redis = redis(RedisServer.builder());
 		Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
-		DelayMessageHandler<String> handler = (payload,
-				context) -> deliveries.computeIfAbsent(context.id(), (id) -> new AtomicInteger()).incrementAndGet();
-		DelayQueueEngine first = engine(redis, Clock.systemUTC());
-		DelayQueueEngine second = engine(redis, Clock.systemUTC());
+		Set<Integer> attempts = ConcurrentHashMap.newKeySet();
+		DelayMessageHandler<String> handler = (payload, context) -> {
+			deliveries.computeIfAbsent(context.id(), (id) -> new AtomicInteger()).incrementAndGet();
+			attempts.add(context.attempt());
+		};
+		// small promote batches: the two schedulers race through many calls, not one each
+		DelayQueueEngine first = engine(redis, (builder) -> builder.promoteBatchSize(50).build(), Clock.systemUTC());
+		DelayQueueEngine second = engine(redis, (builder) -> builder.promoteBatchSize(50).build(), Clock.systemUTC());
 		listen(first, "orders", "g", handler);
 		listen(second, "orders", "g", handler);
 		int n = 2000;
-		Instant due = redisTime(redis).plusMillis(1500);
+		Instant due = ReliabilitySupport.redisTime(redis).plusMillis(1500);
 		List<DelayMessage<?>> messages = new ArrayList<>();
 		for (int i = 0; i < n; i++) {
 			messages.add(DelayMessage.builder("m" + i).queue("orders").id("m" + i).deliverAt(due).build());
 		}
-		first.template().sendAll(messages);
+		assertThat(first.template().sendAll(messages))
+			.allSatisfy((result) -> assertThat(result.status()).isEqualTo(SendResult.Status.SCHEDULED));
+		assertThat(deliveries).as("nothing delivered before the due time").isEmpty();
 		await().atMost(Duration.ofSeconds(30)).until(() -> deliveries.size() == n);
 		await().during(Duration.ofSeconds(1))
 			.atMost(Duration.ofSeconds(5))
 			.until(() -> first.admin().stats("orders").inFlight() == 0);
+		assertThat(deliveries).hasSize(n);
 		assertThat(deliveries.values()).allSatisfy((count) -> assertThat(count.get()).isEqualTo(1));
-		// every message was added to the stream once: the group read exactly n entries
-		assertThat(redis.execute("XINFO", "STREAM", "dq:{orders}:stream").toString()).contains("entries-added, " + n);
+		assertThat(attempts).containsOnly(1);
+		// every message was added to the stream once
+		List<?> stream = (List<?>) redis.execute("XINFO", "STREAM", first.keys("orders").stream());
+		assertThat(field(stream, "entries-added")).as("entries added to the stream").isEqualTo((long) n);
+		assertThat(first.admin().stats("orders").scheduled()).isZero();
+		assertThat(redis.execute("HLEN", first.keys("orders").messages())).isEqualTo(0L);
 	}
 
 	@Test
@@ -144,13 +175,10 @@ class ReliabilityTests {
 			attempts.add(context.attempt());
 		};
 		for (DelayQueueEngine engine : List.of(first, second)) {
-			DelayQueueListenerContainer container = engine.listenerContainer("recover", "g", String.class, handler)
+			start(engine.listenerContainer("recover", "g", String.class, handler)
 				.visibilityTimeout(Duration.ofSeconds(1))
 				.concurrency(4)
-				.prefetch(200)
-				.build();
-			container.start();
-			this.resources.add(container::stop);
+				.prefetch(200));
 		}
 		await().atMost(Duration.ofSeconds(30)).until(() -> deliveries.size() == 300);
 		await().during(Duration.ofSeconds(2))
@@ -161,113 +189,196 @@ class ReliabilityTests {
 	}
 
 	@Test
-	void neverDeliversBeforeDueTimeWhateverTheJvmClockSays() throws Exception {
+	void neverDeliversBeforeDueTimeWhateverTheJvmClockSays() {
 		RedisServer redis = redis(RedisServer.builder());
-		for (Duration skew : List.of(Duration.ofHours(1), Duration.ofHours(-1))) {
-			DelayQueueEngine engine = engine(redis, Clock.offset(Clock.systemUTC(), skew));
-			String queue = "skew" + (skew.isNegative() ? "-behind" : "-ahead");
-			BlockingQueue<Instant[]> received = new LinkedBlockingQueue<>();
-			listen(engine, queue, "g",
-					(payload, context) -> received.add(new Instant[] { context.dueTime(), redisTime(redis) }));
-			List<SendResult> sent = new ArrayList<>();
-			for (int i = 0; i < 20; i++) {
-				sent.add(engine.template().send(queue, "p" + i, Duration.ofMillis(200 + 50 * i)));
-			}
-			for (int i = 0; i < sent.size(); i++) {
-				Instant[] delivery = received.poll(10, TimeUnit.SECONDS);
-				assertThat(delivery).as("delivery %d with JVM clock skew %s", i, skew).isNotNull();
-				assertThat(delivery[1]).as("Redis time at delivery").isAfterOrEqualTo(delivery[0]);
-			}
+		// two nodes, one JVM clock an hour ahead, the other an hour behind: both
+		// schedule,
+		// promote and consume the same queue
+		List<DelayQueueEngine> engines = List.of(engine(redis, Clock.offset(Clock.systemUTC(), Duration.ofHours(1))),
+				engine(redis, Clock.offset(Clock.systemUTC(), Duration.ofHours(-1))));
+		Map<String, Instant[]> received = new ConcurrentHashMap<>();
+		AtomicInteger deliveries = new AtomicInteger();
+		for (DelayQueueEngine engine : engines) {
+			listen(engine, "skew", "g", (payload, context) -> {
+				received.put(context.id(), new Instant[] { context.dueTime(), ReliabilitySupport.redisTime(redis) });
+				deliveries.incrementAndGet();
+			});
 		}
+		Map<String, Instant> dueTimes = new HashMap<>();
+		for (int i = 0; i < 40; i++) {
+			DelayQueueEngine engine = engines.get(i % 2);
+			Duration delay = Duration.ofMillis(100 + 40 * i);
+			Instant before = ReliabilitySupport.redisTime(redis);
+			SendResult result = engine.template().send("skew", "p" + i, delay);
+			Instant after = ReliabilitySupport.redisTime(redis);
+			// the due time is the Redis clock at the send plus the delay, not the JVM's
+			assertThat(result.dueTime()).as("due time of send %d", i)
+				.isBetween(before.plus(delay).minusMillis(1), after.plus(delay));
+			dueTimes.put(result.id(), result.dueTime());
+		}
+		await().atMost(Duration.ofSeconds(15)).until(() -> received.size() == dueTimes.size());
+		assertThat(received).allSatisfy((id, delivery) -> {
+			assertThat(delivery[0]).as("due time of %s", id).isEqualTo(dueTimes.get(id));
+			assertThat(delivery[1]).as("Redis time at the delivery of %s", id).isAfterOrEqualTo(delivery[0]);
+			assertThat(Duration.between(delivery[0], delivery[1])).as("lateness of %s", id)
+				.isLessThan(Duration.ofMillis(1500));
+		});
+		await().during(Duration.ofMillis(500))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> engines.get(0).admin().stats("skew").inFlight() == 0);
+		assertThat(deliveries).as("each delivered once").hasValue(dueTimes.size());
 	}
 
 	@Test
 	void keepsEveryAcknowledgedSendAcrossRedisKillWithAofAlways() {
 		RedisServer redis = redis(RedisServer.builder().appendOnly(RedisServer.AppendFsync.ALWAYS));
 		DelayQueueEngine engine = engine(redis, Clock.systemUTC());
-		Set<String> sent = ConcurrentHashMap.newKeySet();
-		for (int i = 0; i < 500; i++) {
-			SendResult result = engine.template().send("aof", "p" + i, Duration.ofMillis((i % 3 == 0) ? 0 : 1500));
-			sent.add(result.id());
+		Map<String, Instant> sent = new HashMap<>();
+		// single sends: due at once (straight to the stream), in 1 s, in 2 s
+		for (int i = 0; i < 300; i++) {
+			SendResult result = engine.template().send("aof", "single-" + i, Duration.ofMillis(1000L * (i % 3)));
+			sent.put(result.id(), result.dueTime());
 		}
-		redis.kill();
+		// batches: due at once or in 1.5 s
+		for (int b = 0; b < 4; b++) {
+			List<DelayMessage<?>> batch = new ArrayList<>();
+			for (int i = 0; i < 50; i++) {
+				batch.add(DelayMessage.builder("batch-" + b + "-" + i)
+					.queue("aof")
+					.delay(Duration.ofMillis((i % 2 == 0) ? 0 : 1500))
+					.build());
+			}
+			engine.template().sendAll(batch).forEach((result) -> sent.put(result.id(), result.dueTime()));
+		}
+		assertThat(sent).hasSize(500);
+		QueueStats before = engine.admin().stats("aof");
+		assertThat(before.scheduled()).as("scheduled before the kill").isEqualTo(300);
+		assertThat(redis.execute("XLEN", engine.keys("aof").stream())).as("ready before the kill").isEqualTo(200L);
+
+		redis.kill(); // SIGKILL: only what was fsynced survives
 		redis.startAgain();
-		Set<String> delivered = ConcurrentHashMap.newKeySet();
-		listen(engine, "aof", "g", (payload, context) -> delivered.add(context.id()));
+
+		Map<String, AtomicInteger> delivered = new ConcurrentHashMap<>();
+		Map<String, Instant> receivedAt = new ConcurrentHashMap<>();
+		listen(engine, "aof", "g", (payload, context) -> {
+			receivedAt.putIfAbsent(context.id(), ReliabilitySupport.redisTime(redis));
+			delivered.computeIfAbsent(context.id(), (id) -> new AtomicInteger()).incrementAndGet();
+		});
 		await().atMost(Duration.ofSeconds(20)).until(() -> delivered.size() >= sent.size());
-		assertThat(delivered).containsExactlyInAnyOrderElementsOf(sent);
+		assertThat(delivered.keySet()).containsExactlyInAnyOrderElementsOf(sent.keySet());
+		assertThat(receivedAt)
+			.allSatisfy((id, at) -> assertThat(at).as("delivery of %s", id).isAfterOrEqualTo(sent.get(id)));
+		await().atMost(Duration.ofSeconds(5)).until(() -> engine.admin().stats("aof").inFlight() == 0);
+		assertThat(delivered.values()).as("no delivery twice (no consumer died)")
+			.allSatisfy((count) -> assertThat(count.get()).isEqualTo(1));
 	}
 
 	@Test
 	void redeliversAfterConsumerCrash() throws Exception {
 		RedisServer redis = redis(RedisServer.builder());
-		String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-		Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-				CrashingConsumer.class.getName(), Integer.toString(redis.port()), "crash", "g")
-			.redirectErrorStream(true)
-			.redirectOutput(ProcessBuilder.Redirect.PIPE)
-			.start();
-		this.resources.add(child::destroyForcibly);
-		BufferedReader output = new BufferedReader(
-				new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
 		DelayQueueEngine engine = engine(redis, Clock.systemUTC());
-		awaitLine(output, "STARTED");
-		SendResult sent = engine.template().send("crash", "work", Duration.ofMillis(100));
-		assertThat(awaitLine(output, "HANDLING")).isEqualTo("HANDLING " + sent.id());
-		child.destroyForcibly(); // SIGKILL while the handler runs
-		assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
-		BlockingQueue<Integer> attempts = new LinkedBlockingQueue<>();
-		listen(engine, "crash", "g", (payload, context) -> {
-			if (context.id().equals(sent.id())) {
-				attempts.add(context.attempt());
-			}
+		ReliabilitySupport.ChildJvm child = new ReliabilitySupport.ChildJvm(CrashingConsumer.class,
+				Integer.toString(redis.port()), "crash", "g");
+		this.resources.add(child);
+		String childConsumer = child.awaitLine("STARTED ", Duration.ofSeconds(60)).substring("STARTED ".length());
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			messages.add(DelayMessage.builder("work-" + i).queue("crash").id("work-" + i).build());
+		}
+		engine.template().sendAll(messages);
+		String[] handling = child.awaitLine("HANDLING ", Duration.ofSeconds(30)).split(" ");
+		assertThat(handling[2]).as("attempt in the child").isEqualTo("1");
+		// the child holds its running message and four prefetched ones (leases renewed)
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> ((List<?>) redis.execute("XPENDING", engine.keys("crash").stream(), "g")).get(0).equals(5L));
+		List<?> owners = (List<?>) ((List<?>) redis.execute("XPENDING", engine.keys("crash").stream(), "g")).get(3);
+		assertThat(owners).hasSize(1);
+		assertThat(((List<?>) owners.get(0)).get(0)).isEqualTo(childConsumer);
+		List<String> heldByChild = new ArrayList<>();
+		for (Object entry : (List<?>) redis.execute("XRANGE", engine.keys("crash").stream(), "-", "+", "COUNT", "5")) {
+			heldByChild.add((String) field((List<?>) ((List<?>) entry).get(1), "i"));
+		}
+		assertThat(heldByChild).contains(handling[1]);
+
+		assertThat(child.kill()).as("the child JVM ended on SIGKILL").isTrue();
+
+		Map<String, List<Integer>> attempts = new ConcurrentHashMap<>();
+		listen(engine, "crash", "g",
+				(payload, context) -> attempts.computeIfAbsent(context.id(), (id) -> new CopyOnWriteArrayList<>())
+					.add(context.attempt()));
+		await().atMost(Duration.ofSeconds(20)).until(() -> attempts.size() == 10);
+		await().during(Duration.ofMillis(1500))
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> engine.admin().stats("crash").inFlight() == 0);
+		// the message the child was handling, and those it had read, come back as attempt
+		// 2 after the visibility timeout; the others are first deliveries
+		assertThat(attempts).hasSize(10).allSatisfy((id, list) -> {
+			assertThat(list).as("deliveries of %s", id).hasSize(1);
+			assertThat(list.get(0)).as("attempt of %s", id).isEqualTo(heldByChild.contains(id) ? 2 : 1);
 		});
-		assertThat(attempts.poll(20, TimeUnit.SECONDS)).as("redelivered attempt").isEqualTo(2);
-		assertThat(attempts.poll(3, TimeUnit.SECONDS)).as("no further delivery").isNull();
+		assertThat(attempts.get(handling[1])).containsExactly(2);
+		assertThat(engine.admin().stats("crash").dead()).isZero();
 	}
 
 	@Test
 	void recoversTheMessageOfAHungHandler() throws Exception {
 		RedisServer redis = redis(RedisServer.builder());
-		DelayQueueEngine engine = engine(redis, Clock.systemUTC());
-		java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-		this.resources.add(release::countDown);
-		BlockingQueue<String> hung = new LinkedBlockingQueue<>();
-		DelayQueueListenerContainer stuck = engine.listenerContainer("hung", "g", String.class, (payload, context) -> {
-			hung.add(context.id());
-			release.await();
-		})
-			.visibilityTimeout(Duration.ofSeconds(1))
-			.leaseRenewalLimit(Duration.ofSeconds(1))
-			.shutdownTimeout(Duration.ofSeconds(1))
-			.concurrency(1)
-			.build();
-		stuck.start();
-		this.resources.add(stuck::stop);
-		SendResult sent = engine.template().send("hung", "work", Duration.ZERO);
-		assertThat(hung.poll(10, TimeUnit.SECONDS)).isEqualTo(sent.id());
-		BlockingQueue<Integer> recovered = new LinkedBlockingQueue<>();
-		listen(engine, "hung", "g", (payload, context) -> recovered.add(context.attempt()));
-		assertThat(recovered.poll(15, TimeUnit.SECONDS)).as("attempt on another consumer").isEqualTo(2);
-		release.countDown(); // the hung handler returns late and acks: no harm
-		await().atMost(Duration.ofSeconds(10)).until(() -> engine.admin().stats("hung").inFlight() == 0);
-		assertThat(recovered.poll(2, TimeUnit.SECONDS)).as("no third delivery").isNull();
-		assertThat(engine.admin().stats("hung").dead()).isZero();
-	}
+		DelayQueueEngine hungNode = engine(redis, Clock.systemUTC());
+		DelayQueueEngine liveNode = engine(redis, Clock.systemUTC());
+		CountDownLatch releaseHung = new CountDownLatch(1);
+		CountDownLatch releaseLive = new CountDownLatch(1);
+		this.resources.add(releaseLive::countDown);
+		this.resources.add(releaseHung::countDown);
+		Map<String, Integer> hung = new ConcurrentHashMap<>();
+		AtomicInteger hungDeliveries = new AtomicInteger();
+		AtomicInteger hungReturned = new AtomicInteger();
+		DelayQueueListenerContainer stuck = start(
+				hungNode.listenerContainer("hung", "g", String.class, (payload, context) -> {
+					hung.put(context.id(), context.attempt());
+					hungDeliveries.incrementAndGet();
+					releaseHung.await();
+					hungReturned.incrementAndGet();
+					if (payload.equals("late-fail")) {
+						throw new IllegalStateException("fails late, after its lease moved on");
+					}
+				})
+					.visibilityTimeout(Duration.ofSeconds(1))
+					.leaseRenewalLimit(Duration.ofSeconds(1))
+					.shutdownTimeout(Duration.ofSeconds(1))
+					.concurrency(2));
+		String lateAck = hungNode.template().send("hung", "late-ack", Duration.ZERO).id();
+		String lateFail = hungNode.template().send("hung", "late-fail", Duration.ZERO).id();
+		await().atMost(Duration.ofSeconds(10)).until(() -> hung.size() == 2);
+		assertThat(hung).containsEntry(lateAck, 1).containsEntry(lateFail, 1);
 
-	private static String awaitLine(BufferedReader output, String prefix) throws Exception {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-		String line;
-		while ((line = output.readLine()) != null) {
-			if (line.startsWith(prefix)) {
-				return line;
-			}
-			if (System.nanoTime() > deadline) {
-				break;
-			}
-		}
-		throw new AssertionError("The consumer process did not print " + prefix + " (class path: "
-				+ System.getProperty("java.class.path").split(File.pathSeparator).length + " entries)");
+		Map<String, List<Integer>> live = new ConcurrentHashMap<>();
+		start(liveNode.listenerContainer("hung", "g", String.class, (payload, context) -> {
+			live.computeIfAbsent(context.id(), (id) -> new CopyOnWriteArrayList<>()).add(context.attempt());
+			releaseLive.await(30, TimeUnit.SECONDS);
+		}).visibilityTimeout(Duration.ofSeconds(1)).concurrency(2));
+		// past the hung handlers' renewal limit, the other node takes both over
+		await().atMost(Duration.ofSeconds(15)).until(() -> live.size() == 2);
+		assertThat(live).containsEntry(lateAck, List.of(2)).containsEntry(lateFail, List.of(2));
+
+		// the hung handlers return late while the other node still runs the messages:
+		// one returns (its ack comes late), the other throws (its nack is refused)
+		releaseHung.countDown();
+		await().atMost(Duration.ofSeconds(10)).until(() -> hungReturned.get() == 2 && stuck.heldMessages() == 0);
+		releaseLive.countDown();
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> hungNode.admin().stats("hung").inFlight() == 0);
+		await("no retry, dead letter or third delivery").during(Duration.ofSeconds(2))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> {
+				QueueStats stats = hungNode.admin().stats("hung");
+				return stats.inFlight() == 0 && stats.dead() == 0 && stats.scheduled() == 0
+						&& stats.groups().get(0).retryScheduled() == 0 && hungDeliveries.get() == 2
+						&& live.values().stream().allMatch((list) -> list.size() == 1);
+			});
+		assertThat(live).containsOnlyKeys(lateAck, lateFail);
+		assertThat(hungDeliveries).as("deliveries to the hung node").hasValue(2);
+		assertThat(redis.execute("XLEN", hungNode.keys("hung").retryStream("g"))).as("retries added").isEqualTo(0L);
+		assertThat(redis.execute("XPENDING", hungNode.keys("hung").stream(), "g").toString()).startsWith("[0,");
 	}
 
 }

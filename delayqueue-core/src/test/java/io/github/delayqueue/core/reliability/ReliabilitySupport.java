@@ -1,0 +1,141 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.reliability;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.github.delayqueue.test.RedisServer;
+
+/**
+ * Helpers of the reliability tests: the Redis clock, and child JVMs whose output lines
+ * can be awaited with a timeout.
+ */
+final class ReliabilitySupport {
+
+	private ReliabilitySupport() {
+	}
+
+	/**
+	 * Reads the Redis clock with {@code TIME} (a plain socket of its own).
+	 * @param redis the server
+	 * @return the server's time
+	 */
+	static Instant redisTime(RedisServer redis) {
+		List<?> time = (List<?>) redis.execute("TIME");
+		return Instant.ofEpochSecond(Long.parseLong((String) time.get(0)), Long.parseLong((String) time.get(1)) * 1000);
+	}
+
+	/**
+	 * Reads the Redis clock in epoch milliseconds, rounded down as the scripts do.
+	 * @param redis the server
+	 * @return the server's time in ms
+	 */
+	static long redisMillis(RedisServer redis) {
+		return redisTime(redis).toEpochMilli();
+	}
+
+	/**
+	 * A JVM started from this test's class path running a main class of the test sources;
+	 * its stdout and stderr lines are collected by a thread of their own.
+	 */
+	static final class ChildJvm implements AutoCloseable {
+
+		private final Process process;
+
+		private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+		private final List<String> seen = new ArrayList<>();
+
+		ChildJvm(Class<?> mainClass, String... args) throws IOException {
+			List<String> command = new ArrayList<>(
+					List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
+							"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+							mainClass.getName()));
+			command.addAll(List.of(args));
+			this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
+			Thread pump = new Thread(() -> {
+				try (BufferedReader reader = new BufferedReader(
+						new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8))) {
+					String line;
+					while ((line = reader.readLine()) != null) {
+						this.lines.add(line);
+					}
+				}
+				catch (IOException ex) {
+					// the process was killed
+				}
+			}, "child-jvm-output");
+			pump.setDaemon(true);
+			pump.start();
+		}
+
+		/**
+		 * Waits for a line starting with a prefix.
+		 * @param prefix the prefix
+		 * @param timeout how long to wait
+		 * @return the line
+		 * @throws InterruptedException when interrupted
+		 */
+		String awaitLine(String prefix, Duration timeout) throws InterruptedException {
+			long deadline = System.nanoTime() + timeout.toNanos();
+			while (true) {
+				long left = deadline - System.nanoTime();
+				String line = (left > 0) ? this.lines.poll(left, TimeUnit.NANOSECONDS) : null;
+				if (line == null) {
+					throw new AssertionError("The child JVM (alive: " + this.process.isAlive() + ") did not print '"
+							+ prefix + "' within " + timeout + "; its output:\n" + String.join("\n", this.seen));
+				}
+				this.seen.add(line);
+				if (line.startsWith(prefix)) {
+					return line;
+				}
+			}
+		}
+
+		/**
+		 * Kills the process with SIGKILL and waits for it to end.
+		 * @return whether it ended
+		 * @throws InterruptedException when interrupted
+		 */
+		boolean kill() throws InterruptedException {
+			this.process.destroyForcibly();
+			return this.process.waitFor(10, TimeUnit.SECONDS);
+		}
+
+		long pid() {
+			return this.process.pid();
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			kill();
+		}
+
+	}
+
+}
