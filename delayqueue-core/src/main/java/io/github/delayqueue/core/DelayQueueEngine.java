@@ -18,6 +18,8 @@ package io.github.delayqueue.core;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -102,8 +104,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.sendBatchSize = builder.sendBatchSize;
 		this.promoteBatchSize = builder.promoteBatchSize;
 		this.schedulerMaxIdle = builder.schedulerMaxIdle;
-		this.observer = (builder.observer != DelayQueueObserver.NOOP) ? new GuardedObserver(builder.observer)
-				: DelayQueueObserver.NOOP;
+		this.observer = builder.observers.isEmpty() ? DelayQueueObserver.NOOP : new GuardedObserver(builder.observers);
 		this.clock = builder.clock;
 		if (builder.asyncExecutor != null) {
 			this.ownedExecutor = null;
@@ -311,7 +312,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 		private Duration schedulerMaxIdle = Duration.ofSeconds(2);
 
-		private DelayQueueObserver observer = DelayQueueObserver.NOOP;
+		private final List<DelayQueueObserver> observers = new ArrayList<>();
 
 		private Executor asyncExecutor;
 
@@ -403,12 +404,17 @@ public final class DelayQueueEngine implements AutoCloseable {
 		}
 
 		/**
-		 * Sets the observer for metrics (default none).
+		 * Adds an observer, e.g. for metrics (default none). Observers are called in the
+		 * order added; one that throws is logged and does not affect the others or the
+		 * engine.
 		 * @param observer the observer
 		 * @return this builder
 		 */
 		public Builder observer(DelayQueueObserver observer) {
-			this.observer = Objects.requireNonNull(observer, "Observer must not be null");
+			Objects.requireNonNull(observer, "Observer must not be null");
+			if (observer != DelayQueueObserver.NOOP) {
+				this.observers.add(observer);
+			}
 			return this;
 		}
 

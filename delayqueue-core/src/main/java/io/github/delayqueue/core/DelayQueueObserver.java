@@ -69,9 +69,12 @@ public interface DelayQueueObserver {
 	 * A message was dead-lettered.
 	 * @param queue the queue
 	 * @param group the group
+	 * @param processing how long the handler ran on the last attempt
+	 * ({@link Duration#ZERO} when no handler ran: the payload could not be decoded, or
+	 * the lease of the last attempt expired)
 	 * @param error the last failure
 	 */
-	default void dead(String queue, String group, Throwable error) {
+	default void dead(String queue, String group, Duration processing, Throwable error) {
 	}
 
 	/**

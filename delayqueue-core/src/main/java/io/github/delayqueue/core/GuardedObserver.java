@@ -17,62 +17,67 @@
 package io.github.delayqueue.core;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Shields the engine from an observer that throws: a failing metrics callback must not
- * fail a send that Redis applied, kill a worker, or make an ack look failed. Failures are
- * logged.
+ * Calls every observer in turn and shields the engine from one that throws: a failing
+ * metrics callback must not fail a send that Redis applied, kill a worker, make an ack
+ * look failed, or keep the other observers from being called. Failures are logged.
  */
 final class GuardedObserver implements DelayQueueObserver {
 
 	private static final Log logger = LogFactory.getLog(GuardedObserver.class);
 
-	private final DelayQueueObserver delegate;
+	private final List<DelayQueueObserver> delegates;
 
-	GuardedObserver(DelayQueueObserver delegate) {
-		this.delegate = delegate;
+	GuardedObserver(List<DelayQueueObserver> delegates) {
+		this.delegates = List.copyOf(delegates);
 	}
 
-	private void guard(String callback, Runnable call) {
-		try {
-			call.run();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("DelayQueueObserver." + callback + " threw; ignored: " + ex);
+	private void guard(String callback, Consumer<DelayQueueObserver> call) {
+		for (DelayQueueObserver delegate : this.delegates) {
+			try {
+				call.accept(delegate);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("DelayQueueObserver." + callback + " of " + delegate.getClass().getName()
+						+ " threw; ignored: " + ex);
+			}
 		}
 	}
 
 	@Override
 	public void sent(SendResult result) {
-		guard("sent", () -> this.delegate.sent(result));
+		guard("sent", (observer) -> observer.sent(result));
 	}
 
 	@Override
 	public void delivered(String queue, String group, int attempt, Duration lateness) {
-		guard("delivered", () -> this.delegate.delivered(queue, group, attempt, lateness));
+		guard("delivered", (observer) -> observer.delivered(queue, group, attempt, lateness));
 	}
 
 	@Override
 	public void acked(String queue, String group, Duration processing) {
-		guard("acked", () -> this.delegate.acked(queue, group, processing));
+		guard("acked", (observer) -> observer.acked(queue, group, processing));
 	}
 
 	@Override
 	public void retried(String queue, String group, Duration processing, Throwable error) {
-		guard("retried", () -> this.delegate.retried(queue, group, processing, error));
+		guard("retried", (observer) -> observer.retried(queue, group, processing, error));
 	}
 
 	@Override
-	public void dead(String queue, String group, Throwable error) {
-		guard("dead", () -> this.delegate.dead(queue, group, error));
+	public void dead(String queue, String group, Duration processing, Throwable error) {
+		guard("dead", (observer) -> observer.dead(queue, group, processing, error));
 	}
 
 	@Override
 	public void recovered(String queue, String group, int count) {
-		guard("recovered", () -> this.delegate.recovered(queue, group, count));
+		guard("recovered", (observer) -> observer.recovered(queue, group, count));
 	}
 
 }

@@ -52,14 +52,14 @@ public final class DelayQueueAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	DelayQueueEngine delayQueueEngine(RedisConnectionFactory connectionFactory, DelayQueueProperties properties,
-			ObjectProvider<MessageCodec> codec, ObjectProvider<DelayQueueObserver> observer) {
+			ObjectProvider<MessageCodec> codec, ObjectProvider<DelayQueueObserver> observers) {
 		DelayQueueEngine.Builder builder = DelayQueueEngine.builder(connectionFactory)
 			.keyPrefix(properties.getKeyPrefix())
 			.maxPayloadSize((int) properties.getMaxPayloadSize().toBytes())
 			.maxHeadersSize((int) properties.getMaxHeadersSize().toBytes())
 			.schedulerMaxIdle(properties.getScheduler().getMaxIdle());
 		codec.ifAvailable(builder::codec);
-		observer.ifAvailable(builder::observer);
+		observers.orderedStream().forEach(builder::observer);
 		return builder.build();
 	}
 

@@ -16,6 +16,7 @@
 
 package io.github.delayqueue.core.listener;
 
+import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -126,6 +127,14 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	public static <T> Builder<T> builder(DelayQueueEngine engine, String queue, String group, Class<T> payloadType,
 			DelayMessageHandler<T> handler) {
 		return new Builder<>(engine, queue, group, payloadType, handler);
+	}
+
+	/**
+	 * Returns the settings the container was built with.
+	 * @return the settings
+	 */
+	public Settings settings() {
+		return this.settings;
 	}
 
 	/**
@@ -461,7 +470,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 		private final String group;
 
-		private final Class<T> payloadType;
+		private Type payloadType;
 
 		private final DelayMessageHandler<T> handler;
 
@@ -598,6 +607,18 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		 */
 		public Builder<T> retryPolicy(RetryPolicy policy) {
 			this.retryPolicy = java.util.Objects.requireNonNull(policy, "Retry policy must not be null");
+			return this;
+		}
+
+		/**
+		 * Sets the type payloads are decoded to when it is generic (e.g.
+		 * {@code List<Order>}); the handler's payload type {@code T} must be assignable
+		 * from it.
+		 * @param type the declared type
+		 * @return this builder
+		 */
+		public Builder<T> payloadType(Type type) {
+			this.payloadType = java.util.Objects.requireNonNull(type, "Payload type must not be null");
 			return this;
 		}
 

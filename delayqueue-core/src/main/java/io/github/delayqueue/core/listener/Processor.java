@@ -16,6 +16,7 @@
 
 package io.github.delayqueue.core.listener;
 
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
 
@@ -43,12 +44,12 @@ final class Processor {
 
 	private final DelayQueueListenerContainer container;
 
-	private final Class<?> payloadType;
+	private final Type payloadType;
 
 	private final DelayMessageHandler<Object> handler;
 
 	@SuppressWarnings("unchecked")
-	Processor(DelayQueueListenerContainer container, Class<?> payloadType, DelayMessageHandler<?> handler) {
+	Processor(DelayQueueListenerContainer container, Type payloadType, DelayMessageHandler<?> handler) {
 		this.container = container;
 		this.payloadType = payloadType;
 		this.handler = (DelayMessageHandler<Object>) handler;
@@ -59,7 +60,7 @@ final class Processor {
 			this.container.engine.codec().prepare(this.payloadType);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Cannot prepare decoding of " + this.payloadType.getName() + ": " + ex.getMessage());
+			logger.warn("Cannot prepare decoding of " + this.payloadType.getTypeName() + ": " + ex.getMessage());
 		}
 	}
 
@@ -78,11 +79,16 @@ final class Processor {
 						+ "): the lease of the last attempt expired before it was acknowledged"));
 				return;
 			}
+		}
+		catch (IllegalArgumentException ex) {
+			deadLetter(delivery, new MessageDecodingException("Undecodable message envelope: " + ex.getMessage(), ex));
+			return;
+		}
+		try {
 			payload = this.container.engine.codec().decode(delivery.envelope.payload(), this.payloadType);
 		}
-		catch (MessageDecodingException | IllegalArgumentException ex) {
-			deadLetter(delivery, (ex instanceof MessageDecodingException) ? ex
-					: new MessageDecodingException("Undecodable message envelope: " + ex.getMessage(), ex));
+		catch (MessageDecodingException ex) {
+			deadLetter(delivery, ex);
 			return;
 		}
 		catch (RuntimeException ex) {
@@ -111,15 +117,19 @@ final class Processor {
 				}
 			}
 			else {
-				deadLetter(delivery, ex);
+				deadLetter(delivery, processing, ex);
 			}
 		}
 	}
 
 	private void deadLetter(Delivery delivery, Throwable error) {
+		deadLetter(delivery, Duration.ZERO, error);
+	}
+
+	private void deadLetter(Delivery delivery, Duration processing, Throwable error) {
 		logger.warn("Dead-lettering " + delivery + ": " + error);
 		if (nack(delivery, "dead", 0, error)) {
-			this.container.engine.observer().dead(this.container.queue(), this.container.group, error);
+			this.container.engine.observer().dead(this.container.queue(), this.container.group, processing, error);
 		}
 	}
 

@@ -1,0 +1,272 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.annotation;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.config.DelayListenerContainerFactory;
+import io.github.delayqueue.core.config.DelayListenerEndpoint;
+import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
+import io.github.delayqueue.core.support.QueueNames;
+
+import org.springframework.aop.framework.AopInfrastructureBean;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.BeanInitializationException;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanExpressionContext;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Finds {@link DelayListener} methods on beans, turns each into a
+ * {@link DelayListenerEndpoint} and registers it with the
+ * {@link DelayListenerEndpointRegistry} through its container factory. Attributes are
+ * resolved ({@code ${…}}, {@code #{…}}) and validated when the bean is initialized;
+ * containers are built once all singletons exist. Every error names the method.
+ */
+public class DelayListenerAnnotationBeanPostProcessor
+		implements BeanPostProcessor, SmartInitializingSingleton, BeanFactoryAware {
+
+	private static final Pattern SIMPLE_DURATION = Pattern.compile("^([+-]?\\d+)(ms|s|m|h|d)?$");
+
+	private final Set<Class<?>> nonAnnotatedClasses = Collections.newSetFromMap(new ConcurrentHashMap<>());
+
+	private final List<Pending> pending = new ArrayList<>();
+
+	private final Map<DelayQueueEngine, DelayListenerContainerFactory> defaultFactories = new ConcurrentHashMap<>();
+
+	private ConfigurableBeanFactory beanFactory;
+
+	private BeanExpressionContext expressionContext;
+
+	private volatile boolean singletonsInstantiated;
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		if (!(beanFactory instanceof ConfigurableBeanFactory configurable)) {
+			throw new IllegalStateException("@DelayListener needs a ConfigurableBeanFactory");
+		}
+		this.beanFactory = configurable;
+		this.expressionContext = new BeanExpressionContext(configurable, null);
+	}
+
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		if (bean instanceof AopInfrastructureBean || bean instanceof DelayListenerEndpointRegistry
+				|| bean instanceof DelayListenerContainerFactory) {
+			return bean;
+		}
+		Class<?> targetClass = AopUtils.getTargetClass(bean);
+		if (this.nonAnnotatedClasses.contains(targetClass)) {
+			return bean;
+		}
+		Map<Method, DelayListener> methods = MethodIntrospector.selectMethods(targetClass,
+				(MethodIntrospector.MetadataLookup<DelayListener>) (method) -> AnnotatedElementUtils
+					.findMergedAnnotation(method, DelayListener.class));
+		if (methods.isEmpty()) {
+			this.nonAnnotatedClasses.add(targetClass);
+			return bean;
+		}
+		for (Map.Entry<Method, DelayListener> entry : methods.entrySet()) {
+			Pending listener = endpoint(bean, beanName, targetClass, entry.getKey(), entry.getValue());
+			if (this.singletonsInstantiated) {
+				register(listener);
+			}
+			else {
+				synchronized (this.pending) {
+					this.pending.add(listener);
+				}
+			}
+		}
+		return bean;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		List<Pending> listeners;
+		synchronized (this.pending) {
+			listeners = new ArrayList<>(this.pending);
+			this.pending.clear();
+		}
+		listeners.forEach(this::register);
+		this.singletonsInstantiated = true;
+	}
+
+	private Pending endpoint(Object bean, String beanName, Class<?> targetClass, Method method,
+			DelayListener annotation) {
+		String description = "@DelayListener method " + ClassUtils.getQualifiedMethodName(method, targetClass) + "("
+				+ StringUtils.arrayToDelimitedString(
+						java.util.Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).toArray(), ", ")
+				+ ")";
+		try {
+			Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+			MethodDelayMessageHandler handler = MethodDelayMessageHandler.of(bean, invocable, targetClass, description);
+			String queue = QueueNames.queue(resolve(annotation.queue()));
+			String group = resolve(annotation.group());
+			if (!StringUtils.hasText(group)) {
+				group = resolve("${spring.application.name:default}");
+			}
+			try {
+				QueueNames.group(group);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalArgumentException(ex.getMessage() + (StringUtils.hasText(annotation.group()) ? ""
+						: " (the group defaults to spring.application.name; set group on the annotation)"));
+			}
+			String id = resolve(annotation.id());
+			DelayListenerEndpoint endpoint = new DelayListenerEndpoint(
+					StringUtils.hasText(id) ? id : beanName + "." + method.getName(), queue, group,
+					handler.payloadType(), handler, description);
+			endpoint.setConcurrency(attribute(annotation.concurrency(), "concurrency", Integer::valueOf));
+			endpoint.setMaxAttempts(attribute(annotation.maxAttempts(), "maxAttempts", Integer::valueOf));
+			endpoint.setInitialBackoff(attribute(annotation.initialBackoff(), "initialBackoff",
+					DelayListenerAnnotationBeanPostProcessor::duration));
+			endpoint
+				.setBackoffMultiplier(attribute(annotation.backoffMultiplier(), "backoffMultiplier", Double::valueOf));
+			endpoint.setMaxBackoff(attribute(annotation.maxBackoff(), "maxBackoff",
+					DelayListenerAnnotationBeanPostProcessor::duration));
+			endpoint.setVisibilityTimeout(attribute(annotation.visibilityTimeout(), "visibilityTimeout",
+					DelayListenerAnnotationBeanPostProcessor::duration));
+			endpoint.setAutoStartup(attribute(annotation.autoStartup(), "autoStartup", (value) -> {
+				if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+					throw new IllegalArgumentException("not true or false");
+				}
+				return Boolean.valueOf(value);
+			}));
+			return new Pending(endpoint, resolve(annotation.containerFactory()));
+		}
+		catch (RuntimeException ex) {
+			throw new BeanInitializationException(description + " is invalid: " + ex.getMessage(), ex);
+		}
+	}
+
+	private void register(Pending listener) {
+		DelayListenerEndpoint endpoint = listener.endpoint();
+		try {
+			DelayListenerEndpointRegistry registry = this.beanFactory.getBean(
+					DelayListenerBeanDefinitionRegistrar.ENDPOINT_REGISTRY_BEAN_NAME,
+					DelayListenerEndpointRegistry.class);
+			registry.registerListenerContainer(endpoint, containerFactory(listener));
+		}
+		catch (RuntimeException ex) {
+			throw new BeanInitializationException(endpoint.getDescription() + " is invalid: " + ex.getMessage(), ex);
+		}
+	}
+
+	private DelayListenerContainerFactory containerFactory(Pending listener) {
+		String name = listener.containerFactory();
+		if (StringUtils.hasText(name)) {
+			try {
+				return this.beanFactory.getBean(name, DelayListenerContainerFactory.class);
+			}
+			catch (NoSuchBeanDefinitionException ex) {
+				throw new IllegalStateException("it names containerFactory '" + name
+						+ "', but there is no DelayListenerContainerFactory bean of that name", ex);
+			}
+		}
+		String defaultName = DelayListenerBeanDefinitionRegistrar.DEFAULT_CONTAINER_FACTORY_BEAN_NAME;
+		if (this.beanFactory.containsBean(defaultName)) {
+			return this.beanFactory.getBean(defaultName, DelayListenerContainerFactory.class);
+		}
+		if (this.beanFactory instanceof ListableBeanFactory listable) {
+			String[] engines = listable.getBeanNamesForType(DelayQueueEngine.class);
+			if (engines.length == 1) {
+				return defaultFactory(listable.getBean(engines[0], DelayQueueEngine.class));
+			}
+		}
+		throw new IllegalStateException("there is no DelayListenerContainerFactory bean named '" + defaultName
+				+ "' and no single DelayQueueEngine bean to make one from; define one of them");
+	}
+
+	private DelayListenerContainerFactory defaultFactory(DelayQueueEngine engine) {
+		return this.defaultFactories.computeIfAbsent(engine, DelayListenerContainerFactory::new);
+	}
+
+	private String resolve(String value) {
+		String resolved = this.beanFactory.resolveEmbeddedValue(value);
+		if (resolved != null && this.beanFactory.getBeanExpressionResolver() != null) {
+			Object evaluated = this.beanFactory.getBeanExpressionResolver().evaluate(resolved, this.expressionContext);
+			resolved = (evaluated != null) ? evaluated.toString() : null;
+		}
+		return (resolved != null) ? resolved.trim() : "";
+	}
+
+	private <T> T attribute(String raw, String name, Function<String, T> parser) {
+		String value = resolve(raw);
+		if (!StringUtils.hasText(value)) {
+			return null;
+		}
+		try {
+			return parser.apply(value);
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalArgumentException(
+					name + " '" + value + "' (from \"" + raw + "\") cannot be read: " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Reads a duration: {@code 500ms}, {@code 10s}, {@code 5m}, {@code 1h}, {@code 7d},
+	 * ISO-8601, or a number of milliseconds.
+	 * @param value the text
+	 * @return the duration
+	 */
+	static Duration duration(String value) {
+		Matcher matcher = SIMPLE_DURATION.matcher(value);
+		if (matcher.matches()) {
+			long amount = Long.parseLong(matcher.group(1));
+			String unit = (matcher.group(2) != null) ? matcher.group(2) : "ms";
+			return switch (unit) {
+				case "s" -> Duration.ofSeconds(amount);
+				case "m" -> Duration.ofMinutes(amount);
+				case "h" -> Duration.ofHours(amount);
+				case "d" -> Duration.ofDays(amount);
+				default -> Duration.ofMillis(amount);
+			};
+		}
+		try {
+			return Duration.parse(value);
+		}
+		catch (DateTimeParseException ex) {
+			throw new IllegalArgumentException("not a duration (use e.g. 500ms, 10s, 5m, 1h, 7d or PT10S)");
+		}
+	}
+
+	private record Pending(DelayListenerEndpoint endpoint, String containerFactory) {
+	}
+
+}
