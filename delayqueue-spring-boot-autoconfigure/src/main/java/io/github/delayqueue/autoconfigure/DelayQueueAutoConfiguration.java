@@ -17,23 +17,31 @@
 package io.github.delayqueue.autoconfigure;
 
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.DelayQueueTemplate;
+import io.github.delayqueue.core.annotation.DelayListenerBeanDefinitionRegistrar;
+import io.github.delayqueue.core.annotation.EnableDelayListeners;
 import io.github.delayqueue.core.codec.JsonMessageCodec;
 import io.github.delayqueue.core.codec.MessageCodec;
+import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
+import org.springframework.boot.thread.Threading;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -41,13 +49,23 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Auto-configuration} for delayqueue: the engine on the application's
  * {@link RedisConnectionFactory}, the {@link DelayQueueTemplate}, the payload codec (JSON
  * through the application's {@link JsonMapper} when there is one) and the default
- * {@link RetryPolicy}. Every bean backs off when the application defines its own.
+ * {@link RetryPolicy}, the {@link DelayListenerContainerFactory} that
+ * {@code @DelayListener} methods use (with {@code delayqueue.listener.*} defaults and
+ * {@code delayqueue.queues.<name>.*} overrides), and virtual-thread workers when
+ * {@code spring.threads.virtual.enabled=true}. Every bean backs off when the application
+ * defines its own.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass(DelayQueueEngine.class)
 @ConditionalOnBean(RedisConnectionFactory.class)
 @EnableConfigurationProperties(DelayQueueProperties.class)
 public final class DelayQueueAutoConfiguration {
+
+	/**
+	 * The bean name of the {@link Executor} listener workers run on, when there is one
+	 * (with {@code spring.threads.virtual.enabled=true}, a virtual-thread executor).
+	 */
+	public static final String LISTENER_EXECUTOR_BEAN_NAME = "delayQueueListenerExecutor";
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
@@ -75,6 +93,47 @@ public final class DelayQueueAutoConfiguration {
 		DelayQueueProperties.Retry retry = properties.getRetry();
 		return new RetryPolicy(retry.getMaxAttempts(), retry.getInitialBackoff(), retry.getMultiplier(),
 				retry.getMaxBackoff(), retry.getJitter(), Set.of());
+	}
+
+	@Bean(name = DelayListenerBeanDefinitionRegistrar.DEFAULT_CONTAINER_FACTORY_BEAN_NAME)
+	@ConditionalOnMissingBean(name = DelayListenerBeanDefinitionRegistrar.DEFAULT_CONTAINER_FACTORY_BEAN_NAME)
+	DelayListenerContainerFactory delayListenerContainerFactory(DelayQueueEngine engine,
+			DelayQueueProperties properties, RetryPolicy retryPolicy,
+			@Qualifier(LISTENER_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> executor) {
+		DelayListenerContainerFactory factory = new DelayListenerContainerFactory(engine);
+		DelayQueueProperties.Listener listener = properties.getListener();
+		factory.setConcurrency(listener.getConcurrency());
+		factory.setPrefetch(listener.getPrefetch());
+		factory.setVisibilityTimeout(listener.getVisibilityTimeout());
+		factory.setLeaseRenewalLimit(listener.getLeaseRenewalLimit());
+		factory.setPollTimeout(listener.getPollTimeout());
+		factory.setShutdownTimeout(listener.getShutdownTimeout());
+		factory.setAutoStartup(listener.isAutoStartup());
+		factory.setDeadLetterRetention(properties.getDeadLetter().getRetention());
+		factory.setRetryPolicy(retryPolicy);
+		executor.ifAvailable(factory::setExecutor);
+		factory.addEndpointCustomizer(new QueuePropertiesEndpointCustomizer(properties.getQueues()));
+		return factory;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableDelayListeners
+	static class EnableDelayListenersConfiguration {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnThreading(Threading.VIRTUAL)
+	static class VirtualThreadsConfiguration {
+
+		@Bean(name = LISTENER_EXECUTOR_BEAN_NAME)
+		@ConditionalOnMissingBean(name = LISTENER_EXECUTOR_BEAN_NAME)
+		SimpleAsyncTaskExecutor delayQueueListenerExecutor() {
+			SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("delayqueue-worker-");
+			executor.setVirtualThreads(true);
+			return executor;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -17,14 +17,17 @@
 package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Configuration properties for delayqueue.
+ * Configuration properties for delayqueue. Unknown properties under {@code delayqueue.}
+ * fail the start-up, so that a misspelt setting is never silently ignored.
  */
-@ConfigurationProperties("delayqueue")
+@ConfigurationProperties(prefix = "delayqueue", ignoreUnknownFields = false)
 public class DelayQueueProperties {
 
 	/**
@@ -45,6 +48,20 @@ public class DelayQueueProperties {
 	private final Scheduler scheduler = new Scheduler();
 
 	private final Retry retry = new Retry();
+
+	private final Listener listener = new Listener();
+
+	private final DeadLetter deadLetter = new DeadLetter();
+
+	private final Admin admin = new Admin();
+
+	private final Metrics metrics = new Metrics();
+
+	/**
+	 * Per-queue overrides of the listener, retry and dead-letter settings, by queue name.
+	 * A @DelayListener attribute wins over these.
+	 */
+	private final Map<String, Queue> queues = new LinkedHashMap<>();
 
 	public String getKeyPrefix() {
 		return this.keyPrefix;
@@ -76,6 +93,319 @@ public class DelayQueueProperties {
 
 	public Retry getRetry() {
 		return this.retry;
+	}
+
+	public Listener getListener() {
+		return this.listener;
+	}
+
+	public DeadLetter getDeadLetter() {
+		return this.deadLetter;
+	}
+
+	public Admin getAdmin() {
+		return this.admin;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
+	}
+
+	public Map<String, Queue> getQueues() {
+		return this.queues;
+	}
+
+	public static class Listener {
+
+		/**
+		 * Number of messages each listener handles at once.
+		 */
+		private int concurrency = 4;
+
+		/**
+		 * Number of messages each listener reads ahead of its handlers. Defaults to the
+		 * concurrency.
+		 */
+		private Integer prefetch;
+
+		/**
+		 * How long a delivery's lease lasts before another consumer may take the message
+		 * over. Renewed while the handler runs.
+		 */
+		private Duration visibilityTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * Longest time a lease is renewed for one running handler. Defaults to ten times
+		 * the visibility timeout.
+		 */
+		private Duration leaseRenewalLimit;
+
+		/**
+		 * Longest time a blocking read waits for messages.
+		 */
+		private Duration pollTimeout = Duration.ofSeconds(5);
+
+		/**
+		 * How long stopping waits for running handlers. Keep it below
+		 * spring.lifecycle.timeout-per-shutdown-phase.
+		 */
+		private Duration shutdownTimeout = Duration.ofSeconds(25);
+
+		/**
+		 * Whether listeners start with the application context.
+		 */
+		private boolean autoStartup = true;
+
+		public int getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(int concurrency) {
+			this.concurrency = concurrency;
+		}
+
+		public Integer getPrefetch() {
+			return this.prefetch;
+		}
+
+		public void setPrefetch(Integer prefetch) {
+			this.prefetch = prefetch;
+		}
+
+		public Duration getVisibilityTimeout() {
+			return this.visibilityTimeout;
+		}
+
+		public void setVisibilityTimeout(Duration visibilityTimeout) {
+			this.visibilityTimeout = visibilityTimeout;
+		}
+
+		public Duration getLeaseRenewalLimit() {
+			return this.leaseRenewalLimit;
+		}
+
+		public void setLeaseRenewalLimit(Duration leaseRenewalLimit) {
+			this.leaseRenewalLimit = leaseRenewalLimit;
+		}
+
+		public Duration getPollTimeout() {
+			return this.pollTimeout;
+		}
+
+		public void setPollTimeout(Duration pollTimeout) {
+			this.pollTimeout = pollTimeout;
+		}
+
+		public Duration getShutdownTimeout() {
+			return this.shutdownTimeout;
+		}
+
+		public void setShutdownTimeout(Duration shutdownTimeout) {
+			this.shutdownTimeout = shutdownTimeout;
+		}
+
+		public boolean isAutoStartup() {
+			return this.autoStartup;
+		}
+
+		public void setAutoStartup(boolean autoStartup) {
+			this.autoStartup = autoStartup;
+		}
+
+	}
+
+	public static class DeadLetter {
+
+		/**
+		 * How long dead letters are kept before they are trimmed.
+		 */
+		private Duration retention = Duration.ofDays(7);
+
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(Duration retention) {
+			this.retention = retention;
+		}
+
+	}
+
+	public static class Admin {
+
+		/**
+		 * Whether the delayqueue actuator endpoint offers write operations (replay,
+		 * delete and purge dead letters, cancel messages).
+		 */
+		private boolean enabled;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	public static class Metrics {
+
+		/**
+		 * How long the per-queue gauges reuse one reading of a queue's counts before
+		 * asking Redis again.
+		 */
+		private Duration statsRefresh = Duration.ofSeconds(5);
+
+		public Duration getStatsRefresh() {
+			return this.statsRefresh;
+		}
+
+		public void setStatsRefresh(Duration statsRefresh) {
+			this.statsRefresh = statsRefresh;
+		}
+
+	}
+
+	public static class Queue {
+
+		/**
+		 * Number of messages this queue's listeners handle at once.
+		 */
+		private Integer concurrency;
+
+		/**
+		 * How long a delivery's lease on this queue lasts.
+		 */
+		private Duration visibilityTimeout;
+
+		/**
+		 * Most attempts per message on this queue, the first included.
+		 */
+		private Integer maxAttempts;
+
+		/**
+		 * Whether this queue's listeners start with the application context.
+		 */
+		private Boolean autoStartup;
+
+		private final QueueRetry retry = new QueueRetry();
+
+		private final QueueDeadLetter deadLetter = new QueueDeadLetter();
+
+		public Integer getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(Integer concurrency) {
+			this.concurrency = concurrency;
+		}
+
+		public Duration getVisibilityTimeout() {
+			return this.visibilityTimeout;
+		}
+
+		public void setVisibilityTimeout(Duration visibilityTimeout) {
+			this.visibilityTimeout = visibilityTimeout;
+		}
+
+		public Integer getMaxAttempts() {
+			return this.maxAttempts;
+		}
+
+		public void setMaxAttempts(Integer maxAttempts) {
+			this.maxAttempts = maxAttempts;
+		}
+
+		public Boolean getAutoStartup() {
+			return this.autoStartup;
+		}
+
+		public void setAutoStartup(Boolean autoStartup) {
+			this.autoStartup = autoStartup;
+		}
+
+		public QueueRetry getRetry() {
+			return this.retry;
+		}
+
+		public QueueDeadLetter getDeadLetter() {
+			return this.deadLetter;
+		}
+
+	}
+
+	public static class QueueRetry {
+
+		/**
+		 * Delay before the first retry on this queue.
+		 */
+		private Duration initialBackoff;
+
+		/**
+		 * Factor by which the delay grows with each retry on this queue.
+		 */
+		private Double multiplier;
+
+		/**
+		 * Largest delay between two attempts on this queue.
+		 */
+		private Duration maxBackoff;
+
+		/**
+		 * Random spread of each delay on this queue, from 0 to 1.
+		 */
+		private Double jitter;
+
+		public Duration getInitialBackoff() {
+			return this.initialBackoff;
+		}
+
+		public void setInitialBackoff(Duration initialBackoff) {
+			this.initialBackoff = initialBackoff;
+		}
+
+		public Double getMultiplier() {
+			return this.multiplier;
+		}
+
+		public void setMultiplier(Double multiplier) {
+			this.multiplier = multiplier;
+		}
+
+		public Duration getMaxBackoff() {
+			return this.maxBackoff;
+		}
+
+		public void setMaxBackoff(Duration maxBackoff) {
+			this.maxBackoff = maxBackoff;
+		}
+
+		public Double getJitter() {
+			return this.jitter;
+		}
+
+		public void setJitter(Double jitter) {
+			this.jitter = jitter;
+		}
+
+	}
+
+	public static class QueueDeadLetter {
+
+		/**
+		 * How long this queue's dead letters are kept.
+		 */
+		private Duration retention;
+
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(Duration retention) {
+			this.retention = retention;
+		}
+
 	}
 
 	public static class Scheduler {

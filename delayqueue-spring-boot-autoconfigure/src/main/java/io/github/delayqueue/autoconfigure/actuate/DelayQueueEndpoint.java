@@ -1,0 +1,185 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.autoconfigure.actuate;
+
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import io.github.delayqueue.core.DeadLetter;
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.QueueStats;
+import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+/**
+ * The {@code delayqueue} actuator endpoint, read-only: {@code GET /actuator/delayqueue}
+ * lists every queue with its counts and this application's listeners; {@code GET
+ * /actuator/delayqueue/{queue}} shows one queue's counts per group and a page of its dead
+ * letters ({@code ?after=<entry id>} for the next page). Write operations are in
+ * {@link DelayQueueAdminEndpoint}, present only with
+ * {@code delayqueue.admin.enabled=true}.
+ */
+@Endpoint(id = "delayqueue")
+public class DelayQueueEndpoint {
+
+	static final int DEAD_LETTER_PAGE = 20;
+
+	private static final int MAX_PAYLOAD_SHOWN = 1024;
+
+	private final DelayQueueEngine engine;
+
+	private final ObjectProvider<DelayListenerEndpointRegistry> listeners;
+
+	/**
+	 * Creates the endpoint.
+	 * @param engine the engine
+	 * @param listeners the listener registry, if any
+	 */
+	public DelayQueueEndpoint(DelayQueueEngine engine, ObjectProvider<DelayListenerEndpointRegistry> listeners) {
+		this.engine = engine;
+		this.listeners = listeners;
+	}
+
+	protected DelayQueueEngine engine() {
+		return this.engine;
+	}
+
+	/**
+	 * Lists the queues (those in the Redis registry and those this application listens
+	 * to) with their counts, and this application's listeners.
+	 * @return the queues and listeners
+	 */
+	@ReadOperation
+	public QueuesDescriptor queues() {
+		TreeSet<String> names = new TreeSet<>(this.engine.admin().queues());
+		List<ListenerDescriptor> listeners = listeners();
+		listeners.forEach((listener) -> names.add(listener.queue()));
+		Map<String, QueueStats> queues = new TreeMap<>();
+		names.forEach((name) -> queues.put(name, this.engine.admin().stats(name)));
+		return new QueuesDescriptor(queues, listeners);
+	}
+
+	/**
+	 * Shows one queue: its counts and a page of dead letters.
+	 * @param queue the queue
+	 * @param after the entry id after which the page starts, or {@code null}
+	 * @return the queue
+	 */
+	@ReadOperation
+	public QueueDescriptor queue(@Selector String queue, @Nullable String after) {
+		List<DeadLetterDescriptor> deadLetters = this.engine.admin()
+			.deadLetters(queue, after, DEAD_LETTER_PAGE)
+			.stream()
+			.map(DeadLetterDescriptor::of)
+			.toList();
+		return new QueueDescriptor(this.engine.admin().stats(queue), deadLetters);
+	}
+
+	private List<ListenerDescriptor> listeners() {
+		DelayListenerEndpointRegistry registry = this.listeners.getIfAvailable();
+		if (registry == null) {
+			return List.of();
+		}
+		return registry.getListenerContainerIds().stream().map((id) -> {
+			DelayQueueListenerContainer container = registry.getListenerContainer(id);
+			return new ListenerDescriptor(id, container.queue(), container.group(), container.isRunning(),
+					container.settings().concurrency(), container.heldMessages());
+		}).toList();
+	}
+
+	/**
+	 * Every queue's counts and this application's listeners.
+	 *
+	 * @param queues counts by queue name
+	 * @param listeners the listeners
+	 */
+	public record QueuesDescriptor(Map<String, QueueStats> queues, List<ListenerDescriptor> listeners) {
+	}
+
+	/**
+	 * One listener of this application.
+	 *
+	 * @param id the endpoint id
+	 * @param queue the queue
+	 * @param group the group
+	 * @param running whether it is running
+	 * @param concurrency how many handlers run at once
+	 * @param held deliveries it holds (running or prefetched)
+	 */
+	public record ListenerDescriptor(String id, String queue, String group, boolean running, int concurrency,
+			int held) {
+	}
+
+	/**
+	 * One queue's counts and a page of its dead letters.
+	 *
+	 * @param stats the counts
+	 * @param deadLetters the oldest dead letters (after the requested entry)
+	 */
+	public record QueueDescriptor(QueueStats stats, List<DeadLetterDescriptor> deadLetters) {
+	}
+
+	/**
+	 * A dead letter as shown by the endpoint: the payload as UTF-8 text when it is text
+	 * (cut at 1 KiB), else its size.
+	 *
+	 * @param entryId the entry id (to replay or delete it)
+	 * @param messageId the message id
+	 * @param group the group whose attempts failed
+	 * @param attempts the attempts made
+	 * @param errorClass the last failure's class
+	 * @param errorMessage the last failure's message
+	 * @param dueTime when the message was due
+	 * @param deadTime when it was dead-lettered
+	 * @param headers the headers
+	 * @param payload the payload text, or a description of binary content
+	 */
+	public record DeadLetterDescriptor(String entryId, String messageId, String group, int attempts, String errorClass,
+			String errorMessage, Instant dueTime, Instant deadTime, Map<String, String> headers, String payload) {
+
+		static DeadLetterDescriptor of(DeadLetter letter) {
+			return new DeadLetterDescriptor(letter.entryId(), letter.messageId(), letter.group(), letter.attempts(),
+					letter.errorClass(), letter.errorMessage(), letter.dueTime(), letter.deadTime(), letter.headers(),
+					text(letter.payload()));
+		}
+
+		private static String text(byte[] payload) {
+			try {
+				String text = StandardCharsets.UTF_8.newDecoder()
+					.decode(java.nio.ByteBuffer.wrap(payload, 0, Math.min(payload.length, MAX_PAYLOAD_SHOWN)))
+					.toString();
+				return (payload.length > MAX_PAYLOAD_SHOWN) ? text + "... (" + payload.length + " bytes)" : text;
+			}
+			catch (CharacterCodingException ex) {
+				return "(" + payload.length + " bytes of binary content)";
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,79 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.autoconfigure.actuate;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeSet;
+
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.QueueStats;
+import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+/**
+ * Health of delayqueue: {@code DOWN} when Redis cannot be reached, or when a listener
+ * that should run (auto-startup on, application started) is not running; {@code UP}
+ * otherwise. Details: each listener (queue, group, running) and each queue's counts.
+ */
+public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
+
+	private final DelayQueueEngine engine;
+
+	private final ObjectProvider<DelayListenerEndpointRegistry> listeners;
+
+	/**
+	 * Creates the indicator.
+	 * @param engine the engine
+	 * @param listeners the listener registry, if any
+	 */
+	public DelayQueueHealthIndicator(DelayQueueEngine engine, ObjectProvider<DelayListenerEndpointRegistry> listeners) {
+		super("DelayQueue health check failed");
+		this.engine = engine;
+		this.listeners = listeners;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		TreeSet<String> queues = new TreeSet<>(this.engine.admin().queues());
+		Map<String, Object> listenerDetails = new LinkedHashMap<>();
+		boolean stopped = false;
+		DelayListenerEndpointRegistry registry = this.listeners.getIfAvailable();
+		if (registry != null) {
+			for (String id : registry.getListenerContainerIds()) {
+				DelayQueueListenerContainer container = registry.getListenerContainer(id);
+				queues.add(container.queue());
+				listenerDetails.put(id, Map.of("queue", container.queue(), "group", container.group(), "running",
+						container.isRunning()));
+				stopped |= registry.isRunning() && container.isAutoStartup() && !container.isRunning();
+			}
+		}
+		Map<String, Object> queueDetails = new LinkedHashMap<>();
+		for (String queue : queues) {
+			QueueStats stats = this.engine.admin().stats(queue);
+			queueDetails.put(queue, Map.of("scheduled", stats.scheduled(), "ready", stats.ready(), "inFlight",
+					stats.inFlight(), "dead", stats.dead()));
+		}
+		(stopped ? builder.down() : builder.up()).withDetail("listeners", listenerDetails)
+			.withDetail("queues", queueDetails);
+	}
+
+}

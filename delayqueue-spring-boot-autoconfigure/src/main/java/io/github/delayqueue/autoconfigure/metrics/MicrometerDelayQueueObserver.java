@@ -1,0 +1,247 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.autoconfigure.metrics;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToDoubleFunction;
+
+import io.github.delayqueue.core.DelayQueueAdmin;
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelayQueueObserver;
+import io.github.delayqueue.core.QueueStats;
+import io.github.delayqueue.core.SendResult;
+import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * Turns what the engine reports into Micrometer meters:
+ * <ul>
+ * <li>counters {@code delayqueue.messages.sent} (tags {@code queue}, {@code result}:
+ * scheduled, ready, duplicate, replaced), {@code delayqueue.messages.delivered},
+ * {@code .acked}, {@code .retried}, {@code .dead} and {@code .recovered} (tags
+ * {@code queue}, {@code group});</li>
+ * <li>timers {@code delayqueue.lateness} (receive time minus due time; tags
+ * {@code queue}, {@code group}) and {@code delayqueue.processing} (handler time; tags
+ * {@code queue}, {@code group}, {@code result}: acked, retried, dead);</li>
+ * <li>gauges {@code delayqueue.messages.scheduled}, {@code .ready}, {@code .inflight} and
+ * {@code .dead} per queue (tag {@code queue}), read from Redis at most once per refresh
+ * interval per queue, and {@code NaN} while Redis cannot be reached.</li>
+ * </ul>
+ * Gauges exist for every queue in the Redis registry at start-up, every queue with a
+ * listener, and every queue this application sends to.
+ */
+public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartInitializingSingleton {
+
+	private static final Log logger = LogFactory.getLog(MicrometerDelayQueueObserver.class);
+
+	private final MeterRegistry registry;
+
+	private final ObjectProvider<DelayQueueEngine> engine;
+
+	private final ObjectProvider<DelayListenerEndpointRegistry> listeners;
+
+	private final Duration statsRefresh;
+
+	private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+
+	private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+
+	private final Map<String, CachedStats> gauges = new ConcurrentHashMap<>();
+
+	/**
+	 * Creates the observer.
+	 * @param registry the registry
+	 * @param engine the engine, for the gauges (looked up lazily: the engine depends on
+	 * this observer)
+	 * @param listeners the listener registry, for the gauges of listened queues
+	 * @param statsRefresh how long one reading of a queue's counts is reused
+	 */
+	public MicrometerDelayQueueObserver(MeterRegistry registry, ObjectProvider<DelayQueueEngine> engine,
+			ObjectProvider<DelayListenerEndpointRegistry> listeners, Duration statsRefresh) {
+		this.registry = registry;
+		this.engine = engine;
+		this.listeners = listeners;
+		this.statsRefresh = statsRefresh;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		this.listeners.ifAvailable((registry) -> registry.getListenerContainers()
+			.stream()
+			.map(DelayQueueListenerContainer::queue)
+			.forEach(this::gauges));
+		try {
+			DelayQueueEngine engine = this.engine.getIfAvailable();
+			if (engine != null) {
+				engine.admin().queues().forEach(this::gauges);
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.info("Cannot list the queues in Redis for their gauges (they appear as queues are used): " + ex);
+		}
+	}
+
+	@Override
+	public void sent(SendResult result) {
+		counter("delayqueue.messages.sent", result.queue(), null, result.status().name().toLowerCase(Locale.ROOT))
+			.increment();
+		gauges(result.queue());
+	}
+
+	@Override
+	public void delivered(String queue, String group, int attempt, Duration lateness) {
+		counter("delayqueue.messages.delivered", queue, group, null).increment();
+		timer("delayqueue.lateness", queue, group, null).record(lateness);
+		gauges(queue);
+	}
+
+	@Override
+	public void acked(String queue, String group, Duration processing) {
+		counter("delayqueue.messages.acked", queue, group, null).increment();
+		timer("delayqueue.processing", queue, group, "acked").record(processing);
+	}
+
+	@Override
+	public void retried(String queue, String group, Duration processing, Throwable error) {
+		counter("delayqueue.messages.retried", queue, group, null).increment();
+		timer("delayqueue.processing", queue, group, "retried").record(processing);
+	}
+
+	@Override
+	public void dead(String queue, String group, Duration processing, Throwable error) {
+		counter("delayqueue.messages.dead", queue, group, null).increment();
+		if (!processing.isZero()) {
+			timer("delayqueue.processing", queue, group, "dead").record(processing);
+		}
+	}
+
+	@Override
+	public void recovered(String queue, String group, int count) {
+		counter("delayqueue.messages.recovered", queue, group, null).increment(count);
+	}
+
+	private Counter counter(String name, String queue, String group, String result) {
+		return this.counters.computeIfAbsent(key(name, queue, group, result), (key) -> {
+			Counter.Builder builder = Counter.builder(name).tag("queue", queue);
+			if (group != null) {
+				builder.tag("group", group);
+			}
+			if (result != null) {
+				builder.tag("result", result);
+			}
+			return builder.description(description(name)).register(this.registry);
+		});
+	}
+
+	private Timer timer(String name, String queue, String group, String result) {
+		return this.timers.computeIfAbsent(key(name, queue, group, result), (key) -> {
+			Timer.Builder builder = Timer.builder(name).tag("queue", queue).tag("group", group);
+			if (result != null) {
+				builder.tag("result", result);
+			}
+			return builder.description(description(name)).register(this.registry);
+		});
+	}
+
+	private static String key(String name, String queue, String group, String result) {
+		return name + '\0' + queue + '\0' + group + '\0' + result;
+	}
+
+	private void gauges(String queue) {
+		if (this.gauges.containsKey(queue)) {
+			return;
+		}
+		this.gauges.computeIfAbsent(queue, (name) -> {
+			CachedStats stats = new CachedStats(name);
+			gauge("delayqueue.messages.scheduled", "Messages waiting for their due time", stats, QueueStats::scheduled);
+			gauge("delayqueue.messages.ready", "Due messages not yet read by every group", stats, QueueStats::ready);
+			gauge("delayqueue.messages.inflight", "Messages read by a consumer and not yet acknowledged", stats,
+					QueueStats::inFlight);
+			gauge("delayqueue.messages.dead", "Messages in the dead-letter stream", stats, QueueStats::dead);
+			return stats;
+		});
+	}
+
+	private void gauge(String name, String description, CachedStats stats, ToDoubleFunction<QueueStats> value) {
+		Gauge.builder(name, stats, (cached) -> {
+			QueueStats current = cached.get();
+			return (current != null) ? value.applyAsDouble(current) : Double.NaN;
+		}).tag("queue", stats.queue).description(description).register(this.registry);
+	}
+
+	private static String description(String name) {
+		return switch (name) {
+			case "delayqueue.messages.sent" -> "Messages sent, by outcome";
+			case "delayqueue.messages.delivered" -> "Deliveries handed to a handler";
+			case "delayqueue.messages.acked" -> "Messages acknowledged after their handler returned";
+			case "delayqueue.messages.retried" -> "Failed attempts scheduled for a retry";
+			case "delayqueue.messages.dead" -> "Messages moved to the dead-letter stream";
+			case "delayqueue.messages.recovered" -> "Deliveries taken over after their lease expired";
+			case "delayqueue.lateness" -> "Time from a message's due time to its delivery";
+			case "delayqueue.processing" -> "Time a handler ran, by outcome";
+			default -> name;
+		};
+	}
+
+	/** One queue's counts, read from Redis at most once per refresh interval. */
+	private final class CachedStats {
+
+		private final String queue;
+
+		private QueueStats stats;
+
+		private long readAtNanos;
+
+		private boolean read;
+
+		CachedStats(String queue) {
+			this.queue = queue;
+		}
+
+		synchronized QueueStats get() {
+			long now = System.nanoTime();
+			if (this.read && now - this.readAtNanos < MicrometerDelayQueueObserver.this.statsRefresh.toNanos()) {
+				return this.stats;
+			}
+			this.read = true;
+			this.readAtNanos = now;
+			try {
+				DelayQueueAdmin admin = MicrometerDelayQueueObserver.this.engine.getObject().admin();
+				this.stats = admin.stats(this.queue);
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Cannot read the counts of queue '" + this.queue + "': " + ex);
+				this.stats = null;
+			}
+			return this.stats;
+		}
+
+	}
+
+}

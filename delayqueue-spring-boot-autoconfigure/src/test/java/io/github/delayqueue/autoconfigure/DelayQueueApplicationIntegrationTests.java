@@ -1,0 +1,187 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.autoconfigure;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.github.delayqueue.autoconfigure.actuate.DelayQueueAdminEndpoint;
+import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpointAutoConfiguration;
+import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthContributorAutoConfiguration;
+import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
+import io.github.delayqueue.autoconfigure.metrics.DelayQueueMetricsAutoConfiguration;
+import io.github.delayqueue.core.DelayQueueTemplate;
+import io.github.delayqueue.core.annotation.DelayListener;
+import io.github.delayqueue.core.listener.DelayMessageContext;
+import io.github.delayqueue.test.RedisServer;
+import io.github.delayqueue.test.RedisTest;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A small application on a real Redis, configured the way a user would: the starter's
+ * auto-configuration, a YAML-like set of properties, two {@code @DelayListener}s (one
+ * that always fails), Micrometer and the actuator endpoint with admin writes on.
+ */
+@RedisTest
+class DelayQueueApplicationIntegrationTests {
+
+	private final ApplicationContextRunner runner;
+
+	DelayQueueApplicationIntegrationTests(RedisServer redis) {
+		this.runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+					DelayQueueAutoConfiguration.class, DelayQueueMetricsAutoConfiguration.class,
+					DelayQueueEndpointAutoConfiguration.class, DelayQueueHealthContributorAutoConfiguration.class))
+			.withUserConfiguration(Application.class)
+			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
+					"spring.application.name=shop", "management.endpoints.web.exposure.include=*",
+					"delayqueue.admin.enabled=true", "delayqueue.queues.payments.max-attempts=3",
+					"delayqueue.queues.payments.retry.initial-backoff=100ms",
+					"delayqueue.queues.payments.retry.jitter=0");
+	}
+
+	@Test
+	void deliversRetriesDeadLettersAndShowsItInMetricsHealthAndTheEndpoint() {
+		this.runner.run((context) -> {
+			DelayQueueTemplate template = context.getBean(DelayQueueTemplate.class);
+			Listeners listeners = context.getBean(Listeners.class);
+
+			Instant sent = Instant.now();
+			template.send("order-timeout", new OrderTimeout("o-1"), Duration.ofMillis(500));
+			Received received = listeners.timeouts.poll(10, TimeUnit.SECONDS);
+			assertThat(received).isNotNull();
+			assertThat(received.event()).isEqualTo(new OrderTimeout("o-1"));
+			assertThat(received.context().group()).isEqualTo("shop");
+			assertThat(received.at()).isAfterOrEqualTo(sent.plusMillis(450));
+
+			template.send("payments", new OrderTimeout("o-2"), Duration.ZERO);
+			await().atMost(Duration.ofSeconds(10)).until(() -> listeners.paymentAttempts.size() == 3);
+			DelayQueueEndpoint endpoint = context.getBean(DelayQueueEndpoint.class);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> endpoint.queue("payments", null).deadLetters().size() == 1);
+			assertThat(listeners.paymentAttempts).containsExactly(1, 2, 3);
+
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(meters.get("delayqueue.messages.acked")
+					.tags("queue", "order-timeout", "group", "shop")
+					.counter()
+					.count()).isEqualTo(1));
+			assertThat(meters.get("delayqueue.messages.sent").tags("queue", "order-timeout").counter().count())
+				.isEqualTo(1);
+			assertThat(meters.get("delayqueue.lateness").tags("queue", "order-timeout").timer().count()).isEqualTo(1);
+			assertThat(meters.get("delayqueue.messages.retried").tags("queue", "payments").counter().count())
+				.isEqualTo(2);
+			assertThat(meters.get("delayqueue.messages.dead").tags("queue", "payments").counter().count()).isEqualTo(1);
+			assertThat(meters.get("delayqueue.processing").tags("queue", "payments", "result", "dead").timer().count())
+				.isEqualTo(1);
+			assertThat(meters.get("delayqueue.messages.dead").tags("queue", "payments").gauge().value()).isEqualTo(1);
+
+			DelayQueueEndpoint.QueuesDescriptor queues = endpoint.queues();
+			assertThat(queues.queues()).containsKeys("order-timeout", "payments");
+			assertThat(queues.queues().get("payments").dead()).isEqualTo(1);
+			assertThat(queues.listeners()).extracting(DelayQueueEndpoint.ListenerDescriptor::queue)
+				.containsExactlyInAnyOrder("order-timeout", "payments");
+			DelayQueueEndpoint.DeadLetterDescriptor letter = endpoint.queue("payments", null).deadLetters().get(0);
+			assertThat(letter.attempts()).isEqualTo(3);
+			assertThat(letter.errorMessage()).isEqualTo("card declined");
+			assertThat(letter.payload()).isEqualTo("{\"orderId\":\"o-2\"}");
+
+			Health health = context.getBean(DelayQueueHealthIndicator.class).health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).containsKeys("listeners", "queues");
+
+			// replay through the admin endpoint: three more attempts, dead again
+			DelayQueueAdminEndpoint admin = (DelayQueueAdminEndpoint) endpoint;
+			assertThat(admin.act("payments", "replay", letter.entryId(), null, null)).containsEntry("replayed", 1);
+			await().atMost(Duration.ofSeconds(10)).until(() -> listeners.paymentAttempts.size() == 6);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> endpoint.queue("payments", null).deadLetters().size() == 1);
+			assertThat(admin.purgeDeadLetters("payments")).containsEntry("purged", 1L);
+			assertThat(endpoint.queue("payments", null).deadLetters()).isEmpty();
+
+			// cancel a scheduled message through the endpoint
+			template.send(io.github.delayqueue.core.DelayMessage.builder(new OrderTimeout("o-3"))
+				.queue("order-timeout")
+				.id("order-o-3")
+				.delay(Duration.ofHours(1))
+				.build());
+			assertThat(admin.act("order-timeout", "cancel", null, null, "order-o-3")).containsEntry("cancelled", true);
+			assertThat(endpoint.queue("order-timeout", null).stats().scheduled()).isZero();
+		});
+	}
+
+	record OrderTimeout(String orderId) {
+	}
+
+	record Received(OrderTimeout event, DelayMessageContext context, Instant at) {
+	}
+
+	static class Listeners {
+
+		final BlockingQueue<Received> timeouts = new LinkedBlockingQueue<>();
+
+		final List<Integer> paymentAttempts = new CopyOnWriteArrayList<>();
+
+		@DelayListener(queue = "order-timeout")
+		void onTimeout(OrderTimeout event, DelayMessageContext context) {
+			this.timeouts.add(new Received(event, context, Instant.now()));
+		}
+
+		@DelayListener(queue = "payments")
+		void onPayment(OrderTimeout event, DelayMessageContext context) {
+			this.paymentAttempts.add(context.attempt());
+			throw new IllegalStateException("card declined");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Application {
+
+		@Bean
+		MeterRegistry meterRegistry() {
+			return new SimpleMeterRegistry();
+		}
+
+		@Bean
+		Listeners listeners() {
+			return new Listeners();
+		}
+
+	}
+
+}
