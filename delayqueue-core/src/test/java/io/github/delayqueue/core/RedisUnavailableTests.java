@@ -84,6 +84,33 @@ class RedisUnavailableTests {
 	}
 
 	@Test
+	void stoppingDoesNotWaitForTheCommandTimeoutWhenRedisIsGone() {
+		// a client with Lettuce's default 60 s command timeout: the stop must not wait it
+		// out
+		LettuceConnectionFactory patient = RedisServerExtension.connectionFactory(this.redis, Duration.ofSeconds(60));
+		DelayQueueEngine engine = DelayQueueEngine.builder(patient).build();
+		try {
+			DelayQueueListenerContainer container = engine
+				.listenerContainer("stopping", "g", String.class, (payload, context) -> {
+				})
+				.shutdownTimeout(Duration.ofSeconds(2))
+				.build();
+			container.start();
+			engine.template().send("stopping", "x", Duration.ZERO);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> engine.admin().stats("stopping").groups().stream().anyMatch((g) -> g.consumers() > 0));
+			this.redis.kill();
+			org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(30), () -> container.stop());
+			assertThat(container.isRunning()).isFalse();
+		}
+		finally {
+			this.redis.startAgain();
+			engine.close();
+			patient.destroy();
+		}
+	}
+
+	@Test
 	void producingFailsFastWithAClearMessageNamingTheQueue() throws Exception {
 		this.engine.template().send("orders", "warm-up", Duration.ofHours(1));
 		this.redis.kill();

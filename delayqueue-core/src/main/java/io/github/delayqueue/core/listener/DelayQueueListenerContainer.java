@@ -212,7 +212,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			this.prefetched.drainTo(unstarted);
 			unstarted.forEach(this::finished);
 			this.acker.stop(deadline);
-			this.leaseKeeper.releaseUnprocessed();
+			this.leaseKeeper.releaseUnprocessed(deadline);
 			this.leaseKeeper.stop();
 			this.engine.leaveScheduler(queue(), this.group);
 		}

@@ -174,7 +174,25 @@ final class LeaseKeeper {
 	 * Other consumers recover them at once, and the delivery they counted is given back
 	 * (it never reached a handler). Call after pending acks were flushed.
 	 */
-	void releaseUnprocessed() {
+	void releaseUnprocessed(long deadlineNanos) {
+		// on a thread of its own: with Redis gone, a command waits for the client's
+		// command timeout (60 s by default), longer than a shutdown should take
+		Thread releaser = DaemonThreads.factory("delayqueue-" + this.container.queue() + "-release-")
+			.newThread(this::releaseUnprocessed);
+		releaser.start();
+		try {
+			releaser.join(Math.max(2000, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (releaser.isAlive()) {
+			logger.info("Redis did not answer in time to release the unprocessed messages of queue '"
+					+ this.container.queue() + "'; they are redelivered after the visibility timeout");
+		}
+	}
+
+	private void releaseUnprocessed() {
 		int released = 0;
 		try {
 			for (String stream : this.streams) {
