@@ -59,6 +59,8 @@ public final class RedisServer implements AutoCloseable {
 
 	private final List<List<String>> config;
 
+	private final boolean killedOnJvmExit;
+
 	private final RedisInstance.Launcher launcher;
 
 	private final String password;
@@ -78,6 +80,7 @@ public final class RedisServer implements AutoCloseable {
 	private boolean paused;
 
 	private RedisServer(Builder builder) {
+		this.killedOnJvmExit = builder.killedOnJvmExit;
 		this.launcher = builder.launcher();
 		this.config = builder.configFor(this.launcher.majorVersion());
 		this.password = builder.password;
@@ -132,7 +135,9 @@ public final class RedisServer implements AutoCloseable {
 			try {
 				this.instance = this.launcher.launch(this.config, this.port, this.directory, this.startupTimeout);
 				this.paused = false;
-				running.add(this);
+				if (this.killedOnJvmExit) {
+					running.add(this);
+				}
 				return;
 			}
 			catch (RedisInstance.PortInUseException ex) {
@@ -397,9 +402,23 @@ public final class RedisServer implements AutoCloseable {
 
 		private Duration startupTimeout = Duration.ofSeconds(30);
 
+		private boolean killedOnJvmExit = true;
+
 		private Builder() {
 			config("save", "");
 			config("appendonly", "no");
+		}
+
+		/**
+		 * Sets whether the JVM's shutdown hook kills the server if it still runs (default
+		 * {@code true}). Turn it off when the application closes the server itself after
+		 * its own shutdown (the hook would kill it while the application still uses it).
+		 * @param killed whether the shutdown hook kills the server
+		 * @return this builder
+		 */
+		public Builder killedOnJvmExit(boolean killed) {
+			this.killedOnJvmExit = killed;
+			return this;
 		}
 
 		/**

@@ -40,6 +40,8 @@ import io.github.delayqueue.core.support.Scripts;
  */
 final class LeaseKeeper {
 
+	private static final long RELEASE_WAIT_MILLIS = 5000;
+
 	private static final Log logger = LogFactory.getLog(LeaseKeeper.class);
 
 	private final DelayQueueListenerContainer container;
@@ -181,7 +183,10 @@ final class LeaseKeeper {
 			.newThread(this::releaseUnprocessed);
 		releaser.start();
 		try {
-			releaser.join(Math.max(2000, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+			// releasing only saves the other consumers a visibility timeout: worth a few
+			// seconds of a shutdown, not all of it
+			long remaining = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+			releaser.join(Math.max(1000, Math.min(remaining, RELEASE_WAIT_MILLIS)));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -26,6 +26,7 @@ import org.apache.commons.logging.LogFactory;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RespClient;
 
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -54,8 +55,9 @@ class EmbeddedRedisFallback implements ApplicationListener<ApplicationEnvironmen
 			logger.info("Using the Redis server at " + host + ":" + port);
 			return;
 		}
-		RedisServer redis = RedisServer.start();
-		Runtime.getRuntime().addShutdownHook(new Thread(redis::close, "sample-embedded-redis-stop"));
+		RedisServer redis = RedisServer.builder().killedOnJvmExit(false).start();
+		// after the application context has closed (its listeners stop first)
+		SpringApplication.getShutdownHandlers().add(redis::close);
 		environment.getPropertySources()
 			.addFirst(new MapPropertySource("sampleEmbeddedRedis",
 					Map.of("spring.data.redis.host", redis.host(), "spring.data.redis.port", redis.port())));

@@ -1,0 +1,136 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.samples.ordertimeout;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import io.github.delayqueue.test.RedisServer;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sample's story over HTTP, on a real Redis of its own: two orders are created, one
+ * is paid in time, the other is cancelled by its timeout; the actuator shows it.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "sample.payment-timeout=2s", "management.endpoints.web.exposure.include=*" })
+// closes the context after the class, before the JVM's shutdown hooks kill the test Redis
+@DirtiesContext
+class OrderTimeoutApplicationTests {
+
+	private static final RedisServer redis = RedisServer.start();
+
+	private static final JsonMapper json = JsonMapper.builder().build();
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@Value("${local.server.port}")
+	private int port;
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", redis::host);
+		registry.add("spring.data.redis.port", redis::port);
+	}
+
+	/**
+	 * Hands the server to the context, which stops it after the listeners: stopping Redis
+	 * first (in an {@code @AfterAll}) would make the listeners' graceful stop wait for
+	 * command time-outs.
+	 */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class RedisLifecycle {
+
+		@Bean(destroyMethod = "close")
+		RedisServer testRedisServer() {
+			return redis;
+		}
+
+	}
+
+	@Test
+	void cancelsTheUnpaidOrderAndKeepsThePaidOne() throws Exception {
+		JsonNode unpaid = call("POST", "/orders", "{\"item\":\"tea\",\"amount\":2.40}", 201);
+		JsonNode paid = call("POST", "/orders", null, 201);
+		assertThat(unpaid.get("status").asString()).isEqualTo("UNPAID");
+		assertThat(call("POST", "/orders/" + paid.get("id").asString() + "/pay", null, 200).get("status").asString())
+			.isEqualTo("PAID");
+
+		await().atMost(Duration.ofSeconds(15))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> call("GET", "/orders/" + unpaid.get("id").asString(), null, 200).get("status")
+				.asString()
+				.equals("CANCELLED"));
+		assertThat(call("GET", "/orders/" + paid.get("id").asString(), null, 200).get("status").asString())
+			.isEqualTo("PAID");
+		// paying too late is refused
+		assertThat(call("POST", "/orders/" + unpaid.get("id").asString() + "/pay", null, 409).get("status").asString())
+			.isEqualTo("CANCELLED");
+		call("GET", "/orders/nope", null, 404);
+
+		// two timeouts sent, the paid one's cancelled, one delivered and acknowledged
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(
+					() -> assertThat(measurement("delayqueue.messages.acked", "queue:order-timeout")).isEqualTo(1.0));
+		assertThat(measurement("delayqueue.messages.sent", "queue:order-timeout")).isEqualTo(2.0);
+		assertThat(measurement("delayqueue.lateness", "queue:order-timeout")).isEqualTo(1.0);
+		JsonNode queues = call("GET", "/actuator/delayqueue", null, 200);
+		JsonNode stats = queues.get("queues").get("order-timeout");
+		assertThat(stats.get("scheduled").asLong()).isZero();
+		assertThat(stats.get("dead").asLong()).isZero();
+		assertThat(queues.get("listeners").get(0).get("running").asBoolean()).isTrue();
+		JsonNode health = call("GET", "/actuator/health", null, 200);
+		assertThat(health.get("status").asString()).isEqualTo("UP");
+		assertThat(health.get("components").get("delayQueue").get("status").asString()).isEqualTo("UP");
+	}
+
+	private double measurement(String meter, String tag) throws Exception {
+		JsonNode body = call("GET", "/actuator/metrics/" + meter + "?tag=" + tag, null, 200);
+		// counters report COUNT; timers report COUNT first as well
+		return body.get("measurements").get(0).get("value").asDouble();
+	}
+
+	private JsonNode call(String method, String path, String body, int expectedStatus) throws Exception {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+			.timeout(Duration.ofSeconds(10));
+		if (body != null) {
+			request.header("Content-Type", "application/json");
+		}
+		request.method(method,
+				(body != null) ? HttpRequest.BodyPublishers.ofString(body) : HttpRequest.BodyPublishers.noBody());
+		HttpResponse<String> response = this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).as("%s %s: %s", method, path, response.body()).isEqualTo(expectedStatus);
+		return response.body().isEmpty() ? json.createObjectNode() : json.readTree(response.body());
+	}
+
+}
