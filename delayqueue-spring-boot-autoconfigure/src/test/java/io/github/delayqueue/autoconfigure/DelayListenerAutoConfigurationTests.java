@@ -21,10 +21,7 @@ import java.util.concurrent.Executor;
 
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueAdminEndpoint;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
-import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpointAutoConfiguration;
-import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthContributorAutoConfiguration;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
-import io.github.delayqueue.autoconfigure.metrics.DelayQueueMetricsAutoConfiguration;
 import io.github.delayqueue.autoconfigure.metrics.MicrometerDelayQueueObserver;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.annotation.DelayListener;
@@ -38,8 +35,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -57,12 +52,7 @@ class DelayListenerAutoConfigurationTests {
 	private final ApplicationContextRunner runner;
 
 	DelayListenerAutoConfigurationTests(RedisServer redis) {
-		this.runner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-					DelayQueueAutoConfiguration.class, DelayQueueMetricsAutoConfiguration.class,
-					DelayQueueEndpointAutoConfiguration.class, DelayQueueHealthContributorAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
-					"management.endpoints.web.exposure.include=*");
+		this.runner = AllAutoConfigurations.runner(redis);
 	}
 
 	@Test

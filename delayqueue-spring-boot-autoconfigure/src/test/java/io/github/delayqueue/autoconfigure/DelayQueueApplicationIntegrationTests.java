@@ -26,10 +26,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueAdminEndpoint;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
-import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpointAutoConfiguration;
-import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthContributorAutoConfiguration;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
-import io.github.delayqueue.autoconfigure.metrics.DelayQueueMetricsAutoConfiguration;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.annotation.DelayListener;
 import io.github.delayqueue.core.listener.DelayMessageContext;
@@ -39,8 +36,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -61,14 +56,10 @@ class DelayQueueApplicationIntegrationTests {
 	private final ApplicationContextRunner runner;
 
 	DelayQueueApplicationIntegrationTests(RedisServer redis) {
-		this.runner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-					DelayQueueAutoConfiguration.class, DelayQueueMetricsAutoConfiguration.class,
-					DelayQueueEndpointAutoConfiguration.class, DelayQueueHealthContributorAutoConfiguration.class))
+		this.runner = AllAutoConfigurations.runner(redis)
 			.withUserConfiguration(Application.class)
-			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
-					"spring.application.name=shop", "management.endpoints.web.exposure.include=*",
-					"delayqueue.admin.enabled=true", "delayqueue.queues.payments.max-attempts=3",
+			.withPropertyValues("spring.application.name=shop", "delayqueue.admin.enabled=true",
+					"delayqueue.queues.payments.max-attempts=3",
 					"delayqueue.queues.payments.retry.initial-backoff=100ms",
 					"delayqueue.queues.payments.retry.jitter=0");
 	}
