@@ -207,7 +207,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			return action.get();
 		}
 		catch (DataAccessException ex) {
-			throw new DelayQueueException("Cannot " + what + ": " + ex.getMessage(), ex);
+			throw new DelayQueueException("Cannot " + what + ": " + ScriptRunner.describe(ex), ex);
 		}
 	}
 

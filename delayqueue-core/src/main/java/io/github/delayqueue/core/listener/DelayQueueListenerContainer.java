@@ -41,6 +41,7 @@ import io.github.delayqueue.core.DaemonThreads;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.support.QueueKeys;
 import io.github.delayqueue.core.support.QueueNames;
+import io.github.delayqueue.core.support.ScriptRunner;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -275,7 +276,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				backoff = (backoff == 0) ? 100 : Math.min(5000, backoff * 2);
 				if (backoff == 100 || backoff == 5000) {
 					logger.warn("Listener of queue '" + queue() + "', group '" + this.group
-							+ "' cannot read from Redis, retrying in " + backoff + "ms: " + ex.getMessage());
+							+ "' cannot read from Redis, retrying in " + backoff + "ms: " + ScriptRunner.describe(ex));
 				}
 				sleep(backoff);
 			}

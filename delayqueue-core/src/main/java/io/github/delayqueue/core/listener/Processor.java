@@ -162,7 +162,8 @@ final class Processor {
 				catch (RuntimeException ex) {
 					if (attempt >= 3 || !this.container.isActive()) {
 						logger.warn("Cannot record the failure of " + delivery
-								+ " in Redis; it will be redelivered after the visibility timeout: " + ex.getMessage());
+								+ " in Redis; it will be redelivered after the visibility timeout: "
+								+ ScriptRunner.describe(ex));
 						return false;
 					}
 					DelayQueueListenerContainer.sleep(100L * attempt);

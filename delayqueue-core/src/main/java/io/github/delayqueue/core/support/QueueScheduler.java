@@ -145,7 +145,7 @@ public final class QueueScheduler {
 		while (this.running) {
 			long sleepNanos;
 			try {
-				List<Object> reply = this.scripts.run(Scripts.PROMOTE,
+				List<Object> reply = this.scripts.run(Scripts.PROMOTE_ALLOW_OOM, Scripts.PROMOTE,
 						this.keys.promoteKeys(List.copyOf(this.groups.keySet())), this.batchSize);
 				if (backoff > 0) {
 					logger.info("Scheduler of queue '" + this.keys.queue() + "' reaches Redis again");
@@ -168,7 +168,7 @@ public final class QueueScheduler {
 				backoff = (backoff == 0) ? 100 : Math.min(MAX_BACKOFF_MS, backoff * 2);
 				if (backoff == 100 || backoff == MAX_BACKOFF_MS) {
 					logger.warn("Scheduler of queue '" + this.keys.queue() + "' cannot reach Redis, retrying in "
-							+ backoff + "ms: " + ex.getMessage());
+							+ backoff + "ms: " + ScriptRunner.describe(ex));
 				}
 				sleepNanos = TimeUnit.MILLISECONDS.toNanos(backoff);
 			}

@@ -36,6 +36,8 @@ public final class ScriptRunner {
 
 	private final RedisConnectionFactory connectionFactory;
 
+	private volatile boolean scriptFlagsUnsupported;
+
 	/**
 	 * Creates a runner.
 	 * @param connectionFactory the connection factory
@@ -61,6 +63,31 @@ public final class ScriptRunner {
 	 */
 	public List<Object> run(RedisScript<?> script, List<String> keys, Object... args) {
 		return execute((connection) -> run(connection, script, keys, args));
+	}
+
+	/**
+	 * Runs a script that has a variant with script flags ({@code #!lua flags=…}, Redis
+	 * 7+): the flagged one, unless the server rejected flags before (Redis 6.2), then the
+	 * plain one.
+	 * @param flagged the variant with flags
+	 * @param plain the variant without
+	 * @param keys its keys
+	 * @param args its arguments
+	 * @return the reply
+	 */
+	public List<Object> run(RedisScript<?> flagged, RedisScript<?> plain, List<String> keys, Object... args) {
+		if (!this.scriptFlagsUnsupported) {
+			try {
+				return run(flagged, keys, args);
+			}
+			catch (DataAccessException ex) {
+				if (!hasMessage(ex, "Error compiling script")) {
+					throw ex;
+				}
+				this.scriptFlagsUnsupported = true;
+			}
+		}
+		return run(plain, keys, args);
 	}
 
 	/**
@@ -111,9 +138,33 @@ public final class ScriptRunner {
 		}
 	}
 
+	/**
+	 * Describes a Redis failure for a message: the exception's own message, followed by
+	 * its root cause's when that says more (Spring's "Error in execution" hides Redis's
+	 * "OOM command not allowed…" in a cause).
+	 * @param ex the failure
+	 * @return the description
+	 */
+	public static String describe(Throwable ex) {
+		Throwable root = ex;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		String message = String.valueOf(ex.getMessage());
+		String rootMessage = root.getMessage();
+		if (root == ex || rootMessage == null || message.contains(rootMessage)) {
+			return message;
+		}
+		return message + ": " + rootMessage;
+	}
+
 	private static boolean isNoScript(Throwable ex) {
+		return hasMessage(ex, "NOSCRIPT");
+	}
+
+	private static boolean hasMessage(Throwable ex, String text) {
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause.getMessage() != null && cause.getMessage().contains("NOSCRIPT")) {
+			if (cause.getMessage() != null && cause.getMessage().contains(text)) {
 				return true;
 			}
 		}

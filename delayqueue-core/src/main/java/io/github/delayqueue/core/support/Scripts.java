@@ -37,6 +37,14 @@ public final class Scripts {
 	/** Moves due messages and retries to their streams. */
 	public static final RedisScript<List<Object>> PROMOTE = load("promote");
 
+	/**
+	 * {@link #PROMOTE} flagged {@code allow-oom} (Redis 7+): it runs when Redis is over
+	 * {@code maxmemory}, since each move frees more than it takes (a ZSET and a HASH
+	 * entry for one stream entry). Without it, a full server could never deliver what is
+	 * scheduled, and nothing would free the memory.
+	 */
+	public static final RedisScript<List<Object>> PROMOTE_ALLOW_OOM = load("promote", "#!lua flags=allow-oom\n");
+
 	/** Schedules a retry or dead-letters a failed delivery. */
 	public static final RedisScript<List<Object>> NACK = load("nack");
 
@@ -73,14 +81,18 @@ public final class Scripts {
 	private Scripts() {
 	}
 
-	@SuppressWarnings("unchecked")
 	private static RedisScript<List<Object>> load(String name) {
+		return load(name, "");
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisScript<List<Object>> load(String name, String shebang) {
 		String path = "META-INF/delayqueue/scripts/" + name + ".lua";
 		try (InputStream in = Scripts.class.getClassLoader().getResourceAsStream(path)) {
 			if (in == null) {
 				throw new IllegalStateException("Missing script " + path);
 			}
-			String source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+			String source = shebang + new String(in.readAllBytes(), StandardCharsets.UTF_8);
 			return (RedisScript<List<Object>>) (RedisScript<?>) RedisScript.of(source, List.class);
 		}
 		catch (IOException ex) {
