@@ -63,6 +63,35 @@ public class DelayQueueAdmin {
 	}
 
 	/**
+	 * Reads the server settings that decide what delayqueue can promise: the
+	 * {@code maxmemory-policy} ({@code CONFIG GET}) and the persistence ({@code INFO}).
+	 * Settings the server does not let this client read are {@code null}.
+	 * @return what was read
+	 * @throws DelayQueueException when Redis cannot be reached
+	 */
+	public ServerCheck checkServer() {
+		return DelayQueueTemplate.inRedis("check the Redis server",
+				() -> this.engine.scripts().execute((connection) -> {
+					java.util.Properties server = connection.serverCommands().info("server");
+					java.util.Properties persistence = connection.serverCommands().info("persistence");
+					String policy = null;
+					String fsync = null;
+					try {
+						policy = connection.serverCommands()
+							.getConfig("maxmemory-policy")
+							.getProperty("maxmemory-policy");
+						fsync = connection.serverCommands().getConfig("appendfsync").getProperty("appendfsync");
+					}
+					catch (org.springframework.dao.DataAccessException ex) {
+						// CONFIG disabled or not permitted (managed Redis, ACL): unknown
+					}
+					String aof = (persistence != null) ? persistence.getProperty("aof_enabled") : null;
+					return new ServerCheck((server != null) ? server.getProperty("redis_version") : null, policy,
+							(aof != null) ? "1".equals(aof.trim()) : null, fsync);
+				}));
+	}
+
+	/**
 	 * Returns a snapshot of a queue.
 	 * @param queue the queue
 	 * @return its stats

@@ -36,6 +36,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -114,6 +115,12 @@ public final class DelayQueueAutoConfiguration {
 		executor.ifAvailable(factory::setExecutor);
 		factory.addEndpointCustomizer(new QueuePropertiesEndpointCustomizer(properties.getQueues()));
 		return factory;
+	}
+
+	@Bean
+	@ConditionalOnProperty(name = "delayqueue.server-check.enabled", havingValue = "true", matchIfMissing = true)
+	DelayQueueServerCheck delayQueueServerCheck(DelayQueueEngine engine, DelayQueueProperties properties) {
+		return new DelayQueueServerCheck(engine, properties.getServerCheck().isFailOnEviction());
 	}
 
 	@Configuration(proxyBeanMethods = false)

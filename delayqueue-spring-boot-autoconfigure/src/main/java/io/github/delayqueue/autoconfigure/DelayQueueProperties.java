@@ -57,6 +57,8 @@ public class DelayQueueProperties {
 
 	private final Metrics metrics = new Metrics();
 
+	private final ServerCheck serverCheck = new ServerCheck();
+
 	/**
 	 * Per-queue overrides of the listener, retry and dead-letter settings, by queue name.
 	 * A @DelayListener attribute wins over these.
@@ -109,6 +111,42 @@ public class DelayQueueProperties {
 
 	public Metrics getMetrics() {
 		return this.metrics;
+	}
+
+	public ServerCheck getServerCheck() {
+		return this.serverCheck;
+	}
+
+	public static class ServerCheck {
+
+		/**
+		 * Whether to check the Redis server's settings (eviction policy, AOF) at start-up
+		 * and log what weakens the guarantees.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Whether a maxmemory-policy other than noeviction fails the start-up instead of
+		 * logging a warning.
+		 */
+		private boolean failOnEviction;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public boolean isFailOnEviction() {
+			return this.failOnEviction;
+		}
+
+		public void setFailOnEviction(boolean failOnEviction) {
+			this.failOnEviction = failOnEviction;
+		}
+
 	}
 
 	public Map<String, Queue> getQueues() {
