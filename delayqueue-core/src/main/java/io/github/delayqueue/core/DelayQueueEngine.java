@@ -79,6 +79,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final DelayQueueObserver observer;
 
+	private final Durability sendDurability;
+
 	private final Executor asyncExecutor;
 
 	private final Clock clock;
@@ -106,6 +108,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.schedulerMaxIdle = builder.schedulerMaxIdle;
 		this.observer = builder.observers.isEmpty() ? DelayQueueObserver.NOOP : new GuardedObserver(builder.observers);
 		this.clock = builder.clock;
+		this.sendDurability = builder.sendDurability;
 		if (builder.asyncExecutor != null) {
 			this.ownedExecutor = null;
 			this.asyncExecutor = builder.asyncExecutor;
@@ -163,6 +166,14 @@ public final class DelayQueueEngine implements AutoCloseable {
 	public <T> DelayQueueListenerContainer.Builder<T> listenerContainer(String queue, String group,
 			Class<T> payloadType, DelayMessageHandler<T> handler) {
 		return DelayQueueListenerContainer.builder(this, queue, group, payloadType, handler);
+	}
+
+	/**
+	 * Returns what every send waits for.
+	 * @return the durability, or {@code null} when sends do not wait
+	 */
+	public Durability sendDurability() {
+		return this.sendDurability;
 	}
 
 	/**
@@ -314,6 +325,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 		private final List<DelayQueueObserver> observers = new ArrayList<>();
 
+		private Durability sendDurability;
+
 		private Executor asyncExecutor;
 
 		private Clock clock = Clock.systemUTC();
@@ -415,6 +428,18 @@ public final class DelayQueueEngine implements AutoCloseable {
 			if (observer != DelayQueueObserver.NOOP) {
 				this.observers.add(observer);
 			}
+			return this;
+		}
+
+		/**
+		 * Makes every send durable: it waits for replicas (or AOF fsyncs) to confirm it
+		 * and throws {@link UnconfirmedSendException} when they do not in time (default:
+		 * sends do not wait).
+		 * @param durability what to wait for, or {@code null} for nothing
+		 * @return this builder
+		 */
+		public Builder sendDurability(Durability durability) {
+			this.sendDurability = durability;
 			return this;
 		}
 

@@ -74,6 +74,33 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public List<SendResult> sendAll(Collection<? extends DelayMessage<?>> messages) {
+		return sendAll(messages, this.engine.sendDurability());
+	}
+
+	/**
+	 * Sends a message and waits until Redis confirms it per {@code durability}.
+	 * @param message the message
+	 * @param durability what to wait for
+	 * @return what the send did
+	 * @throws UnconfirmedSendException when the send took effect but was not confirmed in
+	 * time
+	 */
+	public SendResult send(DelayMessage<?> message, Durability durability) {
+		return sendAll(List.of(message), durability).get(0);
+	}
+
+	/**
+	 * Sends messages and waits until Redis confirms them per {@code durability}: the
+	 * scripts and the {@code WAIT} (or {@code WAITAOF}) run pipelined on a connection of
+	 * their own, so the wait covers exactly these writes and blocks no other user of the
+	 * connection factory.
+	 * @param messages the messages
+	 * @param durability what to wait for, or {@code null} for nothing
+	 * @return what each send did, in order
+	 * @throws UnconfirmedSendException when the sends took effect but were not confirmed
+	 * in time
+	 */
+	public List<SendResult> sendAll(Collection<? extends DelayMessage<?>> messages, Durability durability) {
 		Map<String, List<Prepared>> byQueue = new LinkedHashMap<>();
 		List<Prepared> all = new ArrayList<>(messages.size());
 		for (DelayMessage<?> message : messages) {
@@ -85,8 +112,14 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			return List.of();
 		}
 		String queues = String.join(", ", byQueue.keySet());
-		inRedis("send to queue(s) " + queues, () -> this.engine.scripts().execute((connection) -> {
-			byQueue.forEach((queue, batch) -> sendBatches(connection, queue, batch));
+		long[] confirmed = inRedis("send to queue(s) " + queues, () -> this.engine.scripts().execute((connection) -> {
+			if (durability != null) {
+				return DurableSends.send(this.engine, connection, chunks(byQueue), durability);
+			}
+			for (Chunk chunk : chunks(byQueue)) {
+				this.engine.register(connection, chunk.keys);
+				chunk.apply(ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args));
+			}
 			return null;
 		}));
 		List<SendResult> results = new ArrayList<>(all.size());
@@ -94,34 +127,62 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			results.add(prepared.result);
 			this.engine.observer().sent(prepared.result);
 		}
+		if (confirmed != null) {
+			DurableSends.check(durability, confirmed, results, queues);
+		}
 		return results;
 	}
 
-	private void sendBatches(RedisConnection connection, String queue, List<Prepared> batch) {
-		QueueKeys keys = this.engine.keys(queue);
-		this.engine.register(connection, keys);
+	private List<Chunk> chunks(Map<String, List<Prepared>> byQueue) {
+		List<Chunk> chunks = new ArrayList<>();
 		int size = this.engine.sendBatchSize();
-		for (int from = 0; from < batch.size(); from += size) {
-			List<Prepared> chunk = batch.subList(from, Math.min(batch.size(), from + size));
-			List<Object> args = new ArrayList<>(2 + chunk.size() * 5);
+		byQueue.forEach((queue, batch) -> {
+			QueueKeys keys = this.engine.keys(queue);
+			for (int from = 0; from < batch.size(); from += size) {
+				chunks.add(new Chunk(keys, batch.subList(from, Math.min(batch.size(), from + size))));
+			}
+		});
+		return chunks;
+	}
+
+	/** One script call's worth of messages of one queue. */
+	static final class Chunk {
+
+		final QueueKeys keys;
+
+		final List<Prepared> messages;
+
+		final Object[] args;
+
+		Chunk(QueueKeys keys, List<Prepared> messages) {
+			this.keys = keys;
+			this.messages = messages;
+			List<Object> args = new ArrayList<>(2 + messages.size() * 5);
 			args.add(keys.wakeChannel());
-			args.add(chunk.size());
-			for (Prepared prepared : chunk) {
+			args.add(messages.size());
+			for (Prepared prepared : messages) {
 				args.add(prepared.id);
 				args.add(prepared.envelope);
 				args.add(prepared.kind);
 				args.add(prepared.value);
 				args.add(prepared.mode);
 			}
-			List<Object> reply = ScriptRunner.run(connection, Scripts.SEND,
-					List.of(keys.delayed(), keys.messages(), keys.stream()), args.toArray());
-			for (int i = 0; i < chunk.size(); i++) {
-				Prepared prepared = chunk.get(i);
+			this.args = args.toArray();
+		}
+
+		List<String> scriptKeys() {
+			return List.of(this.keys.delayed(), this.keys.messages(), this.keys.stream());
+		}
+
+		void apply(List<Object> reply) {
+			for (int i = 0; i < this.messages.size(); i++) {
+				Prepared prepared = this.messages.get(i);
 				SendResult.Status status = SendResult.Status.values()[(int) ScriptRunner.asLong(reply.get(2 * i)) - 1];
 				Instant due = Instant.ofEpochMilli(ScriptRunner.asLong(reply.get(2 * i + 1)));
-				prepared.result = new SendResult(queue, prepared.id, status, due);
+				prepared.result = new SendResult(this.keys.queue(), prepared.id, status, due);
 			}
 		}
+
 	}
 
 	private Prepared prepare(DelayMessage<?> message) {
@@ -211,7 +272,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		}
 	}
 
-	private static final class Prepared {
+	static final class Prepared {
 
 		final String id;
 

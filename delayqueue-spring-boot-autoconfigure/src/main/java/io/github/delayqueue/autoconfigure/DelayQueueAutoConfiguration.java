@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.Durability;
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.annotation.DelayListenerBeanDefinitionRegistrar;
@@ -77,6 +78,10 @@ public final class DelayQueueAutoConfiguration {
 			.maxPayloadSize((int) properties.getMaxPayloadSize().toBytes())
 			.maxHeadersSize((int) properties.getMaxHeadersSize().toBytes())
 			.schedulerMaxIdle(properties.getScheduler().getMaxIdle());
+		DelayQueueProperties.DurableSend durable = properties.getDurableSend();
+		if (durable.getReplicas() > 0 || durable.isLocalAof()) {
+			builder.sendDurability(new Durability(durable.getReplicas(), durable.isLocalAof(), durable.getTimeout()));
+		}
 		codec.ifAvailable(builder::codec);
 		observers.orderedStream().forEach(builder::observer);
 		return builder.build();

@@ -59,6 +59,8 @@ public class DelayQueueProperties {
 
 	private final ServerCheck serverCheck = new ServerCheck();
 
+	private final DurableSend durableSend = new DurableSend();
+
 	/**
 	 * Per-queue overrides of the listener, retry and dead-letter settings, by queue name.
 	 * A @DelayListener attribute wins over these.
@@ -115,6 +117,54 @@ public class DelayQueueProperties {
 
 	public ServerCheck getServerCheck() {
 		return this.serverCheck;
+	}
+
+	public DurableSend getDurableSend() {
+		return this.durableSend;
+	}
+
+	public static class DurableSend {
+
+		/**
+		 * Number of replicas every send waits for (WAIT). 0 with local-aof false means
+		 * sends do not wait.
+		 */
+		private int replicas;
+
+		/**
+		 * Whether every send also waits for the master's AOF fsync (WAITAOF, Redis 7.2+).
+		 */
+		private boolean localAof;
+
+		/**
+		 * How long a send waits for the confirmations before it reports them missing.
+		 */
+		private Duration timeout = Duration.ofSeconds(1);
+
+		public int getReplicas() {
+			return this.replicas;
+		}
+
+		public void setReplicas(int replicas) {
+			this.replicas = replicas;
+		}
+
+		public boolean isLocalAof() {
+			return this.localAof;
+		}
+
+		public void setLocalAof(boolean localAof) {
+			this.localAof = localAof;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
 	}
 
 	public static class ServerCheck {

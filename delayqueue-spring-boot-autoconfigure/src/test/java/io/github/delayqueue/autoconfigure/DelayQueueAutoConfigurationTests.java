@@ -93,6 +93,14 @@ class DelayQueueAutoConfigurationTests {
 	}
 
 	@Test
+	void bindsDurableSendProperties() {
+		this.runner.run((context) -> assertThat(context.getBean(DelayQueueEngine.class).sendDurability()).isNull());
+		this.runner.withPropertyValues("delayqueue.durable-send.replicas=2", "delayqueue.durable-send.timeout=250ms")
+			.run((context) -> assertThat(context.getBean(DelayQueueEngine.class).sendDurability())
+				.isEqualTo(io.github.delayqueue.core.Durability.replicas(2, Duration.ofMillis(250))));
+	}
+
+	@Test
 	void failsAtStartupOnAnInvalidKeyPrefix() {
 		this.runner.withPropertyValues("delayqueue.key-prefix={bad}").run((context) -> {
 			assertThat(context).hasFailed();

@@ -1,0 +1,156 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import io.github.delayqueue.core.DelayQueueTemplate.Chunk;
+import io.github.delayqueue.core.support.ScriptRunner;
+import io.github.delayqueue.core.support.Scripts;
+
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.ArrayOutput;
+import io.lettuce.core.output.IntegerOutput;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnection;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The durable send: the send scripts and a {@code WAIT} / {@code WAITAOF}, pipelined. A
+ * pipeline runs on a connection of its own (not the factory's shared one), so the wait
+ * counts exactly these writes and a slow replica blocks nobody else.
+ */
+final class DurableSends {
+
+	private static final boolean LETTUCE = ClassUtils.isPresent("io.lettuce.core.output.IntegerOutput",
+			DurableSends.class.getClassLoader());
+
+	private DurableSends() {
+	}
+
+	/**
+	 * Sends the chunks and waits.
+	 * @return {replicas confirmed, local AOF confirmed (1/0) or -1 when not asked}
+	 */
+	static long[] send(DelayQueueEngine engine, RedisConnection connection, List<Chunk> chunks, Durability durability) {
+		if (durability.localAof()) {
+			requireWaitAof(connection);
+		}
+		for (Chunk chunk : chunks) {
+			engine.register(connection, chunk.keys);
+		}
+		// a NOSCRIPT inside the pipeline could not fall back to EVAL: load the script
+		// first
+		connection.scriptingCommands().scriptLoad(Scripts.SEND.getScriptAsString().getBytes(StandardCharsets.UTF_8));
+		connection.openPipeline();
+		List<Object> replies;
+		try {
+			for (Chunk chunk : chunks) {
+				ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args);
+			}
+			String timeout = String.valueOf(durability.timeout().toMillis());
+			if (durability.localAof()) {
+				execute(connection, "WAITAOF", true, bytes("1"), bytes(String.valueOf(durability.replicas())),
+						bytes(timeout));
+			}
+			else {
+				execute(connection, "WAIT", false, bytes(String.valueOf(durability.replicas())), bytes(timeout));
+			}
+		}
+		finally {
+			replies = connection.closePipeline();
+		}
+		for (int i = 0; i < chunks.size(); i++) {
+			chunks.get(i).apply(asList(replies.get(i)));
+		}
+		Object wait = replies.get(chunks.size());
+		if (durability.localAof()) {
+			List<Object> counts = asList(wait);
+			return new long[] { ScriptRunner.asLong(counts.get(1)), ScriptRunner.asLong(counts.get(0)) };
+		}
+		return new long[] { ScriptRunner.asLong(wait), -1 };
+	}
+
+	/**
+	 * Throws when the confirmations fall short of what was asked.
+	 */
+	static void check(Durability durability, long[] confirmed, List<SendResult> results, String queues) {
+		boolean replicasShort = confirmed[0] < durability.replicas();
+		boolean localShort = durability.localAof() && confirmed[1] < 1;
+		if (!replicasShort && !localShort) {
+			return;
+		}
+		StringBuilder message = new StringBuilder("Sent " + results.size() + " message(s) to queue(s) " + queues
+				+ ", but within " + durability.timeout().toMillis() + "ms ");
+		if (replicasShort) {
+			message.append("only ")
+				.append(confirmed[0])
+				.append(" of ")
+				.append(durability.replicas())
+				.append(" replica(s) confirmed them");
+		}
+		if (localShort) {
+			message.append(replicasShort ? " and " : "").append("the master's AOF fsync was not confirmed");
+		}
+		message.append(". They are scheduled on the master, and a failover or crash before replication "
+				+ "catches up may lose them; sending them again with the same ids is deduplicated");
+		throw new UnconfirmedSendException(message.toString(), results, (int) confirmed[0], (int) confirmed[1]);
+	}
+
+	/**
+	 * Runs a command whose reply is an integer or an array. Spring Data Redis's Lettuce
+	 * connection decodes unknown commands as bulk strings, so it needs the output type.
+	 */
+	private static void execute(RedisConnection connection, String command, boolean array, byte[]... args) {
+		if (LETTUCE && connection instanceof LettuceConnection lettuce) {
+			lettuce.execute(command,
+					array ? new ArrayOutput<>(ByteArrayCodec.INSTANCE) : new IntegerOutput<>(ByteArrayCodec.INSTANCE),
+					args);
+		}
+		else {
+			connection.execute(command, args);
+		}
+	}
+
+	private static void requireWaitAof(RedisConnection connection) {
+		java.util.Properties server = connection.serverCommands().info("server");
+		String version = (server != null) ? server.getProperty("redis_version") : null;
+		if (version != null && !atLeast(version, 7, 2)) {
+			throw new UnsupportedOperationException("A durable send that waits for the AOF needs WAITAOF, "
+					+ "which Redis " + version + " does not have (Redis 7.2+); use Durability.replicas(...) instead");
+		}
+	}
+
+	static boolean atLeast(String version, int major, int minor) {
+		String[] parts = version.trim().split("\\.");
+		int actualMajor = Integer.parseInt(parts[0]);
+		int actualMinor = (parts.length > 1) ? Integer.parseInt(parts[1]) : 0;
+		return actualMajor > major || (actualMajor == major && actualMinor >= minor);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Object> asList(Object reply) {
+		return (List<Object>) reply;
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
