@@ -1,0 +1,149 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import io.github.delayqueue.core.listener.RetryPolicy;
+import io.github.delayqueue.test.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The engine under the least-privilege ACL documented in docs/operations.md: everything
+ * works with only the commands it needs on keys and channels under its prefix; the user
+ * cannot touch other keys; a wrong password fails closed with Redis's reason.
+ */
+class AccessControlTests {
+
+	/** The ACL rules of docs/operations.md, for key prefix {@code dq}. */
+	static final String[] LEAST_PRIVILEGE = { "resetkeys", "~dq:*", "resetchannels", "&dq:*", "-@all", "+@connection",
+			"+info", "+time", "+evalsha", "+eval", "+script|load", "+wait", "+xreadgroup", "+xack", "+xgroup|create",
+			"+xlen", "+xrange", "+xinfo|groups", "+xpending", "+xclaim", "+xadd", "+xtrim", "+xdel", "+zcard",
+			"+zrange", "+zrem", "+zadd", "+zscore", "+hget", "+hset", "+hdel", "+exists", "+sadd", "+smembers", "+del",
+			"+subscribe", "+unsubscribe", "+publish" };
+
+	private static RedisServer redis;
+
+	@BeforeAll
+	static void start() {
+		redis = RedisServer.builder()
+			.password("admin-secret")
+			.aclUser("orders-app", "app-secret", LEAST_PRIVILEGE)
+			.start();
+	}
+
+	@AfterAll
+	static void stop() {
+		redis.close();
+	}
+
+	private static LettuceConnectionFactory connect(String user, String password) {
+		RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(redis.host(), redis.port());
+		configuration.setUsername(user);
+		configuration.setPassword(RedisPassword.of(password));
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration,
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	@Test
+	void everythingWorksUnderTheLeastPrivilegeAcl() {
+		LettuceConnectionFactory factory = connect("orders-app", "app-secret");
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(factory).build()) {
+			Set<String> received = ConcurrentHashMap.newKeySet();
+			DelayQueueListenerContainer container = engine
+				.listenerContainer("acl", "g", String.class, (payload, context) -> {
+					if (payload.startsWith("bad")) {
+						throw new IllegalStateException("refused " + payload);
+					}
+					received.add(payload);
+				})
+				.retryPolicy(RetryPolicy.fixed(2, Duration.ofMillis(50)))
+				.trimInterval(Duration.ofMillis(500))
+				.build();
+			container.start();
+			try {
+				engine.template().send("acl", "later", Duration.ofMillis(300));
+				engine.template().send("acl", "now", Duration.ZERO);
+				engine.template().sendAll(List.of(DelayMessage.builder("bad-1").queue("acl").build()));
+				engine.template()
+					.send(DelayMessage.builder("cancel me").queue("acl").id("c-1").delay(Duration.ofHours(1)).build());
+				assertThat(engine.template().reschedule("acl", "c-1", Duration.ofHours(2))).isTrue();
+				assertThat(engine.template().cancel("acl", "c-1")).isTrue();
+				await().atMost(Duration.ofSeconds(10)).until(() -> received.containsAll(List.of("later", "now")));
+				await().atMost(Duration.ofSeconds(10)).until(() -> engine.admin().stats("acl").dead() == 1);
+				DeadLetter letter = engine.admin().deadLetters("acl", null, 10).get(0);
+				assertThat(engine.admin().replay("acl", letter.entryId())).isTrue();
+				await().atMost(Duration.ofSeconds(10)).until(() -> engine.admin().stats("acl").dead() == 1);
+				assertThat(engine.admin().purgeDeadLetters("acl")).isEqualTo(1);
+				assertThat(engine.admin().queues()).contains("acl");
+				ServerCheck check = engine.admin().checkServer();
+				assertThat(check.version()).isNotNull();
+				assertThat(check.maxmemoryPolicy()).as("CONFIG is not granted").isNull();
+			}
+			finally {
+				container.stop();
+			}
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
+	void theUserCannotTouchKeysOutsideItsPrefix() {
+		assertThat(redis.execute("ACL", "DRYRUN", "orders-app", "SET", "dq:x", "1")).asString()
+			.contains("no permissions");
+		assertThat(redis.execute("ACL", "DRYRUN", "orders-app", "ZADD", "other:z", "1", "m")).asString()
+			.contains("no permissions");
+		assertThat(redis.execute("ACL", "DRYRUN", "orders-app", "ZADD", "dq:{q}:delayed", "1", "m")).isEqualTo("OK");
+		assertThat(redis.execute("ACL", "DRYRUN", "orders-app", "CONFIG", "GET", "requirepass")).asString()
+			.contains("no permissions");
+	}
+
+	@Test
+	void aWrongPasswordFailsClosedWithRedissReason() {
+		LettuceConnectionFactory factory = connect("orders-app", "wrong");
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(factory).build()) {
+			assertThatExceptionOfType(DelayQueueException.class)
+				.isThrownBy(() -> engine.template().send("acl", "x", Duration.ZERO))
+				.withMessageStartingWith("Cannot send to queue(s) acl: ")
+				.withMessageContaining("WRONGPASS");
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+}
