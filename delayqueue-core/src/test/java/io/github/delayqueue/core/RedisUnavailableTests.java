@@ -208,6 +208,83 @@ class RedisUnavailableTests {
 	}
 
 	@Test
+	void underLoadARedisPausedFor30SecondsCostsLittleLosesNothingAndRecovers() throws Exception {
+		Set<String> received = ConcurrentHashMap.newKeySet();
+		for (int i = 0; i < 2; i++) {
+			DelayQueueListenerContainer container = this.engine
+				.listenerContainer("paused", "g", String.class, (payload, context) -> received.add(payload))
+				.concurrency(4)
+				.visibilityTimeout(Duration.ofSeconds(5))
+				.build();
+			container.start();
+			this.containers.add(container);
+		}
+		Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+		List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+		java.util.concurrent.atomic.AtomicBoolean producing = new java.util.concurrent.atomic.AtomicBoolean(true);
+		java.util.concurrent.atomic.AtomicLong resumedAt = new java.util.concurrent.atomic.AtomicLong();
+		Set<String> sentAfterResume = ConcurrentHashMap.newKeySet();
+		Thread producer = new Thread(() -> {
+			java.util.Random random = new java.util.Random(7);
+			for (int i = 0; producing.get(); i++) {
+				String payload = "m-" + i;
+				try {
+					this.engine.template().send("paused", payload, Duration.ofMillis(random.nextInt(300)));
+					acknowledged.add(payload);
+					if (resumedAt.get() != 0) {
+						sentAfterResume.add(payload);
+					}
+				}
+				catch (DelayQueueException ex) {
+					failures.add(ex.getMessage());
+				}
+				try {
+					Thread.sleep(5);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+			}
+		}, "test-producer");
+		producer.start();
+		await().atMost(Duration.ofSeconds(10)).until(() -> received.size() > 100);
+
+		this.redis.pause();
+		try {
+			List<Thread> threads = engineThreads("paused");
+			long cpuBefore = cpuNanos(threads);
+			await().during(Duration.ofSeconds(30))
+				.atMost(Duration.ofSeconds(31))
+				.until(() -> this.containers.stream().allMatch(DelayQueueListenerContainer::isRunning)
+						&& threads.stream().allMatch(Thread::isAlive));
+			Duration cpuUsed = Duration.ofNanos(cpuNanos(threads) - cpuBefore);
+			System.out.println("CPU of " + threads.size() + " engine threads in 30s of a paused Redis: " + cpuUsed);
+			assertThat(cpuUsed).as("CPU of the listener and scheduler threads while Redis is paused (no busy loop)")
+				.isLessThan(Duration.ofSeconds(3));
+		}
+		finally {
+			this.redis.resume();
+			resumedAt.set(System.nanoTime());
+		}
+		await("a message sent after the pause is delivered").atMost(Duration.ofSeconds(15))
+			.until(() -> sentAfterResume.stream().anyMatch(received::contains));
+		System.out.println("First delivery of a message sent after the pause: "
+				+ Duration.ofNanos(System.nanoTime() - resumedAt.get()) + " after SIGCONT");
+		Thread.sleep(2000);
+		producing.set(false);
+		producer.join(10_000);
+
+		assertThat(failures).as("sends during the pause fail with a clear message").isNotEmpty();
+		assertThat(failures)
+			.allSatisfy((message) -> assertThat(message).startsWith("Cannot send to queue(s) paused: "));
+		await("every acknowledged send delivered").atMost(Duration.ofSeconds(60))
+			.until(() -> received.containsAll(acknowledged));
+		System.out.println(acknowledged.size() + " acknowledged sends delivered; " + failures.size()
+				+ " sends failed during the pause, e.g. " + failures.get(0));
+	}
+
+	@Test
 	void aListenerStartsWhileRedisIsDownAndReadsOnceItIsBack() throws Exception {
 		this.redis.kill();
 		BlockingQueue<String> received = new LinkedBlockingQueue<>();
