@@ -27,8 +27,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * A consumer process for crash tests: listens on a queue with one worker and a prefetch
  * of four, prints {@code HANDLING <id> <attempt>} when a handler starts and then never
- * finishes it, until the test kills the process with SIGKILL. Arguments: port, queue,
- * group.
+ * finishes it, until the test kills the process with SIGKILL; or, given a fourth
+ * argument, finishes it after that many milliseconds and prints
+ * {@code DONE <id> <attempt>}. Arguments: port, queue, group[, handling ms].
  */
 public final class CrashingConsumer {
 
@@ -41,11 +42,14 @@ public final class CrashingConsumer {
 		factory.afterPropertiesSet();
 		factory.start();
 		DelayQueueEngine engine = DelayQueueEngine.builder(factory).build();
+		long handlingMillis = (args.length > 3) ? Long.parseLong(args[3]) : Long.MAX_VALUE;
 		DelayQueueListenerContainer container = engine
 			.listenerContainer(args[1], args[2], String.class, (payload, context) -> {
 				System.out.println("HANDLING " + context.id() + " " + context.attempt());
 				System.out.flush();
-				Thread.sleep(Long.MAX_VALUE);
+				Thread.sleep(handlingMillis);
+				System.out.println("DONE " + context.id() + " " + context.attempt());
+				System.out.flush();
 			})
 			.visibilityTimeout(Duration.ofSeconds(2))
 			.concurrency(1)

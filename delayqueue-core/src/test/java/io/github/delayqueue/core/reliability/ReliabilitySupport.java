@@ -101,6 +101,28 @@ final class ReliabilitySupport {
 		 * @return the line
 		 * @throws InterruptedException when interrupted
 		 */
+		/**
+		 * Stops the process with SIGSTOP: it keeps its connections but runs nothing (a
+		 * long GC pause, a frozen VM).
+		 */
+		void pause() throws IOException, InterruptedException {
+			signal("-STOP");
+		}
+
+		/**
+		 * Resumes a paused process with SIGCONT.
+		 */
+		void resume() throws IOException, InterruptedException {
+			signal("-CONT");
+		}
+
+		private void signal(String signal) throws IOException, InterruptedException {
+			Process kill = new ProcessBuilder("kill", signal, Long.toString(this.process.pid())).start();
+			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new IllegalStateException("kill " + signal + " " + this.process.pid() + " failed");
+			}
+		}
+
 		String awaitLine(String prefix, Duration timeout) throws InterruptedException {
 			long deadline = System.nanoTime() + timeout.toNanos();
 			while (true) {

@@ -321,6 +321,43 @@ class ReliabilityTests {
 	}
 
 	@Test
+	void aStalledConsumersMessageGoesToAnotherAndItsLateAckDoesNoHarm() throws Exception {
+		RedisServer redis = redis(RedisServer.builder());
+		DelayQueueEngine engine = engine(redis, Clock.systemUTC());
+		// the child handles for 1 s; it is stopped in the middle, past its 2 s lease
+		ReliabilitySupport.ChildJvm child = new ReliabilitySupport.ChildJvm(CrashingConsumer.class,
+				Integer.toString(redis.port()), "stall", "g", "1000");
+		this.resources.add(child);
+		child.awaitLine("STARTED ", Duration.ofSeconds(60));
+		engine.template().send(DelayMessage.builder("work").queue("stall").id("stall-1").build());
+		assertThat(child.awaitLine("HANDLING ", Duration.ofSeconds(30))).isEqualTo("HANDLING stall-1 1");
+		child.pause();
+		try {
+			Map<String, List<Integer>> attempts = new ConcurrentHashMap<>();
+			listen(engine, "stall", "g",
+					(payload, context) -> attempts.computeIfAbsent(context.id(), (id) -> new CopyOnWriteArrayList<>())
+						.add(context.attempt()));
+			await("the stalled consumer's message recovered by the live one").atMost(Duration.ofSeconds(20))
+				.until(() -> attempts.containsKey("stall-1"));
+			assertThat(attempts.get("stall-1")).containsExactly(2);
+			await().atMost(Duration.ofSeconds(10)).until(() -> engine.admin().stats("stall").inFlight() == 0);
+			child.resume();
+			// the stale consumer wakes up, finishes attempt 1 and acknowledges it
+			assertThat(child.awaitLine("DONE ", Duration.ofSeconds(30))).isEqualTo("DONE stall-1 1");
+			await().during(Duration.ofSeconds(3))
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> engine.admin().stats("stall").inFlight() == 0);
+			assertThat(attempts.get("stall-1")).as("no third delivery").containsExactly(2);
+			assertThat(engine.admin().stats("stall").dead()).isZero();
+			assertThat(engine.admin().stats("stall").groups()).singleElement()
+				.satisfies((group) -> assertThat(group.pending()).isZero());
+		}
+		finally {
+			child.resume();
+		}
+	}
+
+	@Test
 	void recoversTheMessageOfAHungHandler() throws Exception {
 		RedisServer redis = redis(RedisServer.builder());
 		DelayQueueEngine hungNode = engine(redis, Clock.systemUTC());
