@@ -154,6 +154,48 @@ class ReliabilityTests {
 	}
 
 	@Test
+	void whenOneOfTwoSchedulerNodesIsKilledMidRunDueMessagesStillMoveEachOnce() throws Exception {
+		RedisServer redis = redis(RedisServer.builder());
+		DelayQueueEngine engine = engine(redis, Clock.systemUTC());
+		// the child JVM runs a scheduler for the queue (its listener is in a group of its
+		// own)
+		ReliabilitySupport.ChildJvm child = new ReliabilitySupport.ChildJvm(CrashingConsumer.class,
+				Integer.toString(redis.port()), "spread", "child", "0");
+		this.resources.add(child);
+		child.awaitLine("STARTED ", Duration.ofSeconds(60));
+		Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+		listen(engine, "spread", "g", (payload,
+				context) -> deliveries.computeIfAbsent(context.id(), (id) -> new AtomicInteger()).incrementAndGet());
+		int n = 1000;
+		Instant first = ReliabilitySupport.redisTime(redis).plusMillis(500);
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < n; i++) {
+			messages.add(DelayMessage.builder("m" + i)
+				.queue("spread")
+				.id("m" + i)
+				.deliverAt(first.plusMillis(3L * i))
+				.build());
+		}
+		engine.template().sendAll(messages);
+		// kill the child in the middle of the 3 s during which messages fall due
+		await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() > n / 3);
+		assertThat(child.kill()).as("the child JVM ended on SIGKILL").isTrue();
+		await().atMost(Duration.ofSeconds(30)).until(() -> deliveries.size() == n);
+		await().during(Duration.ofSeconds(1))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> engine.admin()
+				.stats("spread")
+				.groups()
+				.stream()
+				.filter((group) -> group.group().equals("g"))
+				.allMatch((group) -> group.pending() == 0));
+		assertThat(deliveries.values()).allSatisfy((count) -> assertThat(count.get()).isEqualTo(1));
+		List<?> stream = (List<?>) redis.execute("XINFO", "STREAM", engine.keys("spread").stream());
+		assertThat(field(stream, "entries-added")).as("each message added to the stream once").isEqualTo((long) n);
+		assertThat(engine.admin().stats("spread").scheduled()).isZero();
+	}
+
+	@Test
 	void twoConsumersRecoveringAtOnceTakeEachMessageOnce() {
 		RedisServer redis = redis(RedisServer.builder());
 		redis.execute("XGROUP", "CREATE", "dq:{recover}:stream", "g", "0", "MKSTREAM");
