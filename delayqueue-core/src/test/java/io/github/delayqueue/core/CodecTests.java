@@ -164,6 +164,30 @@ class CodecTests {
 	}
 
 	@Test
+	void neverDeserializesAJavaSerializationStreamAndDeadLettersItWithTheReason() throws Exception {
+		java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+		try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+			out.writeObject(new SerializedGadget());
+		}
+		byte[] stream = bytes.toByteArray();
+		assertThat(stream).startsWith((byte) 0xAC, (byte) 0xED);
+		int readBefore = SerializedGadget.read.get();
+		BlockingQueue<Order> orders = listen(this.engine, "orders", Order.class);
+		BlockingQueue<Object> untyped = listen(this.engine, "untyped", Object.class);
+		send(stream);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.engine.admin().stats(this.queue).dead() == 2);
+		assertThat(this.engine.admin().deadLetters(this.queue, null, 10)).hasSize(2).allSatisfy((letter) -> {
+			assertThat(letter.attempts()).isEqualTo(1);
+			assertThat(letter.errorClass()).isEqualTo(MessageDecodingException.class.getName());
+			assertThat(letter.errorMessage()).startsWith("Cannot decode payload as");
+			assertThat(letter.payload()).isEqualTo(stream);
+		});
+		assertThat(orders.poll(300, TimeUnit.MILLISECONDS)).isNull();
+		assertThat(untyped.poll(300, TimeUnit.MILLISECONDS)).isNull();
+		assertThat(SerializedGadget.read).as("readObject never ran").hasValue(readBefore);
+	}
+
+	@Test
 	void deadLettersAtOnceWhenACodecFailsUnexpectedlyAndKeepsDelivering() throws Exception {
 		DelayQueueEngine brittle = DelayQueueEngine.builder(this.connectionFactory).codec(new BrittleCodec()).build();
 		this.engines.add(brittle);
@@ -240,6 +264,20 @@ class CodecTests {
 	}
 
 	/** A class whose construction the tests can see. */
+	/** Counts every deserialization: a Java serialization stream must never reach it. */
+	public static class SerializedGadget implements java.io.Serializable {
+
+		private static final long serialVersionUID = 1L;
+
+		static final AtomicInteger read = new AtomicInteger();
+
+		private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+			in.defaultReadObject();
+			read.incrementAndGet();
+		}
+
+	}
+
 	public static class Gadget {
 
 		static final AtomicInteger created = new AtomicInteger();
