@@ -41,8 +41,15 @@ final class ProcessLauncher implements RedisInstance.Launcher {
 
 	private final Path binary;
 
+	private final List<String> extraArguments;
+
 	ProcessLauncher(Path binary) {
+		this(binary, List.of());
+	}
+
+	ProcessLauncher(Path binary, List<String> extraArguments) {
 		this.binary = binary;
+		this.extraArguments = List.copyOf(extraArguments);
 	}
 
 	@Override
@@ -88,7 +95,9 @@ final class ProcessLauncher implements RedisInstance.Launcher {
 			Path conf = directory.resolve("redis.conf");
 			Files.write(conf, lines, StandardCharsets.UTF_8);
 			long logOffset = Files.exists(logFile) ? Files.size(logFile) : 0;
-			Process process = new ProcessBuilder(this.binary.toString(), conf.toString()).directory(directory.toFile())
+			List<String> command = new ArrayList<>(List.of(this.binary.toString(), conf.toString()));
+			command.addAll(this.extraArguments);
+			Process process = new ProcessBuilder(command).directory(directory.toFile())
 				.redirectErrorStream(true)
 				.redirectOutput(directory.resolve("redis.out").toFile())
 				.start();

@@ -404,9 +404,31 @@ public final class RedisServer implements AutoCloseable {
 
 		private boolean killedOnJvmExit = true;
 
+		private boolean sentinel;
+
 		private Builder() {
 			config("save", "");
 			config("appendonly", "no");
+		}
+
+		/**
+		 * Makes this a Redis Sentinel (the binary run with {@code --sentinel}) that
+		 * monitors a master, with short timeouts for tests: the master is considered down
+		 * after 1 s, and a failover may be retried after 5 s.
+		 * @param masterName the name clients ask the Sentinels for
+		 * @param master the master to monitor
+		 * @param quorum how many Sentinels must agree that the master is down
+		 * @return this builder
+		 */
+		public Builder sentinel(String masterName, RedisServer master, int quorum) {
+			this.sentinel = true;
+			this.config.removeIf((line) -> line.get(0).equals("save") || line.get(0).equals("appendonly"));
+			config("sentinel", "monitor", masterName, master.host(), String.valueOf(master.port()),
+					String.valueOf(quorum));
+			config("sentinel", "down-after-milliseconds", masterName, "1000");
+			config("sentinel", "failover-timeout", masterName, "5000");
+			config("sentinel", "parallel-syncs", masterName, "1");
+			return this;
 		}
 
 		/**
@@ -490,7 +512,10 @@ public final class RedisServer implements AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder config(String name, String... values) {
-			this.config.removeIf((line) -> line.get(0).equals(name) && !name.equals("user"));
+			// "user" and "sentinel" lines are repeatable; any other directive replaces
+			// itself
+			this.config
+				.removeIf((line) -> line.get(0).equals(name) && !name.equals("user") && !name.equals("sentinel"));
 			List<String> line = new ArrayList<>();
 			line.add(name);
 			line.addAll(List.of(values));
@@ -563,6 +588,14 @@ public final class RedisServer implements AutoCloseable {
 		}
 
 		RedisInstance.Launcher launcher() {
+			if (this.sentinel) {
+				Path binary = (this.binary != null) ? this.binary : RedisBinary.find();
+				if (binary == null) {
+					throw new IllegalStateException(
+							"A Sentinel needs a redis-server binary (it runs it with --sentinel)");
+				}
+				return new ProcessLauncher(binary, List.of("--sentinel"));
+			}
 			if (this.binary != null) {
 				return new ProcessLauncher(this.binary);
 			}
