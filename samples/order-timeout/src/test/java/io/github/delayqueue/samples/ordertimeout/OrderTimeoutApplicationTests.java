@@ -114,6 +114,24 @@ class OrderTimeoutApplicationTests {
 		assertThat(health.get("components").get("delayQueue").get("status").asString()).isEqualTo("UP");
 	}
 
+	@Test
+	void theEndpointsWriteOperationsNeedTheOpsAdminRole() throws Exception {
+		String replay = "{\"action\":\"replay\"}";
+		call("POST", "/actuator/delayqueue/order-timeout", replay, 401);
+		call("POST", "/actuator/delayqueue/order-timeout", replay, 401, "ops:wrong");
+		call("POST", "/actuator/delayqueue/order-timeout", replay, 403, "viewer:viewer-demo");
+		call("DELETE", "/actuator/delayqueue/order-timeout", null, 403, "viewer:viewer-demo");
+		assertThat(
+				call("POST", "/actuator/delayqueue/order-timeout", replay, 200, "ops:ops-demo").get("replayed").asInt())
+			.isZero();
+		assertThat(
+				call("DELETE", "/actuator/delayqueue/order-timeout", null, 200, "ops:ops-demo").get("purged").asLong())
+			.isZero();
+		// reads and the orders API stay open
+		call("GET", "/actuator/delayqueue", null, 200);
+		call("POST", "/orders", null, 201);
+	}
+
 	private double measurement(String meter, String tag) throws Exception {
 		JsonNode body = call("GET", "/actuator/metrics/" + meter + "?tag=" + tag, null, 200);
 		// counters report COUNT; timers report COUNT first as well
@@ -121,8 +139,16 @@ class OrderTimeoutApplicationTests {
 	}
 
 	private JsonNode call(String method, String path, String body, int expectedStatus) throws Exception {
+		return call(method, path, body, expectedStatus, null);
+	}
+
+	private JsonNode call(String method, String path, String body, int expectedStatus, String user) throws Exception {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
 			.timeout(Duration.ofSeconds(10));
+		if (user != null) {
+			request.header("Authorization", "Basic " + java.util.Base64.getEncoder()
+				.encodeToString(user.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+		}
 		if (body != null) {
 			request.header("Content-Type", "application/json");
 		}
@@ -130,7 +156,8 @@ class OrderTimeoutApplicationTests {
 				(body != null) ? HttpRequest.BodyPublishers.ofString(body) : HttpRequest.BodyPublishers.noBody());
 		HttpResponse<String> response = this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).as("%s %s: %s", method, path, response.body()).isEqualTo(expectedStatus);
-		return response.body().isEmpty() ? json.createObjectNode() : json.readTree(response.body());
+		boolean isJson = response.headers().firstValue("Content-Type").orElse("").contains("json");
+		return (response.body().isEmpty() || !isJson) ? json.createObjectNode() : json.readTree(response.body());
 	}
 
 }
