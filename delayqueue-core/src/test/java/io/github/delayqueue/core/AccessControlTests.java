@@ -26,6 +26,7 @@ import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.test.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisPassword;
@@ -42,6 +43,7 @@ import static org.awaitility.Awaitility.await;
  * works with only the commands it needs on keys and channels under its prefix; the user
  * cannot touch other keys; a wrong password fails closed with Redis's reason.
  */
+@Tag("faults")
 class AccessControlTests {
 
 	/** The ACL rules of docs/operations.md, for key prefix {@code dq}. */

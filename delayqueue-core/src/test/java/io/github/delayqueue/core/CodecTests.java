@@ -38,6 +38,7 @@ import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -52,6 +53,7 @@ import static org.awaitility.Awaitility.await;
  * dead-lettered at once with the reason, and type hints in a payload never make the codec
  * instantiate a class the listener did not declare.
  */
+@Tag("faults")
 @RedisTest
 class CodecTests {
 

@@ -25,6 +25,7 @@ import io.github.delayqueue.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -38,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * message, reported (not silently accepted) when it cannot confirm in time, and without
  * blocking other users of the connection factory while waiting.
  */
+@Tag("faults")
 class DurableSendTests {
 
 	private RedisServer master;

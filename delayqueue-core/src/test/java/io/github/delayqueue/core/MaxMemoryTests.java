@@ -28,6 +28,7 @@ import io.github.delayqueue.test.RedisBinary;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisServerExtension;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -41,6 +42,7 @@ import static org.awaitility.Awaitility.await;
  * (the promote script may run over the limit on Redis 7, since each move frees memory),
  * and sending works again once the delivered messages are trimmed.
  */
+@Tag("faults")
 class MaxMemoryTests {
 
 	private static final String PAYLOAD = "x".repeat(200);

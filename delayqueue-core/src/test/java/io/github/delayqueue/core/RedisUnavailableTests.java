@@ -35,6 +35,7 @@ import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.dao.DataAccessException;
@@ -51,6 +52,7 @@ import static org.awaitility.Awaitility.await;
  * what is sent after it once Redis is back, with no manual step. Each test has its own
  * server (AOF, fsync always, so a killed server keeps what was acknowledged).
  */
+@Tag("faults")
 class RedisUnavailableTests {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
@@ -323,7 +325,7 @@ class RedisUnavailableTests {
 			.isEqualTo(SendResult.Status.SCHEDULED);
 		await().atMost(Duration.ofSeconds(5)).until(() -> received.contains("after-flush"));
 		assertThat(this.redis.info("cmdstat_eval")).as("the scripts were sent again with EVAL").isNotNull();
-		assertThat(this.redis.execute("SCRIPT", "EXISTS", Scripts.SEND.getSha1(), Scripts.PROMOTE.getSha1()))
+		assertThat(this.redis.execute("SCRIPT", "EXISTS", Scripts.SEND.getSha1(), Scripts.PROMOTE_ALLOW_OOM.getSha1()))
 			.isEqualTo(List.of(1L, 1L));
 	}
 

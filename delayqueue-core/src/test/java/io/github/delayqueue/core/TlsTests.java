@@ -30,6 +30,7 @@ import io.lettuce.core.SslOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +46,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * works when the client trusts the server's CA; fails closed, with the reason, when it
  * does not.
  */
+@Tag("faults")
 class TlsTests {
 
 	@TempDir

@@ -34,6 +34,7 @@ import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisServerExtension;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -53,6 +54,7 @@ import static org.awaitility.Awaitility.await;
  * message id and {@code n}, so the dead letters each group must end with are known up
  * front. The seed is fixed and printed; run with {@code -Dhistory.seed=N} to try another.
  */
+@Tag("faults")
 class RandomizedHistoryTests {
 
 	private static final long DEFAULT_SEED = 20261122L;

@@ -41,6 +41,7 @@ import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -54,6 +55,7 @@ import static org.awaitility.Awaitility.await;
  * nothing acknowledged lost across a Redis kill with AOF always, redelivery after a
  * consumer JVM is killed with SIGKILL, recovery from a hung handler.
  */
+@Tag("faults")
 class ReliabilityTests {
 
 	private final List<AutoCloseable> resources = new ArrayList<>();

@@ -30,6 +30,7 @@ import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -44,6 +45,7 @@ import static org.awaitility.Awaitility.await;
  * engine follows the new master with no restart, and every message whose durable send was
  * confirmed by the replica is delivered.
  */
+@Tag("faults")
 class SentinelFailoverTests {
 
 	private final List<AutoCloseable> resources = new ArrayList<>();
