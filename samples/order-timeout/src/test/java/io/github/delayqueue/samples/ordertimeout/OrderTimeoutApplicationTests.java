@@ -104,6 +104,13 @@ class OrderTimeoutApplicationTests {
 					() -> assertThat(measurement("delayqueue.messages.acked", "queue:order-timeout")).isEqualTo(1.0));
 		assertThat(measurement("delayqueue.messages.sent", "queue:order-timeout")).isEqualTo(2.0);
 		assertThat(measurement("delayqueue.lateness", "queue:order-timeout")).isEqualTo(1.0);
+		HttpResponse<String> prometheus = this.http.send(
+				HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/prometheus")).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(prometheus.statusCode()).isEqualTo(200);
+		assertThat(prometheus.body()).contains("delayqueue_messages_acked_total{")
+			.contains("delayqueue_lateness_seconds_count{")
+			.contains("delayqueue_messages_scheduled{");
 		JsonNode queues = call("GET", "/actuator/delayqueue", null, 200);
 		JsonNode stats = queues.get("queues").get("order-timeout");
 		assertThat(stats.get("scheduled").asLong()).isZero();
