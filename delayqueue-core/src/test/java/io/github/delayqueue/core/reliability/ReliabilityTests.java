@@ -119,6 +119,18 @@ class ReliabilityTests {
 		throw new AssertionError("No field " + name + " in " + flat);
 	}
 
+	/**
+	 * Starts a {@link CrashingConsumer} JVM and waits until it listens.
+	 */
+	private ReliabilitySupport.ChildJvm startConsumerJvm(RedisServer redis, String queue, String group,
+			String handlingMillis) throws Exception {
+		ReliabilitySupport.ChildJvm child = new ReliabilitySupport.ChildJvm(CrashingConsumer.class,
+				Integer.toString(redis.port()), queue, group, handlingMillis);
+		this.resources.add(child);
+		child.awaitLine("STARTED ", Duration.ofSeconds(60));
+		return child;
+	}
+
 	@Test
 	void twoSchedulersMoveEachMessageExactlyOnce() {
 		RedisServer redis = redis(RedisServer.builder());
@@ -162,10 +174,7 @@ class ReliabilityTests {
 		DelayQueueEngine engine = engine(redis, Clock.systemUTC());
 		// the child JVM runs a scheduler for the queue (its listener is in a group of its
 		// own)
-		ReliabilitySupport.ChildJvm child = new ReliabilitySupport.ChildJvm(CrashingConsumer.class,
-				Integer.toString(redis.port()), "spread", "child", "0");
-		this.resources.add(child);
-		child.awaitLine("STARTED ", Duration.ofSeconds(60));
+		ReliabilitySupport.ChildJvm child = startConsumerJvm(redis, "spread", "child", "0");
 		Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
 		listen(engine, "spread", "g", (payload,
 				context) -> deliveries.computeIfAbsent(context.id(), (id) -> new AtomicInteger()).incrementAndGet());
@@ -427,10 +436,7 @@ class ReliabilityTests {
 		RedisServer redis = redis(RedisServer.builder());
 		DelayQueueEngine engine = engine(redis, Clock.systemUTC());
 		// the child handles for 1 s; it is stopped in the middle, past its 2 s lease
-		ReliabilitySupport.ChildJvm child = new ReliabilitySupport.ChildJvm(CrashingConsumer.class,
-				Integer.toString(redis.port()), "stall", "g", "1000");
-		this.resources.add(child);
-		child.awaitLine("STARTED ", Duration.ofSeconds(60));
+		ReliabilitySupport.ChildJvm child = startConsumerJvm(redis, "stall", "g", "1000");
 		engine.template().send(DelayMessage.builder("work").queue("stall").id("stall-1").build());
 		assertThat(child.awaitLine("HANDLING ", Duration.ofSeconds(30))).isEqualTo("HANDLING stall-1 1");
 		child.pause();
