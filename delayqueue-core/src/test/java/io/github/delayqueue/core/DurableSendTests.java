@@ -137,8 +137,10 @@ class DurableSendTests {
 
 	@Test
 	void anEngineWideDurabilityAppliesToEverySend() {
+		// 2 s: the first WAIT after a full sync may take a few hundred milliseconds on a
+		// busy machine
 		try (DelayQueueEngine durableEngine = DelayQueueEngine.builder(this.connectionFactory)
-			.sendDurability(Durability.replicas(1, Duration.ofMillis(300)))
+			.sendDurability(Durability.replicas(1, Duration.ofSeconds(2)))
 			.build()) {
 			durableEngine.template().send("orders", "ok", Duration.ofHours(1));
 			this.replica.pause();
