@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -31,6 +32,7 @@ import io.github.delayqueue.core.support.QueueNames;
 import io.github.delayqueue.core.support.ScriptRunner;
 import io.github.delayqueue.core.support.Scripts;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
 
 /**
@@ -72,8 +74,7 @@ public class DelayQueueAdmin {
 	public ServerCheck checkServer() {
 		return DelayQueueTemplate.inRedis("check the Redis server",
 				() -> this.engine.scripts().execute((connection) -> {
-					java.util.Properties server = connection.serverCommands().info("server");
-					java.util.Properties persistence = connection.serverCommands().info("persistence");
+					Properties persistence = connection.serverCommands().info("persistence");
 					String policy = null;
 					String fsync = null;
 					try {
@@ -82,13 +83,23 @@ public class DelayQueueAdmin {
 							.getProperty("maxmemory-policy");
 						fsync = connection.serverCommands().getConfig("appendfsync").getProperty("appendfsync");
 					}
-					catch (org.springframework.dao.DataAccessException ex) {
+					catch (DataAccessException ex) {
 						// CONFIG disabled or not permitted (managed Redis, ACL): unknown
 					}
 					String aof = (persistence != null) ? persistence.getProperty("aof_enabled") : null;
-					return new ServerCheck((server != null) ? server.getProperty("redis_version") : null, policy,
+					return new ServerCheck(serverVersion(connection), policy,
 							(aof != null) ? "1".equals(aof.trim()) : null, fsync);
 				}));
+	}
+
+	/**
+	 * Reads the server's version ({@code INFO server}).
+	 * @param connection the connection
+	 * @return the version, or {@code null} when the server does not say
+	 */
+	static String serverVersion(RedisConnection connection) {
+		Properties server = connection.serverCommands().info("server");
+		return (server != null) ? server.getProperty("redis_version") : null;
 	}
 
 	/**

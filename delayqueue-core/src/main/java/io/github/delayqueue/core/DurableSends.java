@@ -129,8 +129,7 @@ final class DurableSends {
 	}
 
 	private static void requireWaitAof(RedisConnection connection) {
-		java.util.Properties server = connection.serverCommands().info("server");
-		String version = (server != null) ? server.getProperty("redis_version") : null;
+		String version = DelayQueueAdmin.serverVersion(connection);
 		if (version != null && !atLeast(version, 7, 2)) {
 			throw new UnsupportedOperationException("A durable send that waits for the AOF needs WAITAOF, "
 					+ "which Redis " + version + " does not have (Redis 7.2+); use Durability.replicas(...) instead");

@@ -20,6 +20,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -130,7 +131,7 @@ public class DelayListenerAnnotationBeanPostProcessor
 			DelayListener annotation) {
 		String description = "@DelayListener method " + ClassUtils.getQualifiedMethodName(method, targetClass) + "("
 				+ StringUtils.arrayToDelimitedString(
-						java.util.Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).toArray(), ", ")
+						Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).toArray(), ", ")
 				+ ")";
 		try {
 			Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());

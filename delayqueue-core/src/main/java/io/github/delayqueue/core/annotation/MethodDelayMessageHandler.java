@@ -20,6 +20,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -133,9 +134,7 @@ final class MethodDelayMessageHandler implements DelayMessageHandler<Object> {
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("Cannot invoke " + this.description + " with arguments of types "
-					+ java.util.Arrays.stream(args)
-						.map((arg) -> (arg != null) ? arg.getClass().getName() : "null")
-						.toList()
+					+ Arrays.stream(args).map((arg) -> (arg != null) ? arg.getClass().getName() : "null").toList()
 					+ ": " + ex.getMessage(), ex);
 		}
 		catch (InvocationTargetException ex) {

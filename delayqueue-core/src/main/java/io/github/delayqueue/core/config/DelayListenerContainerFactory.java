@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
@@ -176,7 +177,7 @@ public class DelayListenerContainerFactory {
 		return (value != null) ? value : fallback;
 	}
 
-	private static <T> void set(T value, java.util.function.Consumer<T> setter) {
+	private static <T> void set(T value, Consumer<T> setter) {
 		if (value != null) {
 			setter.accept(value);
 		}

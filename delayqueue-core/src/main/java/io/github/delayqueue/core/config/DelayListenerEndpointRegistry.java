@@ -22,6 +22,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.commons.logging.Log;
@@ -112,6 +114,18 @@ public class DelayListenerEndpointRegistry implements SmartLifecycle, Disposable
 	public Collection<DelayQueueListenerContainer> getListenerContainers() {
 		synchronized (this.monitor) {
 			return Collections.unmodifiableList(new ArrayList<>(this.containers.values()));
+		}
+	}
+
+	/**
+	 * Returns the queues the registered containers consume.
+	 * @return the queue names, sorted
+	 */
+	public SortedSet<String> getQueues() {
+		synchronized (this.monitor) {
+			SortedSet<String> queues = new TreeSet<>();
+			this.containers.values().forEach((container) -> queues.add(container.queue()));
+			return queues;
 		}
 	}
 

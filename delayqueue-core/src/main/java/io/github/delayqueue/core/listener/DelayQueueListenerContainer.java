@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
@@ -607,7 +608,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		 * @return this builder
 		 */
 		public Builder<T> retryPolicy(RetryPolicy policy) {
-			this.retryPolicy = java.util.Objects.requireNonNull(policy, "Retry policy must not be null");
+			this.retryPolicy = Objects.requireNonNull(policy, "Retry policy must not be null");
 			return this;
 		}
 
@@ -619,7 +620,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		 * @return this builder
 		 */
 		public Builder<T> payloadType(Type type) {
-			this.payloadType = java.util.Objects.requireNonNull(type, "Payload type must not be null");
+			this.payloadType = Objects.requireNonNull(type, "Payload type must not be null");
 			return this;
 		}
 

@@ -77,11 +77,10 @@ public class DelayQueueEndpoint {
 	@ReadOperation
 	public QueuesDescriptor queues() {
 		TreeSet<String> names = new TreeSet<>(this.engine.admin().queues());
-		List<ListenerDescriptor> listeners = listeners();
-		listeners.forEach((listener) -> names.add(listener.queue()));
+		this.listeners.ifAvailable((registry) -> names.addAll(registry.getQueues()));
 		Map<String, QueueStats> queues = new TreeMap<>();
 		names.forEach((name) -> queues.put(name, this.engine.admin().stats(name)));
-		return new QueuesDescriptor(queues, listeners);
+		return new QueuesDescriptor(queues, listeners());
 	}
 
 	/**

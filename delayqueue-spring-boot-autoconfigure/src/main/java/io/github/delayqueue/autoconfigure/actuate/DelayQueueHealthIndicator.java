@@ -58,9 +58,9 @@ public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
 		boolean stopped = false;
 		DelayListenerEndpointRegistry registry = this.listeners.getIfAvailable();
 		if (registry != null) {
+			queues.addAll(registry.getQueues());
 			for (String id : registry.getListenerContainerIds()) {
 				DelayQueueListenerContainer container = registry.getListenerContainer(id);
-				queues.add(container.queue());
 				listenerDetails.put(id, Map.of("queue", container.queue(), "group", container.group(), "running",
 						container.isRunning()));
 				stopped |= registry.isRunning() && container.isAutoStartup() && !container.isRunning();

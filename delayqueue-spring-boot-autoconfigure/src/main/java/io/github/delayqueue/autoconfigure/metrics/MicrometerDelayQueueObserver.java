@@ -28,7 +28,6 @@ import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
-import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -92,10 +91,7 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		this.listeners.ifAvailable((registry) -> registry.getListenerContainers()
-			.stream()
-			.map(DelayQueueListenerContainer::queue)
-			.forEach(this::gauges));
+		this.listeners.ifAvailable((registry) -> registry.getQueues().forEach(this::gauges));
 		try {
 			DelayQueueEngine engine = this.engine.getIfAvailable();
 			if (engine != null) {
