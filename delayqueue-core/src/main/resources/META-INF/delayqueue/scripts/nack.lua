@@ -3,10 +3,12 @@
 -- consumer whose lease expired (and the entry went to another consumer) cannot act on it.
 -- KEYS[1] the stream the entry came from, KEYS[2] the group's retry ZSET, KEYS[3] dead stream
 -- ARGV: group, consumer, entry id, action ('retry'|'dead'), retry delay ms, next attempt,
---       message id, envelope, attempts made, error class, error message, wake-up channel, due ms
--- Returns 1 when done, 0 when the entry is no longer this consumer's
+--       message id, envelope, attempts made, error class, error message, wake-up channel, due ms,
+--       stack trace (truncated)
+-- Returns {1, the retry's due ms or the dead letter's entry id} when done, {0} when the entry is
+-- no longer this consumer's
 local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)
-if #p == 0 or p[1][2] ~= ARGV[2] then return 0 end
+if #p == 0 or p[1][2] ~= ARGV[2] then return {0} end
 redis.call('XACK', KEYS[1], ARGV[1], ARGV[3])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -16,8 +18,8 @@ if ARGV[4] == 'retry' then
   redis.call('ZADD', KEYS[2], due, member)
   local head = redis.call('ZRANGE', KEYS[2], 0, 0)
   if head[1] == member then redis.call('PUBLISH', ARGV[12], due) end
-else
-  redis.call('XADD', KEYS[3], '*', 'i', ARGV[7], 'e', ARGV[8], 'g', ARGV[1], 'a', ARGV[9],
-    'x', ARGV[10], 'r', ARGV[11], 'd', ARGV[13], 't', now)
+  return {1, due}
 end
-return 1
+local dead = redis.call('XADD', KEYS[3], '*', 'i', ARGV[7], 'e', ARGV[8], 'g', ARGV[1], 'a', ARGV[9],
+  'x', ARGV[10], 'r', ARGV[11], 'd', ARGV[13], 't', now, 's', ARGV[14])
+return {1, dead}

@@ -20,7 +20,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,9 +33,10 @@ import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.support.QueueKeys;
 import io.github.delayqueue.core.support.QueueNames;
-import io.github.delayqueue.core.support.QueueScheduler;
 import io.github.delayqueue.core.support.ScriptRunner;
-import io.github.delayqueue.core.support.WakeUps;
+import io.github.delayqueue.core.internal.EngineContext;
+import io.github.delayqueue.core.internal.runtime.DaemonThreads;
+import io.github.delayqueue.core.internal.scheduling.Schedulers;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -93,9 +93,9 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final Set<String> registered = ConcurrentHashMap.newKeySet();
 
-	private final Map<String, QueueScheduler> schedulers = new ConcurrentHashMap<>();
+	private final Schedulers schedulers;
 
-	private final WakeUps wakeUps;
+	private final EngineContext context;
 
 	private DelayQueueEngine(Builder builder) {
 		this.scripts = new ScriptRunner(builder.connectionFactory);
@@ -119,7 +119,10 @@ public final class DelayQueueEngine implements AutoCloseable {
 		}
 		this.template = new DelayQueueTemplate(this);
 		this.admin = new DelayQueueAdmin(this);
-		this.wakeUps = new WakeUps(builder.connectionFactory);
+		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this::keys, this.promoteBatchSize,
+				this.schedulerMaxIdle);
+		this.context = new EngineContext(this.scripts, this::keys, this.codec, this.observer, this.clock,
+				this.schedulers, this::register);
 	}
 
 	private static MessageCodec defaultCodec() {
@@ -165,7 +168,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 */
 	public <T> DelayQueueListenerContainer.Builder<T> listenerContainer(String queue, String group,
 			Class<T> payloadType, DelayMessageHandler<T> handler) {
-		return DelayQueueListenerContainer.builder(this, queue, group, payloadType, handler);
+		return DelayQueueListenerContainer.builder(this.context, queue, group, payloadType, handler);
 	}
 
 	/**
@@ -183,31 +186,6 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 */
 	public QueueKeys keys(String queue) {
 		return new QueueKeys(this.keyPrefix, queue);
-	}
-
-	/**
-	 * Registers a group as consuming a queue on this node: the node's scheduler for the
-	 * queue starts promoting the queue's due messages and the group's retries.
-	 * @param queue the queue
-	 * @param group the group
-	 */
-	public void joinScheduler(String queue, String group) {
-		QueueNames.group(group);
-		this.schedulers
-			.computeIfAbsent(queue,
-					(name) -> new QueueScheduler(this.scripts, keys(name), this.wakeUps, this.promoteBatchSize,
-							this.schedulerMaxIdle))
-			.addGroup(group);
-	}
-
-	/**
-	 * Removes a group from this node's scheduler of a queue; the scheduler stops with its
-	 * last group.
-	 * @param queue the queue
-	 * @param group the group
-	 */
-	public void leaveScheduler(String queue, String group) {
-		this.schedulers.computeIfPresent(queue, (name, scheduler) -> scheduler.removeGroup(group) ? null : scheduler);
 	}
 
 	void register(RedisConnection connection, QueueKeys keys) {
@@ -294,9 +272,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.schedulers.values().forEach(QueueScheduler::stop);
-		this.schedulers.clear();
-		this.wakeUps.close();
+		this.schedulers.close();
 		if (this.ownedExecutor != null) {
 			this.ownedExecutor.shutdown();
 		}

@@ -86,4 +86,13 @@ public interface DelayQueueObserver {
 	default void recovered(String queue, String group, int count) {
 	}
 
+	/**
+	 * A handler ran past the lease renewal limit: its message was given up (retried or
+	 * dead-lettered) and its thread abandoned to a replacement worker.
+	 * @param queue the queue
+	 * @param group the group
+	 */
+	default void abandoned(String queue, String group) {
+	}
+
 }

@@ -28,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
+import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.support.Envelope;
 import io.github.delayqueue.core.support.QueueKeys;
 import io.github.delayqueue.core.support.QueueNames;
@@ -268,7 +269,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			return action.get();
 		}
 		catch (DataAccessException ex) {
-			throw new DelayQueueException("Cannot " + what + ": " + ScriptRunner.describe(ex), ex);
+			throw new DelayQueueException("Cannot " + what + ": " + Failures.describe(ex), ex);
 		}
 	}
 

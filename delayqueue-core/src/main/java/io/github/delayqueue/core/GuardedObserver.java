@@ -80,4 +80,9 @@ final class GuardedObserver implements DelayQueueObserver {
 		guard("recovered", (observer) -> observer.recovered(queue, group, count));
 	}
 
+	@Override
+	public void abandoned(String queue, String group) {
+		guard("abandoned", (observer) -> observer.abandoned(queue, group));
+	}
+
 }

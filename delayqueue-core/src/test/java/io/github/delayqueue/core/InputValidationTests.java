@@ -121,7 +121,6 @@ class InputValidationTests {
 	void rejectsInvalidGroupNames(String name, String problem) {
 		assertClearRejection(() -> this.engine.listenerContainer(QUEUE, name, String.class, IGNORE), "Group name",
 				problem, name);
-		assertClearRejection(() -> this.engine.joinScheduler(QUEUE, name), "Group name", problem, name);
 		assertNothingReachedRedis();
 	}
 

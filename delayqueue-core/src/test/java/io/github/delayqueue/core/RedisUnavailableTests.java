@@ -333,7 +333,7 @@ class RedisUnavailableTests {
 		List<Thread> threads = new ArrayList<>();
 		for (Thread thread : Thread.getAllStackTraces().keySet()) {
 			if (thread.getName().startsWith("delayqueue-" + queue + "-")
-					|| thread.getName().equals("delayqueue-scheduler-" + queue)) {
+					|| thread.getName().startsWith("delayqueue-scheduler-" + queue + "-")) {
 				threads.add(thread);
 			}
 		}

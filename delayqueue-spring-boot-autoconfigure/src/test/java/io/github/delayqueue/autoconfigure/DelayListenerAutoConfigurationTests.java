@@ -28,6 +28,7 @@ import io.github.delayqueue.core.annotation.DelayListener;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisTest;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -77,7 +78,7 @@ class DelayListenerAutoConfigurationTests {
 					"delayqueue.listener.shutdown-timeout=5s", "delayqueue.listener.poll-timeout=2s",
 					"delayqueue.dead-letter.retention=1d", "delayqueue.retry.max-attempts=3")
 			.run((context) -> {
-				DelayQueueListenerContainer.Settings settings = context.getBean(DelayListenerEndpointRegistry.class)
+				ListenerSettings settings = context.getBean(DelayListenerEndpointRegistry.class)
 					.getListenerContainer("orders")
 					.settings();
 				assertThat(settings.concurrency()).isEqualTo(9);
@@ -98,7 +99,7 @@ class DelayListenerAutoConfigurationTests {
 					"delayqueue.queues.invoices.auto-startup=false")
 			.run((context) -> {
 				DelayListenerEndpointRegistry registry = context.getBean(DelayListenerEndpointRegistry.class);
-				DelayQueueListenerContainer.Settings orders = registry.getListenerContainer("orders").settings();
+				ListenerSettings orders = registry.getListenerContainer("orders").settings();
 				assertThat(orders.concurrency()).isEqualTo(6);
 				assertThat(orders.retryPolicy().maxAttempts()).isEqualTo(10);
 				assertThat(orders.retryPolicy().initialBackoff()).isEqualTo(Duration.ofSeconds(3));

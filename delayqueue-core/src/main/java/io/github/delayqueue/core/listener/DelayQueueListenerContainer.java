@@ -17,108 +17,61 @@
 package io.github.delayqueue.core.listener;
 
 import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
-import io.github.delayqueue.core.DaemonThreads;
-import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.internal.EngineContext;
+import io.github.delayqueue.core.internal.delivery.ListenerContext;
+import io.github.delayqueue.core.internal.delivery.ListenerRuntime;
 import io.github.delayqueue.core.support.QueueKeys;
 import io.github.delayqueue.core.support.QueueNames;
-import io.github.delayqueue.core.support.ScriptRunner;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.stream.ByteRecord;
-import org.springframework.data.redis.connection.stream.Consumer;
-import org.springframework.data.redis.connection.stream.ReadOffset;
-import org.springframework.data.redis.connection.stream.StreamOffset;
-import org.springframework.data.redis.connection.stream.StreamReadOptions;
 
 /**
  * Delivers the messages of one queue to one consumer group's handler: a reader doing
  * {@code XREADGROUP ... BLOCK} on its own connection over the queue's stream and the
- * group's retry stream, {@code concurrency} workers, batched acks, and a
- * {@link LeaseKeeper} that renews the leases of running handlers and recovers entries
- * whose consumer died.
+ * group's retry stream, {@code concurrency} workers, batched acks, and a watchdog that
+ * renews the leases of held messages, gives up handlers that hang past the lease renewal
+ * limit, and recovers entries whose consumer died.
  * <p>
  * Guarantees: at most {@code concurrency + prefetch} messages are held by this container
- * at once; a message is acknowledged only after its handler returned; a handler that
- * throws gets its message back after the retry policy's backoff, or dead-lettered; on
- * {@link #stop()} running handlers may finish within the shutdown timeout and every other
- * held message is released for redelivery. A message is lost only if Redis loses it.
+ * at once, and at most {@code concurrency} handlers run at once, across stops and
+ * restarts; a message is acknowledged only after its handler returned; a handler that
+ * throws (anything, {@link Error}s included) gets its message back after the retry
+ * policy's backoff, or dead-lettered; no background thread ends while the container runs
+ * (one that dies is replaced and logged at ERROR); on {@link #stop()} running handlers
+ * may finish within the shutdown timeout and every other held message is released for
+ * redelivery. A message is lost only if Redis loses it.
  */
 public final class DelayQueueListenerContainer implements SmartLifecycle {
 
-	private static final Log logger = LogFactory.getLog(DelayQueueListenerContainer.class);
+	private final EngineContext engine;
 
-	final DelayQueueEngine engine;
+	private final ListenerContext context;
 
-	final QueueKeys keys;
-
-	final String group;
-
-	final String consumer;
-
-	final Settings settings;
+	private final ListenerRuntime runtime;
 
 	private final Object lifecycleLock = new Object();
 
-	private final Object capacity = new Object();
-
-	private final AtomicInteger held = new AtomicInteger();
-
-	private final BlockingQueue<Delivery> prefetched = new LinkedBlockingQueue<>();
-
-	final Set<Delivery> inProgress = ConcurrentHashMap.newKeySet();
-
-	/** Every delivery held: read or recovered, not yet acked, nacked or released. */
-	final Set<Delivery> heldDeliveries = ConcurrentHashMap.newKeySet();
-
-	private final Processor processor;
-
 	private volatile boolean running;
-
-	private volatile RedisConnection readerConnection;
-
-	private Thread reader;
-
-	private CountDownLatch workersDone;
-
-	private LeaseKeeper leaseKeeper;
-
-	private Acker acker;
 
 	private DelayQueueListenerContainer(Builder<?> builder) {
 		this.engine = builder.engine;
-		this.keys = builder.engine.keys(builder.queue);
-		this.group = QueueNames.group(builder.group);
-		this.consumer = builder.consumerName;
-		this.settings = builder.settings();
-		this.processor = new Processor(this, builder.payloadType, builder.handler);
+		QueueKeys keys = builder.engine.keys().apply(builder.queue);
+		this.context = new ListenerContext(builder.engine.scripts(), keys, builder.group, builder.consumerName,
+				builder.settings(), builder.engine.observer(), builder.engine.codec(), builder.engine.clock());
+		this.runtime = new ListenerRuntime(this.context, builder.payloadType, builder.handler,
+				() -> this.engine.registry().accept(keys.queue()));
 	}
 
 	/**
-	 * Starts building a container; {@link DelayQueueEngine#listenerContainer} is the
-	 * usual way.
-	 * @param engine the engine
+	 * Starts building a container. Applications call
+	 * {@code DelayQueueEngine.listenerContainer(...)}, which supplies the engine's
+	 * context.
+	 * @param engine the engine's context
 	 * @param queue the queue
 	 * @param group the consumer group
 	 * @param payloadType the payload type
@@ -126,7 +79,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	 * @param <T> the payload type
 	 * @return a builder
 	 */
-	public static <T> Builder<T> builder(DelayQueueEngine engine, String queue, String group, Class<T> payloadType,
+	public static <T> Builder<T> builder(EngineContext engine, String queue, String group, Class<T> payloadType,
 			DelayMessageHandler<T> handler) {
 		return new Builder<>(engine, queue, group, payloadType, handler);
 	}
@@ -135,36 +88,44 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	 * Returns the settings the container was built with.
 	 * @return the settings
 	 */
-	public Settings settings() {
-		return this.settings;
+	public ListenerSettings settings() {
+		return this.context.settings();
 	}
 
 	/**
 	 * @return the queue
 	 */
 	public String queue() {
-		return this.keys.queue();
+		return this.context.queue();
 	}
 
 	/**
 	 * @return the consumer group
 	 */
 	public String group() {
-		return this.group;
+		return this.context.group();
 	}
 
 	/**
 	 * @return this container's consumer name in the group
 	 */
 	public String consumerName() {
-		return this.consumer;
+		return this.context.consumer();
 	}
 
 	/**
 	 * @return how many messages this container holds (read, running or awaiting ack)
 	 */
 	public int heldMessages() {
-		return this.held.get();
+		return this.runtime.held();
+	}
+
+	/**
+	 * @return how many handlers ran past the lease renewal limit and were abandoned to a
+	 * replacement worker since the container was built
+	 */
+	public long abandonedHandlers() {
+		return this.runtime.abandonedHandlers();
 	}
 
 	@Override
@@ -173,21 +134,9 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			if (this.running) {
 				return;
 			}
-			this.processor.prepare();
+			this.engine.schedulers().join(queue(), group());
+			this.runtime.start();
 			this.running = true;
-			this.engine.joinScheduler(queue(), this.group);
-			this.acker = new Acker(this);
-			this.leaseKeeper = new LeaseKeeper(this);
-			this.workersDone = new CountDownLatch(this.settings.concurrency());
-			ThreadFactory workers = DaemonThreads.factory("delayqueue-" + queue() + "-" + this.group + "-worker-");
-			Executor executor = (this.settings.executor() != null) ? this.settings.executor()
-					: (task) -> workers.newThread(task).start();
-			for (int i = 0; i < this.settings.concurrency(); i++) {
-				executor.execute(this::work);
-			}
-			this.reader = DaemonThreads.factory("delayqueue-" + queue() + "-" + this.group + "-reader-")
-				.newThread(this::read);
-			this.reader.start();
 		}
 	}
 
@@ -198,32 +147,23 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				return;
 			}
 			this.running = false;
-			closeReaderConnection();
-			joinQuietly(this.reader, Duration.ofSeconds(10));
-			long deadline = System.nanoTime() + this.settings.shutdownTimeout().toNanos();
 			try {
-				if (!this.workersDone.await(this.settings.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-					logger.warn(this.inProgress.size() + " handler(s) of queue '" + queue() + "', group '" + this.group
-							+ "' still run after the shutdown timeout; their messages will be redelivered after the visibility timeout");
-				}
+				this.runtime.stop();
 			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
+			finally {
+				this.engine.schedulers().leave(queue(), group());
 			}
-			List<Delivery> unstarted = new ArrayList<>();
-			this.prefetched.drainTo(unstarted);
-			unstarted.forEach(this::finished);
-			this.acker.stop(deadline);
-			this.leaseKeeper.releaseUnprocessed(deadline);
-			this.leaseKeeper.stop();
-			this.engine.leaveScheduler(queue(), this.group);
 		}
 	}
 
 	@Override
 	public void stop(Runnable callback) {
-		stop();
-		callback.run();
+		try {
+			stop();
+		}
+		finally {
+			callback.run();
+		}
 	}
 
 	@Override
@@ -231,242 +171,25 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		return this.running;
 	}
 
+	/**
+	 * Returns whether the container runs and is served: its reader, watchdog and acker
+	 * loops are alive, all its workers are there, and the queue's scheduler runs on this
+	 * node. A container can be running and not healthy only briefly, while a part that
+	 * ended is being replaced.
+	 * @return whether it is healthy
+	 */
+	public boolean isHealthy() {
+		return this.running && this.runtime.isServing() && this.engine.schedulers().isServing(queue());
+	}
+
 	@Override
 	public boolean isAutoStartup() {
-		return this.settings.autoStartup();
+		return this.context.settings().autoStartup();
 	}
 
-	private void read() {
-		long backoff = 0;
-		boolean groupsReady = false;
-		while (this.running) {
-			try {
-				int available = this.settings.limit() - this.held.get();
-				if (available <= 0) {
-					awaitCapacity();
-					continue;
-				}
-				if (this.readerConnection == null) {
-					this.readerConnection = this.engine.scripts().connectionFactory().getConnection();
-				}
-				if (!groupsReady) {
-					ensureGroups(this.readerConnection);
-					// registered here, not in start(): a container starts even while
-					// Redis is down
-					this.engine.register(queue());
-					groupsReady = true;
-				}
-				List<ByteRecord> records = readBatch(this.readerConnection, available);
-				if (backoff > 0) {
-					logger.info("Listener of queue '" + queue() + "', group '" + this.group + "' reaches Redis again");
-					backoff = 0;
-				}
-				if (records != null) {
-					for (ByteRecord record : records) {
-						accept(new Delivery(this, new String(record.getStream(), StandardCharsets.UTF_8),
-								record.getId().getValue(), fields(record.getValue()), 1));
-					}
-				}
-			}
-			catch (RuntimeException ex) {
-				closeReaderConnection();
-				groupsReady = false;
-				if (!this.running) {
-					return;
-				}
-				backoff = (backoff == 0) ? 100 : Math.min(5000, backoff * 2);
-				if (backoff == 100 || backoff == 5000) {
-					logger.warn("Listener of queue '" + queue() + "', group '" + this.group
-							+ "' cannot read from Redis, retrying in " + backoff + "ms: " + ScriptRunner.describe(ex));
-				}
-				sleep(backoff);
-			}
-		}
-		closeReaderConnection();
-	}
-
-	@SuppressWarnings("unchecked")
-	private List<ByteRecord> readBatch(RedisConnection connection, int available) {
-		Consumer reader = Consumer.from(this.group, this.consumer);
-		StreamOffset<byte[]> main = StreamOffset.create(QueueKeys.bytes(this.keys.stream()), ReadOffset.lastConsumed());
-		if (available == 1) {
-			// XREADGROUP's COUNT applies per stream: never take more than the capacity
-			// left
-			return connection.streamCommands()
-				.xReadGroup(reader, StreamReadOptions.empty().count(1).block(this.settings.pollTimeout()), main);
-		}
-		StreamOffset<byte[]> retries = StreamOffset.create(QueueKeys.bytes(this.keys.retryStream(this.group)),
-				ReadOffset.lastConsumed());
-		return connection.streamCommands()
-			.xReadGroup(reader, StreamReadOptions.empty().count(available / 2).block(this.settings.pollTimeout()), main,
-					retries);
-	}
-
-	void ensureGroups(RedisConnection connection) {
-		for (String stream : List.of(this.keys.stream(), this.keys.retryStream(this.group))) {
-			try {
-				connection.streamCommands()
-					.xGroupCreate(QueueKeys.bytes(stream), this.group, ReadOffset.from("0-0"), true);
-			}
-			catch (RuntimeException ex) {
-				if (!isBusyGroup(ex)) {
-					throw ex;
-				}
-			}
-		}
-	}
-
-	private static boolean isBusyGroup(Throwable ex) {
-		// Spring Data Redis reports the Redis error in a cause ("Error in execution")
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (String.valueOf(cause.getMessage()).contains("BUSYGROUP")) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	static Map<String, byte[]> fields(Map<byte[], byte[]> raw) {
-		Map<String, byte[]> fields = new LinkedHashMap<>();
-		raw.forEach((name, value) -> fields.put(new String(name, StandardCharsets.UTF_8), value));
-		return fields;
-	}
-
-	/** Takes a delivery read or recovered for this container. */
-	void accept(Delivery delivery) {
-		// a held message's lease is renewed while it waits for a worker, too
-		delivery.keepAliveUntilNanos = System.nanoTime() + this.settings.leaseRenewalLimit().toNanos();
-		this.heldDeliveries.add(delivery);
-		this.held.incrementAndGet();
-		this.prefetched.add(delivery);
-	}
-
-	/** Frees the capacity of a delivery that was acked, nacked or released. */
-	void finished(Delivery delivery) {
-		this.heldDeliveries.remove(delivery);
-		this.held.decrementAndGet();
-		synchronized (this.capacity) {
-			this.capacity.notifyAll();
-		}
-	}
-
-	int freeCapacity() {
-		return this.settings.limit() - this.held.get();
-	}
-
-	boolean isActive() {
-		return this.running;
-	}
-
-	private void awaitCapacity() {
-		synchronized (this.capacity) {
-			try {
-				if (this.held.get() >= this.settings.limit() && this.running) {
-					this.capacity.wait(100);
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	private void work() {
-		try {
-			while (this.running) {
-				Delivery delivery = this.prefetched.poll(100, TimeUnit.MILLISECONDS);
-				if (delivery == null) {
-					continue;
-				}
-				if (!this.running) {
-					this.prefetched.add(delivery);
-					break;
-				}
-				this.processor.process(delivery);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		finally {
-			this.workersDone.countDown();
-		}
-	}
-
-	void acknowledge(Delivery delivery) {
-		this.acker.add(delivery);
-	}
-
-	boolean renewNow(Delivery delivery) {
-		return this.leaseKeeper.renew(List.of(delivery)) && !delivery.leaseLost;
-	}
-
-	private void closeReaderConnection() {
-		RedisConnection connection = this.readerConnection;
-		this.readerConnection = null;
-		if (connection != null) {
-			try {
-				connection.close();
-			}
-			catch (RuntimeException ex) {
-				// already broken
-			}
-		}
-	}
-
-	static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	private static void joinQuietly(Thread thread, Duration timeout) {
-		try {
-			thread.join(timeout.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	/**
-	 * The settings of a container.
-	 *
-	 * @param concurrency the number of handlers running at once
-	 * @param prefetch how many messages may wait for a free worker
-	 * @param visibilityTimeout how long a delivery's lease lasts without renewal
-	 * @param leaseRenewalLimit how long the watchdog keeps renewing a running handler's
-	 * lease
-	 * @param pollTimeout how long one blocking read waits
-	 * @param shutdownTimeout how long stop waits for running handlers
-	 * @param trimInterval how often acknowledged entries are trimmed
-	 * @param deadLetterRetention how long dead letters are kept
-	 * @param retryPolicy the retry policy
-	 * @param executor the executor of the workers, or {@code null} for own threads
-	 * @param autoStartup whether the Spring context starts the container
-	 */
-	public record Settings(int concurrency, int prefetch, Duration visibilityTimeout, Duration leaseRenewalLimit,
-			Duration pollTimeout, Duration shutdownTimeout, Duration trimInterval, Duration deadLetterRetention,
-			RetryPolicy retryPolicy, Executor executor, boolean autoStartup) {
-
-		int limit() {
-			return this.concurrency + this.prefetch;
-		}
-
-	}
-
-	/**
-	 * Builds a {@link DelayQueueListenerContainer}; obtain one from
-	 * {@link DelayQueueEngine#listenerContainer}.
-	 *
-	 * @param <T> the payload type
-	 */
 	public static final class Builder<T> {
 
-		private final DelayQueueEngine engine;
+		private final EngineContext engine;
 
 		private final String queue;
 
@@ -492,6 +215,8 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 		private Duration deadLetterRetention = Duration.ofDays(7);
 
+		private Duration staleConsumerTimeout = Duration.ofMinutes(10);
+
 		private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
 
 		private Executor executor;
@@ -500,7 +225,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 		private String consumerName;
 
-		private Builder(DelayQueueEngine engine, String queue, String group, Class<T> payloadType,
+		private Builder(EngineContext engine, String queue, String group, Class<T> payloadType,
 				DelayMessageHandler<T> handler) {
 			this.engine = engine;
 			this.queue = QueueNames.queue(queue);
@@ -603,6 +328,19 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		}
 
 		/**
+		 * Sets how long a consumer of the group that holds nothing may stay idle before
+		 * recovery removes it from the group (default 10 minutes): consumers of crashed
+		 * containers do not pile up in {@code XINFO CONSUMERS}. A container removes its
+		 * own consumer on a clean stop.
+		 * @param timeout the timeout
+		 * @return this builder
+		 */
+		public Builder<T> staleConsumerTimeout(Duration timeout) {
+			this.staleConsumerTimeout = positive("Stale consumer timeout", timeout);
+			return this;
+		}
+
+		/**
 		 * Sets the retry policy (default {@link RetryPolicy#DEFAULT}).
 		 * @param policy the policy
 		 * @return this builder
@@ -663,12 +401,12 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			return value;
 		}
 
-		Settings settings() {
-			return new Settings(this.concurrency, (this.prefetch > 0) ? this.prefetch : this.concurrency,
+		ListenerSettings settings() {
+			return new ListenerSettings(this.concurrency, (this.prefetch > 0) ? this.prefetch : this.concurrency,
 					this.visibilityTimeout,
 					(this.leaseRenewalLimit != null) ? this.leaseRenewalLimit : this.visibilityTimeout.multipliedBy(10),
 					this.pollTimeout, this.shutdownTimeout, this.trimInterval, this.deadLetterRetention,
-					this.retryPolicy, this.executor, this.autoStartup);
+					this.staleConsumerTimeout, this.retryPolicy, this.executor, this.autoStartup);
 		}
 
 		/**

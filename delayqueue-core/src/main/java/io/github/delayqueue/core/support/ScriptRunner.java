@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
+import io.github.delayqueue.core.internal.runtime.Failures;
+
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -81,7 +83,7 @@ public final class ScriptRunner {
 				return run(flagged, keys, args);
 			}
 			catch (DataAccessException ex) {
-				if (!hasMessage(ex, "Error compiling script")) {
+				if (!Failures.hasMessage(ex, "Error compiling script")) {
 					throw ex;
 				}
 				this.scriptFlagsUnsupported = true;
@@ -138,37 +140,8 @@ public final class ScriptRunner {
 		}
 	}
 
-	/**
-	 * Describes a Redis failure for a message: the exception's own message, followed by
-	 * its root cause's when that says more (Spring's "Error in execution" hides Redis's
-	 * "OOM command not allowed…" in a cause).
-	 * @param ex the failure
-	 * @return the description
-	 */
-	public static String describe(Throwable ex) {
-		Throwable root = ex;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		String message = String.valueOf(ex.getMessage());
-		String rootMessage = root.getMessage();
-		if (root == ex || rootMessage == null || message.contains(rootMessage)) {
-			return message;
-		}
-		return message + ": " + rootMessage;
-	}
-
 	private static boolean isNoScript(Throwable ex) {
-		return hasMessage(ex, "NOSCRIPT");
-	}
-
-	private static boolean hasMessage(Throwable ex, String text) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause.getMessage() != null && cause.getMessage().contains(text)) {
-				return true;
-			}
-		}
-		return false;
+		return Failures.hasMessage(ex, "NOSCRIPT");
 	}
 
 	/**

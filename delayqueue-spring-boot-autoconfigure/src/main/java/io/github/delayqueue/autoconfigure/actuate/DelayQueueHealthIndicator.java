@@ -61,9 +61,12 @@ public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
 			queues.addAll(registry.getQueues());
 			for (String id : registry.getListenerContainerIds()) {
 				DelayQueueListenerContainer container = registry.getListenerContainer(id);
+				boolean healthy = container.isHealthy();
 				listenerDetails.put(id, Map.of("queue", container.queue(), "group", container.group(), "running",
-						container.isRunning()));
-				stopped |= registry.isRunning() && container.isAutoStartup() && !container.isRunning();
+						container.isRunning(), "healthy", healthy, "abandonedHandlers", container.abandonedHandlers()));
+				// running but not served (a part being replaced) is not healthy either
+				stopped |= (registry.isRunning() && container.isAutoStartup() && !container.isRunning())
+						|| (container.isRunning() && !healthy);
 			}
 		}
 		Map<String, Object> queueDetails = new LinkedHashMap<>();

@@ -43,8 +43,8 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * <ul>
  * <li>counters {@code delayqueue.messages.sent} (tags {@code queue}, {@code result}:
  * scheduled, ready, duplicate, replaced), {@code delayqueue.messages.delivered},
- * {@code .acked}, {@code .retried}, {@code .dead} and {@code .recovered} (tags
- * {@code queue}, {@code group});</li>
+ * {@code .acked}, {@code .retried}, {@code .dead}, {@code .recovered} and
+ * {@code delayqueue.handlers.abandoned} (tags {@code queue}, {@code group});</li>
  * <li>timers {@code delayqueue.lateness} (receive time minus due time; tags
  * {@code queue}, {@code group}) and {@code delayqueue.processing} (handler time; tags
  * {@code queue}, {@code group}, {@code result}: acked, retried, dead);</li>
@@ -142,6 +142,11 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 		counter("delayqueue.messages.recovered", queue, group, null).increment(count);
 	}
 
+	@Override
+	public void abandoned(String queue, String group) {
+		counter("delayqueue.handlers.abandoned", queue, group, null).increment();
+	}
+
 	private Counter counter(String name, String queue, String group, String result) {
 		return this.counters.computeIfAbsent(key(name, queue, group, result), (key) -> {
 			Counter.Builder builder = Counter.builder(name).tag("queue", queue);
@@ -199,6 +204,8 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 			case "delayqueue.messages.retried" -> "Failed attempts scheduled for a retry";
 			case "delayqueue.messages.dead" -> "Messages moved to the dead-letter stream";
 			case "delayqueue.messages.recovered" -> "Deliveries taken over after their lease expired";
+			case "delayqueue.handlers.abandoned" ->
+				"Handlers that ran past the lease renewal limit: their message was given up and their thread replaced";
 			case "delayqueue.lateness" -> "Time from a message's due time to its delivery";
 			case "delayqueue.processing" -> "Time a handler ran, by outcome";
 			default -> name;

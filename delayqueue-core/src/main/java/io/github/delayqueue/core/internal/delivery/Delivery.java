@@ -14,20 +14,30 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core.listener;
+package io.github.delayqueue.core.internal.delivery;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.delayqueue.core.listener.DelayMessageContext;
 import io.github.delayqueue.core.support.Envelope;
 
 /**
- * One stream entry held by a container, from read (or recovery) to ack or nack; the
- * handler's {@link DelayMessageContext}.
+ * One stream entry held by a container, from its read (or recovery) until it is settled:
+ * acknowledged, failed (retry or dead letter), or released. Its state moves one way:
+ * waiting → running → settled, or waiting → settled; {@link #settle()} lets exactly one
+ * party (the handler's worker, or the watchdog giving up a hung handler) settle it.
  */
-final class Delivery implements DelayMessageContext {
+public final class Delivery implements DelayMessageContext {
+
+	private static final int WAITING = 0;
+
+	private static final int RUNNING = 1;
+
+	private static final int SETTLED = 2;
 
 	final String stream;
 
@@ -41,30 +51,39 @@ final class Delivery implements DelayMessageContext {
 
 	final int attempt;
 
-	/**
-	 * The entry's delivery count in the group's pending list once this delivery took it.
-	 */
-	private final DelayQueueListenerContainer container;
+	private final ListenerContext context;
+
+	private final LeaseKeeper leases;
+
+	private final AtomicInteger state = new AtomicInteger(WAITING);
 
 	Envelope envelope;
 
 	int maxAttempts;
 
-	long startedNanos;
+	volatile long startedNanos;
 
 	volatile long keepAliveUntilNanos;
 
 	volatile boolean leaseLost;
 
-	Delivery(DelayQueueListenerContainer container, String stream, String entryId, Map<String, byte[]> fields,
+	volatile WorkerPool.Worker worker;
+
+	/**
+	 * @param deliveries the entry's delivery count in the group once this delivery took
+	 * it
+	 */
+	Delivery(ListenerContext context, LeaseKeeper leases, String stream, String entryId, Map<String, byte[]> fields,
 			long deliveries) {
-		this.container = container;
+		this.context = context;
+		this.leases = leases;
 		this.stream = stream;
 		this.entryId = entryId;
 		this.messageId = text(fields.get("i"), "");
 		this.envelopeBytes = (fields.get("e") != null) ? fields.get("e") : new byte[0];
 		this.dueMillis = parseLong(text(fields.get("d"), "0"));
 		this.attempt = (int) (parseLong(text(fields.get("a"), "1")) + deliveries - 1);
+		this.maxAttempts = context.settings().retryPolicy().maxAttempts();
 	}
 
 	private static String text(byte[] value, String fallback) {
@@ -80,14 +99,40 @@ final class Delivery implements DelayMessageContext {
 		}
 	}
 
+	/** Marks the handler as started on a worker; false when already settled. */
+	boolean start(WorkerPool.Worker worker) {
+		this.worker = worker;
+		this.startedNanos = System.nanoTime();
+		this.keepAliveUntilNanos = this.startedNanos + this.context.settings().leaseRenewalLimit().toNanos();
+		return this.state.compareAndSet(WAITING, RUNNING);
+	}
+
+	/** Takes the right to settle the delivery; true for exactly one caller. */
+	boolean settle() {
+		return this.state.getAndSet(SETTLED) != SETTLED;
+	}
+
+	boolean isRunning() {
+		return this.state.get() == RUNNING;
+	}
+
+	boolean isSettled() {
+		return this.state.get() == SETTLED;
+	}
+
+	Duration processingTime() {
+		long started = this.startedNanos;
+		return (started == 0) ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - started);
+	}
+
 	@Override
 	public String queue() {
-		return this.container.queue();
+		return this.context.queue();
 	}
 
 	@Override
 	public String group() {
-		return this.container.group();
+		return this.context.group();
 	}
 
 	@Override
@@ -121,13 +166,13 @@ final class Delivery implements DelayMessageContext {
 		if (until - this.keepAliveUntilNanos > 0) {
 			this.keepAliveUntilNanos = until;
 		}
-		return this.container.renewNow(this);
+		return !isSettled() && this.leases.renewNow(this);
 	}
 
 	@Override
 	public String toString() {
-		return "message '" + this.messageId + "' (entry " + this.entryId + ", attempt " + this.attempt + ") of queue '"
-				+ queue() + "', group '" + group() + "'";
+		return "message '" + this.messageId + "' (entry " + this.entryId + ", attempt " + this.attempt + ") of "
+				+ this.context.label();
 	}
 
 }

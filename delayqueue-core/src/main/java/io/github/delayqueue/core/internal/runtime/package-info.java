@@ -14,31 +14,13 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
-
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
-
 /**
- * Thread factories for the engine's own threads.
+ * The engine's background machinery shared by every loop:
+ * {@link io.github.delayqueue.core.internal.runtime.SupervisedLoop} runs each background
+ * job (readers, schedulers, watchdogs, ackers) with one backoff, one way of logging an
+ * outage (WARN once with the reason, INFO on recovery) and a supervisor that replaces a
+ * thread that ended while its loop should run;
+ * {@link io.github.delayqueue.core.internal.runtime.Failures} describes and logs failures
+ * that cannot describe themselves. Internal: not API, may change in any release.
  */
-public final class DaemonThreads {
-
-	private DaemonThreads() {
-	}
-
-	/**
-	 * Returns a factory of named daemon threads.
-	 * @param prefix the name prefix
-	 * @return the factory
-	 */
-	public static ThreadFactory factory(String prefix) {
-		AtomicInteger count = new AtomicInteger();
-		return (runnable) -> {
-			Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		};
-	}
-
-}
+package io.github.delayqueue.core.internal.runtime;

@@ -1,0 +1,44 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.internal;
+
+import java.time.Clock;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import io.github.delayqueue.core.DelayQueueObserver;
+import io.github.delayqueue.core.codec.MessageCodec;
+import io.github.delayqueue.core.internal.scheduling.Schedulers;
+import io.github.delayqueue.core.support.QueueKeys;
+import io.github.delayqueue.core.support.ScriptRunner;
+
+/**
+ * What an engine hands to the listener containers built from it: the containers depend on
+ * this, never on the engine, so the engine and the containers do not import each other.
+ *
+ * @param scripts the script runner
+ * @param keys the keys of a queue (validating its name)
+ * @param codec the payload codec
+ * @param observer the observer
+ * @param clock the JVM clock (lateness figures only)
+ * @param schedulers the engine's schedulers
+ * @param registry adds a queue to the registry of queues
+ */
+public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys, MessageCodec codec,
+		DelayQueueObserver observer, Clock clock, Schedulers schedulers, Consumer<String> registry) {
+
+}

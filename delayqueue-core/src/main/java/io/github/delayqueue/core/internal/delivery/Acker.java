@@ -1,0 +1,157 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.internal.delivery;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.delayqueue.core.internal.runtime.Failures;
+import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
+import io.github.delayqueue.core.support.QueueKeys;
+
+import org.springframework.data.redis.connection.stream.RecordId;
+
+/**
+ * Acknowledges handled deliveries in batches ({@code XACK}, one per stream) on a
+ * {@link SupervisedLoop}. A delivery handled after the container stopped (its handler
+ * outlived the shutdown timeout) is acknowledged at once on the handler's thread, so no
+ * entry stays pending because its ack came late.
+ */
+final class Acker implements SupervisedLoop.Job {
+
+	private static final Log logger = LogFactory.getLog(Acker.class);
+
+	private static final int MAX_BATCH = 512;
+
+	private final ListenerContext context;
+
+	private final Holdings holdings;
+
+	private final BlockingQueue<Delivery> pending = new LinkedBlockingQueue<>();
+
+	private final List<Delivery> batch = new ArrayList<>();
+
+	private final SupervisedLoop loop;
+
+	Acker(ListenerContext context, Holdings holdings) {
+		this.context = context;
+		this.holdings = holdings;
+		this.loop = new SupervisedLoop("acker of " + context.label(), context.threadName("acker"), this);
+	}
+
+	void start() {
+		this.loop.start();
+	}
+
+	boolean isServing() {
+		return this.loop.isServing();
+	}
+
+	void add(Delivery delivery) {
+		this.pending.add(delivery);
+		if (!this.loop.isRunning()) {
+			flush(System.nanoTime());
+		}
+	}
+
+	/** Stops the loop, then acknowledges what is pending, trying until the deadline. */
+	void stop(long deadlineNanos) {
+		this.loop.stop(Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())).plusSeconds(1));
+		flush(deadlineNanos);
+	}
+
+	@Override
+	public long runOnce() throws InterruptedException {
+		if (this.batch.isEmpty()) {
+			Delivery first = this.pending.poll(50, TimeUnit.MILLISECONDS);
+			if (first == null) {
+				return 0;
+			}
+			this.batch.add(first);
+			this.pending.drainTo(this.batch, MAX_BATCH - 1);
+		}
+		// a failure keeps the batch for the next try, after the loop's backoff
+		ack(this.batch);
+		this.batch.clear();
+		return 0;
+	}
+
+	@Override
+	public void stopped() {
+		// the loop's batch goes back to be flushed by stop()
+		this.pending.addAll(this.batch);
+		this.batch.clear();
+	}
+
+	private synchronized void flush(long deadlineNanos) {
+		List<Delivery> rest = new ArrayList<>();
+		this.pending.drainTo(rest);
+		if (rest.isEmpty()) {
+			return;
+		}
+		for (int attempt = 1;; attempt++) {
+			try {
+				ack(rest);
+				return;
+			}
+			catch (RuntimeException ex) {
+				if (attempt >= 3 && System.nanoTime() - deadlineNanos > 0) {
+					logger.warn("Could not acknowledge " + rest.size() + " message(s) of " + this.context.label()
+							+ "; they will be redelivered after the visibility timeout: " + Failures.describe(ex));
+					rest.forEach(this.holdings::finished);
+					return;
+				}
+				sleep(100L * attempt);
+			}
+		}
+	}
+
+	private void ack(List<Delivery> deliveries) {
+		Map<String, List<RecordId>> byStream = new LinkedHashMap<>();
+		for (Delivery delivery : deliveries) {
+			byStream.computeIfAbsent(delivery.stream, (stream) -> new ArrayList<>()).add(RecordId.of(delivery.entryId));
+		}
+		this.context.scripts().execute((connection) -> {
+			byStream.forEach((stream, ids) -> connection.streamCommands()
+				.xAck(QueueKeys.bytes(stream), this.context.group(), ids.toArray(RecordId[]::new)));
+			return null;
+		});
+		for (Delivery delivery : deliveries) {
+			this.holdings.finished(delivery);
+			this.context.observer().acked(this.context.queue(), this.context.group(), delivery.processingTime());
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}

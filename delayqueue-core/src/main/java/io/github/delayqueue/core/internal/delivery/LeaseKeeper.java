@@ -1,0 +1,234 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.internal.delivery;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.delayqueue.core.internal.runtime.Failures;
+import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
+import io.github.delayqueue.core.listener.HandlerTimeoutException;
+import io.github.delayqueue.core.support.ScriptRunner;
+import io.github.delayqueue.core.support.Scripts;
+
+/**
+ * The container's watchdog, on one {@link SupervisedLoop}: renews the leases of held
+ * deliveries, gives up handlers that run past the lease renewal limit, recovers entries
+ * whose lease expired (their consumer died), trims acknowledged entries and dead letters,
+ * and prunes consumers of the group that are long idle and hold nothing.
+ */
+final class LeaseKeeper implements SupervisedLoop.Job {
+
+	private static final Log logger = LogFactory.getLog(LeaseKeeper.class);
+
+	private final ListenerContext context;
+
+	private final Holdings holdings;
+
+	private final SupervisedLoop loop;
+
+	private final long renewEveryNanos;
+
+	private final long recoverEveryNanos;
+
+	private final long trimEveryNanos;
+
+	private Processor processor;
+
+	private WorkerPool workers;
+
+	private long nextRenew;
+
+	private long nextRecover;
+
+	private long nextTrim;
+
+	LeaseKeeper(ListenerContext context, Holdings holdings) {
+		this.context = context;
+		this.holdings = holdings;
+		long visibility = context.settings().visibilityTimeout().toNanos();
+		this.renewEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(50), visibility / 3);
+		this.recoverEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(100),
+				Math.min(visibility / 2, TimeUnit.SECONDS.toNanos(15)));
+		this.trimEveryNanos = context.settings().trimInterval().toNanos();
+		this.loop = new SupervisedLoop("lease keeper of " + context.label(), context.threadName("leases"), this);
+	}
+
+	void bind(Processor processor, WorkerPool workers) {
+		this.processor = processor;
+		this.workers = workers;
+	}
+
+	void start() {
+		long now = System.nanoTime();
+		this.nextRenew = now + this.renewEveryNanos;
+		this.nextRecover = now + this.recoverEveryNanos;
+		this.nextTrim = now + this.trimEveryNanos;
+		this.loop.start();
+	}
+
+	void stop() {
+		this.loop.stop(java.time.Duration.ofSeconds(5));
+	}
+
+	boolean isServing() {
+		return this.loop.isServing();
+	}
+
+	@Override
+	public long runOnce() {
+		long now = System.nanoTime();
+		if (now - this.nextRenew >= 0) {
+			giveUpHungHandlers(now);
+			this.workers.replenish();
+			renewHeld(now);
+			this.nextRenew = now + this.renewEveryNanos;
+		}
+		if (now - this.nextRecover >= 0) {
+			recover();
+			this.nextRecover = now + this.recoverEveryNanos;
+		}
+		if (now - this.nextTrim >= 0) {
+			trim();
+			this.nextTrim = now + this.trimEveryNanos;
+		}
+		long next = Math.min(this.nextRenew, Math.min(this.nextRecover, this.nextTrim));
+		return next - System.nanoTime();
+	}
+
+	/**
+	 * A handler past its lease renewal limit (and any lease it extended) is given up: its
+	 * message is retried per policy (the attempt is used) or dead-lettered, and its
+	 * worker is abandoned to a replacement so the container keeps its concurrency.
+	 */
+	private void giveUpHungHandlers(long now) {
+		for (Delivery delivery : this.holdings.all()) {
+			if (delivery.isRunning() && now - delivery.keepAliveUntilNanos > 0 && delivery.settle()) {
+				WorkerPool.Worker worker = delivery.worker;
+				if (worker != null) {
+					this.workers.abandon(worker);
+				}
+				this.context.observer().abandoned(this.context.queue(), this.context.group());
+				logger.error("The handler of " + delivery + " still runs after "
+						+ TimeUnit.NANOSECONDS.toMillis(now - delivery.startedNanos)
+						+ " ms, past the lease renewal limit; giving its message up and its thread to a replacement");
+				this.processor.fail(delivery,
+						new HandlerTimeoutException("The handler ran past the lease renewal limit ("
+								+ this.context.settings().leaseRenewalLimit() + ") and was abandoned"));
+			}
+		}
+	}
+
+	private void renewHeld(long now) {
+		List<Delivery> renewing = new ArrayList<>();
+		for (Delivery delivery : this.holdings.all()) {
+			// waiting deliveries are renewed without limit: workers are never hung for
+			// long
+			if (!delivery.isSettled() && !delivery.leaseLost
+					&& (!delivery.isRunning() || delivery.keepAliveUntilNanos - now > 0)) {
+				renewing.add(delivery);
+			}
+		}
+		renew(renewing);
+	}
+
+	/** Renews one lease now, for a handler extending its lease. */
+	boolean renewNow(Delivery delivery) {
+		try {
+			renew(List.of(delivery));
+			return !delivery.leaseLost;
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Cannot renew the lease of " + delivery + " now: " + Failures.describe(ex));
+			return false;
+		}
+	}
+
+	private void renew(List<Delivery> deliveries) {
+		Map<String, List<Delivery>> byStream = new LinkedHashMap<>();
+		deliveries.forEach((d) -> byStream.computeIfAbsent(d.stream, (s) -> new ArrayList<>()).add(d));
+		byStream.forEach((stream, list) -> {
+			List<Object> args = new ArrayList<>(List.of(this.context.group(), this.context.consumer()));
+			list.forEach((d) -> args.add(d.entryId));
+			List<Object> lost = this.context.scripts().run(Scripts.EXTEND, List.of(stream), args.toArray());
+			for (Object entry : lost) {
+				String entryId = ScriptRunner.asString(entry);
+				list.stream().filter((d) -> d.entryId.equals(entryId)).forEach((d) -> d.leaseLost = true);
+			}
+		});
+	}
+
+	private void recover() {
+		int recovered = 0;
+		for (String stream : this.context.streams()) {
+			int free = this.holdings.free();
+			if (free <= 0) {
+				break;
+			}
+			// never claim back what this container still holds (e.g. a handler past its
+			// lease renewal limit): another consumer is to take that over
+			List<Object> args = new ArrayList<>(List.of(this.context.group(), this.context.consumer(),
+					this.context.settings().visibilityTimeout().toMillis(), free));
+			args.addAll(this.holdings.entryIds(stream, false));
+			List<Object> claimed = this.context.scripts().run(Scripts.RECOVER, List.of(stream), args.toArray());
+			for (Object item : claimed) {
+				List<?> entry = (List<?>) item;
+				this.holdings.accept(new Delivery(this.context, this, stream, ScriptRunner.asString(entry.get(0)),
+						fields((List<?>) entry.get(1)), ScriptRunner.asLong(entry.get(2))));
+				recovered++;
+			}
+		}
+		if (recovered > 0) {
+			logger
+				.info("Recovered " + recovered + " message(s) of " + this.context.label() + " whose lease had expired");
+			this.context.observer().recovered(this.context.queue(), this.context.group(), recovered);
+		}
+	}
+
+	private static Map<String, byte[]> fields(List<?> flat) {
+		Map<String, byte[]> fields = new LinkedHashMap<>();
+		for (int i = 0; i + 1 < flat.size(); i += 2) {
+			fields.put(new String((byte[]) flat.get(i), StandardCharsets.UTF_8), (byte[]) flat.get(i + 1));
+		}
+		return fields;
+	}
+
+	private void trim() {
+		for (String stream : this.context.streams()) {
+			this.context.scripts().run(Scripts.TRIM, List.of(stream));
+		}
+		this.context.scripts()
+			.run(Scripts.TRIM_DEAD, List.of(this.context.keys().dead()),
+					this.context.settings().deadLetterRetention().toMillis());
+		long pruned = ScriptRunner.asLong(this.context.scripts()
+			.run(Scripts.PRUNE_CONSUMERS, this.context.streams(), this.context.group(), this.context.consumer(),
+					this.context.settings().staleConsumerTimeout().toMillis())
+			.get(0));
+		if (pruned > 0) {
+			logger.info("Removed " + pruned + " consumer(s) of " + this.context.label()
+					+ " that held nothing and were idle longer than " + this.context.settings().staleConsumerTimeout());
+		}
+	}
+
+}

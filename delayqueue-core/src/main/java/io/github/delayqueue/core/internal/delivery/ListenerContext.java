@@ -1,0 +1,73 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.internal.delivery;
+
+import java.time.Clock;
+import java.util.List;
+
+import io.github.delayqueue.core.DelayQueueObserver;
+import io.github.delayqueue.core.codec.MessageCodec;
+import io.github.delayqueue.core.listener.ListenerSettings;
+import io.github.delayqueue.core.support.QueueKeys;
+import io.github.delayqueue.core.support.ScriptRunner;
+
+/**
+ * What the parts of one listener container share: where it reads (queue keys, group,
+ * consumer name), how (settings), and the engine's services it uses.
+ *
+ * @param scripts the script runner
+ * @param keys the queue's keys
+ * @param group the consumer group
+ * @param consumer this container's consumer name in the group
+ * @param settings the container's settings
+ * @param observer the engine's observer
+ * @param codec the payload codec
+ * @param clock the JVM clock (lateness figures only)
+ */
+public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group, String consumer,
+		ListenerSettings settings, DelayQueueObserver observer, MessageCodec codec, Clock clock) {
+
+	/**
+	 * @return the queue
+	 */
+	public String queue() {
+		return this.keys.queue();
+	}
+
+	/**
+	 * @return the streams the container reads: the queue's and the group's retry stream
+	 */
+	public List<String> streams() {
+		return List.of(this.keys.stream(), this.keys.retryStream(this.group));
+	}
+
+	/**
+	 * @return {@code queue 'q', group 'g'} for log lines
+	 */
+	public String label() {
+		return "queue '" + queue() + "', group '" + this.group + "'";
+	}
+
+	/**
+	 * @param role the role of a thread, e.g. {@code reader}
+	 * @return a thread name naming the queue and group
+	 */
+	public String threadName(String role) {
+		return "delayqueue-" + queue() + "-" + this.group + "-" + role;
+	}
+
+}

@@ -1,0 +1,236 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.internal.delivery;
+
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.util.List;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.delayqueue.core.codec.MessageDecodingException;
+import io.github.delayqueue.core.internal.runtime.Failures;
+import io.github.delayqueue.core.listener.DelayMessageHandler;
+import io.github.delayqueue.core.listener.RetryPolicy;
+import io.github.delayqueue.core.support.Envelope;
+import io.github.delayqueue.core.support.ScriptRunner;
+import io.github.delayqueue.core.support.Scripts;
+
+/**
+ * Runs the handler of one delivery and settles it: acknowledged when the handler
+ * returned; retried after the policy's backoff, or dead-lettered, when it threw or could
+ * not be decoded. Whatever the handler does (throws an {@link Error}, throws an exception
+ * whose message cannot be read, leaves its thread interrupted), the worker goes on.
+ */
+final class Processor {
+
+	private static final Log logger = LogFactory.getLog(Processor.class);
+
+	private static final int MAX_ERROR_MESSAGE = 1024;
+
+	private static final int MAX_STACK_TRACE = 8 * 1024;
+
+	private final ListenerContext context;
+
+	private final Holdings holdings;
+
+	private final Acker acker;
+
+	private final Type payloadType;
+
+	private final DelayMessageHandler<Object> handler;
+
+	@SuppressWarnings("unchecked")
+	Processor(ListenerContext context, Holdings holdings, Acker acker, Type payloadType,
+			DelayMessageHandler<?> handler) {
+		this.context = context;
+		this.holdings = holdings;
+		this.acker = acker;
+		this.payloadType = payloadType;
+		this.handler = (DelayMessageHandler<Object>) handler;
+	}
+
+	void prepare() {
+		try {
+			this.context.codec().prepare(this.payloadType);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Cannot prepare decoding of " + this.payloadType.getTypeName() + ": " + Failures.describe(ex));
+		}
+	}
+
+	void process(Delivery delivery, WorkerPool.Worker worker) {
+		if (!delivery.start(worker)) {
+			return;
+		}
+		Object payload;
+		try {
+			payload = decode(delivery);
+		}
+		catch (RuntimeException ex) {
+			// undecodable, or its attempts ran out while leases expired
+			if (delivery.settle()) {
+				deadLetter(delivery, ex);
+			}
+			return;
+		}
+		long lateness = this.context.clock().millis() - delivery.dueMillis;
+		this.context.observer()
+			.delivered(this.context.queue(), this.context.group(), delivery.attempt,
+					Duration.ofMillis(Math.max(0, lateness)));
+		Throwable failure = null;
+		try {
+			this.handler.handle(payload, delivery);
+		}
+		catch (Throwable ex) {
+			failure = ex;
+		}
+		finally {
+			// the handler's interrupt must not end the worker or fail the ack
+			Thread.interrupted();
+		}
+		if (!delivery.settle()) {
+			// given up by the watchdog while the handler ran
+			return;
+		}
+		if (failure == null) {
+			this.acker.add(delivery);
+		}
+		else {
+			fail(delivery, failure);
+		}
+	}
+
+	private Object decode(Delivery delivery) {
+		try {
+			delivery.envelope = Envelope.decode(delivery.envelopeBytes);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new MessageDecodingException("Undecodable message envelope: " + Failures.message(ex), ex);
+		}
+		if (delivery.envelope.maxAttempts() > 0) {
+			delivery.maxAttempts = delivery.envelope.maxAttempts();
+		}
+		if (delivery.attempt > delivery.maxAttempts) {
+			throw new IllegalStateException("Attempts exhausted (" + delivery.maxAttempts
+					+ "): the lease of the last attempt expired before it was acknowledged");
+		}
+		try {
+			return this.context.codec().decode(delivery.envelope.payload(), this.payloadType);
+		}
+		catch (MessageDecodingException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			// a codec breaking its contract must not kill the worker thread
+			throw new MessageDecodingException("Cannot decode payload: " + Failures.summary(ex), ex);
+		}
+	}
+
+	/**
+	 * Settles a delivery whose handler failed: a retry after the policy's backoff while
+	 * attempts are left and the failure is retryable, else a dead letter. The caller
+	 * holds the right to settle it.
+	 */
+	void fail(Delivery delivery, Throwable failure) {
+		RetryPolicy policy = this.context.settings().retryPolicy();
+		if (policy.isRetryable(failure) && delivery.attempt < delivery.maxAttempts) {
+			Duration backoff = policy.backoff(delivery.attempt);
+			logger.warn("Attempt " + delivery.attempt + " of " + delivery.maxAttempts + " of message '"
+					+ delivery.messageId + "' (" + this.context.label() + ") failed, retrying in " + backoff.toMillis()
+					+ " ms: " + Failures.summary(failure));
+			if (nack(delivery, "retry", backoff.toMillis(), failure) != null) {
+				this.context.observer()
+					.retried(this.context.queue(), this.context.group(), delivery.processingTime(), failure);
+			}
+		}
+		else {
+			deadLetter(delivery, failure);
+		}
+	}
+
+	private void deadLetter(Delivery delivery, Throwable failure) {
+		String deadEntry = nack(delivery, "dead", 0, failure);
+		if (deadEntry != null) {
+			Failures.logError(logger,
+					"Dead-lettered message '" + delivery.messageId + "' of " + this.context.label() + " after "
+							+ Math.min(delivery.attempt, delivery.maxAttempts) + " attempt(s) as dead letter "
+							+ deadEntry + " (replay it with that entry id): " + Failures.summary(failure),
+					failure);
+			this.context.observer()
+				.dead(this.context.queue(), this.context.group(), delivery.processingTime(), failure);
+		}
+	}
+
+	/**
+	 * Runs the nack script; on a Redis failure tries twice more, then leaves the message
+	 * to lease recovery (it is redelivered after the visibility timeout).
+	 * @return the dead-letter entry id or the retry's due time; {@code null} when the
+	 * delivery was not this consumer's any more or Redis could not be reached
+	 */
+	private String nack(Delivery delivery, String action, long delayMillis, Throwable error) {
+		String message = truncate(Failures.message(error), MAX_ERROR_MESSAGE);
+		try {
+			for (int attempt = 1;; attempt++) {
+				try {
+					List<Object> reply = this.context.scripts()
+						.run(Scripts.NACK,
+								List.of(delivery.stream, this.context.keys().retryDelayed(this.context.group()),
+										this.context.keys().dead()),
+								this.context.group(), this.context.consumer(), delivery.entryId, action, delayMillis,
+								delivery.attempt + 1, delivery.messageId, delivery.envelopeBytes,
+								Math.min(delivery.attempt, delivery.maxAttempts), error.getClass().getName(), message,
+								this.context.keys().wakeChannel(), delivery.dueMillis,
+								Failures.stackTrace(error, MAX_STACK_TRACE));
+					if (ScriptRunner.asLong(reply.get(0)) != 1) {
+						logger
+							.info("The lease of " + delivery + " was lost to another consumer; leaving it to that one");
+						return null;
+					}
+					return ScriptRunner.asString(reply.get(1));
+				}
+				catch (RuntimeException ex) {
+					if (attempt >= 3) {
+						logger.warn("Cannot record the failure of " + delivery
+								+ " in Redis; it will be redelivered after the visibility timeout: "
+								+ Failures.describe(ex));
+						return null;
+					}
+					sleep(100L * attempt);
+				}
+			}
+		}
+		finally {
+			this.holdings.finished(delivery);
+		}
+	}
+
+	private static String truncate(String text, int max) {
+		return (text.length() > max) ? text.substring(0, max) + "..." : text;
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}

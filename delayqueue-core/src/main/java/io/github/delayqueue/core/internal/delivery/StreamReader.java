@@ -1,0 +1,229 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.internal.delivery;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.delayqueue.core.internal.runtime.Failures;
+import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
+import io.github.delayqueue.core.support.QueueKeys;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.stream.ByteRecord;
+import org.springframework.data.redis.connection.RedisStreamCommands.XClaimOptions;
+import org.springframework.data.redis.connection.stream.Consumer;
+import org.springframework.data.redis.connection.stream.ReadOffset;
+import org.springframework.data.redis.connection.stream.RecordId;
+import org.springframework.data.redis.connection.stream.StreamOffset;
+import org.springframework.data.redis.connection.stream.StreamReadOptions;
+
+/**
+ * Reads a container's deliveries on a {@link SupervisedLoop} of its own, with a
+ * connection of its own: {@code XREADGROUP ... BLOCK} over the queue's stream and the
+ * group's retry stream at once, so a due retry is read as promptly as a new message,
+ * never more than the capacity left. On every (re)connection it first re-reads its own
+ * pending entries that it does not hold ({@code XREADGROUP ... 0}): a read whose reply
+ * was lost in a connection drop is delivered after the outage, not after the visibility
+ * timeout.
+ */
+final class StreamReader implements SupervisedLoop.Job {
+
+	private static final Log logger = LogFactory.getLog(StreamReader.class);
+
+	private final ListenerContext context;
+
+	private final Holdings holdings;
+
+	private final LeaseKeeper leases;
+
+	private final Runnable onConnected;
+
+	private final SupervisedLoop loop;
+
+	private volatile RedisConnection connection;
+
+	/**
+	 * @param onConnected runs once a connection is ready and the groups exist (e.g. to
+	 * register the queue)
+	 */
+	StreamReader(ListenerContext context, Holdings holdings, LeaseKeeper leases, Runnable onConnected) {
+		this.context = context;
+		this.holdings = holdings;
+		this.leases = leases;
+		this.onConnected = onConnected;
+		this.loop = new SupervisedLoop("reader of " + context.label(), context.threadName("reader"), this);
+	}
+
+	void start() {
+		this.loop.start();
+	}
+
+	void stop(Duration timeout) {
+		this.loop.stop(timeout);
+	}
+
+	boolean isServing() {
+		return this.loop.isServing();
+	}
+
+	@Override
+	public long runOnce() {
+		if (this.holdings.free() < 1) {
+			this.holdings.awaitFree(1, 100);
+			return 0;
+		}
+		RedisConnection current = this.connection;
+		if (current == null) {
+			current = this.context.scripts().connectionFactory().getConnection();
+			this.connection = current;
+			ensureGroups(current);
+			this.onConnected.run();
+			readOwnPending(current);
+			if (!this.loop.isRunning()) {
+				// stopped while connecting: interrupt() may have missed the connection
+				closeConnection();
+			}
+			return 0;
+		}
+		read(current, ReadOffset.lastConsumed(), this.context.settings().pollTimeout());
+		return 0;
+	}
+
+	private void readOwnPending(RedisConnection connection) {
+		try {
+			read(connection, ReadOffset.from("0"), null);
+		}
+		catch (RuntimeException ex) {
+			// a broken connection fails the next read too; anything else must not stop
+			// reading: those entries are recovered after the visibility timeout
+			logger.warn("Cannot re-read the pending entries of " + this.context.label() + ": " + Failures.describe(ex));
+		}
+	}
+
+	private void read(RedisConnection connection, ReadOffset offset, Duration block) {
+		boolean history = block == null;
+		int free = this.holdings.free();
+		// COUNT applies per stream; a history read returns the held entries too
+		int perStream = Math.max(1, free / 2) + (history ? this.holdings.size() : 0);
+		StreamReadOptions options = StreamReadOptions.empty().count(perStream);
+		if (block != null) {
+			options = options.block(block);
+		}
+		List<String> streams = this.context.streams();
+		// the retry stream first: a due retry goes before the backlog
+		@SuppressWarnings("unchecked")
+		List<ByteRecord> records = connection.streamCommands()
+			.xReadGroup(Consumer.from(this.context.group(), this.context.consumer()), options,
+					StreamOffset.create(QueueKeys.bytes(streams.get(1)), offset),
+					StreamOffset.create(QueueKeys.bytes(streams.get(0)), offset));
+		if (records == null) {
+			return;
+		}
+		Map<String, List<RecordId>> surplus = new LinkedHashMap<>();
+		for (ByteRecord record : records) {
+			String stream = new String(record.getStream(), StandardCharsets.UTF_8);
+			String entryId = record.getId().getValue();
+			if (history && (record.getValue() == null || record.getValue().isEmpty()
+					|| this.holdings.holds(stream, entryId))) {
+				// deleted meanwhile, or still being handled here
+				continue;
+			}
+			if (this.holdings.free() <= 0) {
+				// one entry of each stream when one slot was free: the main stream's goes
+				// back (a history read's entries are recovered later)
+				if (!history) {
+					surplus.computeIfAbsent(stream, (key) -> new ArrayList<>()).add(record.getId());
+				}
+				continue;
+			}
+			this.holdings
+				.accept(new Delivery(this.context, this.leases, stream, entryId, fields(record.getValue()), 1));
+		}
+		surplus.forEach((stream, ids) -> giveBack(connection, stream, ids));
+	}
+
+	/**
+	 * Gives back entries read beyond the capacity: idle for the visibility timeout, so
+	 * that recovery (anyone's) takes them at once, and not counted as a delivery.
+	 */
+	private void giveBack(RedisConnection connection, String stream, List<RecordId> ids) {
+		connection.streamCommands()
+			.xClaimJustId(QueueKeys.bytes(stream), this.context.group(), this.context.consumer(),
+					XClaimOptions.minIdle(Duration.ZERO)
+						.ids(ids)
+						.idle(this.context.settings().visibilityTimeout())
+						.retryCount(0));
+	}
+
+	private void ensureGroups(RedisConnection connection) {
+		for (String stream : this.context.streams()) {
+			try {
+				connection.streamCommands()
+					.xGroupCreate(QueueKeys.bytes(stream), this.context.group(), ReadOffset.from("0-0"), true);
+			}
+			catch (RuntimeException ex) {
+				if (!Failures.hasMessage(ex, "BUSYGROUP")) {
+					throw ex;
+				}
+			}
+		}
+	}
+
+	private static Map<String, byte[]> fields(Map<byte[], byte[]> raw) {
+		Map<String, byte[]> fields = new LinkedHashMap<>();
+		raw.forEach((name, value) -> fields.put(new String(name, StandardCharsets.UTF_8), value));
+		return fields;
+	}
+
+	@Override
+	public void failed(Throwable failure) {
+		closeConnection();
+	}
+
+	@Override
+	public void interrupt() {
+		// ends a blocking read at once
+		closeConnection();
+	}
+
+	@Override
+	public void stopped() {
+		closeConnection();
+	}
+
+	private void closeConnection() {
+		RedisConnection current = this.connection;
+		this.connection = null;
+		if (current != null) {
+			try {
+				current.close();
+			}
+			catch (RuntimeException ex) {
+				// already broken
+			}
+		}
+	}
+
+}

@@ -1,0 +1,25 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/**
+ * The machinery of a listener container: reader, workers, processor, acker and the lease
+ * watchdog, sharing the container's holdings. Guarantees: at most concurrency + prefetch
+ * messages held and at most concurrency handlers running, across stops and restarts;
+ * every held message is settled exactly once (acknowledged, retried, dead-lettered or
+ * released); no part ends silently while the container runs. Internal: not API, may
+ * change in any release.
+ */
+package io.github.delayqueue.core.internal.delivery;

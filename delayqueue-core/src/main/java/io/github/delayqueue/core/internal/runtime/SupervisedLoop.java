@@ -1,0 +1,311 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.internal.runtime;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Runs one background job of the engine until it is stopped: a thread that calls
+ * {@link Job#runOnce()} again and again, sleeping as long as the job asks or until
+ * {@link #wake() woken}.
+ * <p>
+ * Every loop of the engine (readers, schedulers, lease keepers, ackers) runs on this
+ * class, so they all behave alike:
+ * <ul>
+ * <li>a failing step is retried with the same backoff (100 ms doubling to 5 s);</li>
+ * <li>the first failure of an outage is logged at WARN with its reason, the recovery at
+ * INFO; the failures in between at DEBUG;</li>
+ * <li>a thread that ends while the loop should run (an {@link Error} escaping the failure
+ * handling, say) is logged at ERROR and replaced at once;</li>
+ * <li>an interrupt does not end the loop: only {@link #stop(Duration)} does.</li>
+ * </ul>
+ */
+public final class SupervisedLoop {
+
+	private static final Log logger = LogFactory.getLog(SupervisedLoop.class);
+
+	static final long FIRST_BACKOFF_MILLIS = 100;
+
+	static final long MAX_BACKOFF_MILLIS = 5000;
+
+	private final String name;
+
+	private final Job job;
+
+	private final ThreadFactory threads;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition wakeUp = this.lock.newCondition();
+
+	private boolean woken;
+
+	private volatile boolean running;
+
+	private volatile Thread thread;
+
+	private long backoffMillis;
+
+	private volatile int restarts;
+
+	/**
+	 * Creates a loop; it runs once {@link #start() started}.
+	 * @param name what the loop does, for thread names and log lines, e.g.
+	 * {@code "reader of queue 'orders', group 'billing'"}
+	 * @param threadName the name of its thread
+	 * @param job the job
+	 */
+	public SupervisedLoop(String name, String threadName, Job job) {
+		this.name = name;
+		this.job = job;
+		this.threads = DaemonThreads.factory(threadName + "-");
+	}
+
+	/**
+	 * Starts the loop; does nothing when it runs.
+	 */
+	public synchronized void start() {
+		if (this.running) {
+			return;
+		}
+		this.running = true;
+		this.backoffMillis = 0;
+		spawn();
+	}
+
+	private void spawn() {
+		Thread started = this.threads.newThread(this::runThread);
+		this.thread = started;
+		started.start();
+	}
+
+	/**
+	 * Stops the loop: no further step starts; the job's {@link Job#interrupt()} ends a
+	 * step that blocks; waits for the running step to end.
+	 * @param timeout how long to wait
+	 * @return whether the loop's thread ended within the timeout
+	 */
+	public boolean stop(Duration timeout) {
+		Thread stopping;
+		synchronized (this) {
+			if (!this.running) {
+				return this.thread == null || !this.thread.isAlive();
+			}
+			this.running = false;
+			stopping = this.thread;
+		}
+		wake();
+		try {
+			this.job.interrupt();
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Interrupting the " + this.name + " failed", ex);
+		}
+		if (stopping == null || stopping == Thread.currentThread()) {
+			return true;
+		}
+		try {
+			stopping.join(Math.max(1, timeout.toMillis()));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return !stopping.isAlive();
+	}
+
+	/**
+	 * Ends the current sleep: the next step runs now.
+	 */
+	public void wake() {
+		this.lock.lock();
+		try {
+			this.woken = true;
+			this.wakeUp.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * @return whether the loop should run (started and not stopped)
+	 */
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/**
+	 * @return whether the loop runs and its thread is alive: the job is served
+	 */
+	public boolean isServing() {
+		Thread current = this.thread;
+		return this.running && current != null && current.isAlive();
+	}
+
+	/**
+	 * @return how many times a thread that ended unexpectedly was replaced
+	 */
+	public int restarts() {
+		return this.restarts;
+	}
+
+	/**
+	 * @return whether the last step failed (the loop backs off)
+	 */
+	public boolean isFailing() {
+		return this.backoffMillis > 0;
+	}
+
+	@Override
+	public String toString() {
+		return this.name;
+	}
+
+	private void runThread() {
+		Throwable death = null;
+		try {
+			loop();
+		}
+		catch (Throwable ex) {
+			death = ex;
+		}
+		finally {
+			ended(death);
+		}
+	}
+
+	private void loop() {
+		while (this.running) {
+			long sleepNanos;
+			try {
+				sleepNanos = this.job.runOnce();
+				if (this.backoffMillis > 0) {
+					this.backoffMillis = 0;
+					logger.info("The " + this.name + " works again");
+				}
+			}
+			catch (Throwable ex) {
+				if (!this.running) {
+					break;
+				}
+				sleepNanos = TimeUnit.MILLISECONDS.toNanos(failed(ex));
+			}
+			// a handler or a step may have left the interrupt flag set: only stop() ends
+			// the loop
+			Thread.interrupted();
+			sleep(sleepNanos);
+		}
+		try {
+			this.job.stopped();
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Cleaning up the " + this.name + " failed", ex);
+		}
+	}
+
+	private long failed(Throwable ex) {
+		boolean first = this.backoffMillis == 0;
+		this.backoffMillis = first ? FIRST_BACKOFF_MILLIS : Math.min(MAX_BACKOFF_MILLIS, this.backoffMillis * 2);
+		String message = "The " + this.name + " failed, retrying in " + this.backoffMillis + " ms: "
+				+ Failures.describe(ex);
+		if (first) {
+			logger.warn(message);
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug(message);
+		}
+		try {
+			this.job.failed(ex);
+		}
+		catch (RuntimeException cleanup) {
+			logger.debug("Cleaning up after a failure of the " + this.name + " failed", cleanup);
+		}
+		return this.backoffMillis;
+	}
+
+	private void ended(Throwable death) {
+		synchronized (this) {
+			if (!this.running || this.thread != Thread.currentThread()) {
+				return;
+			}
+			this.restarts++;
+			spawn();
+		}
+		Failures.logError(logger, "The " + this.name + " ended unexpectedly; started it again", death);
+	}
+
+	private void sleep(long nanos) {
+		this.lock.lock();
+		try {
+			long remaining = nanos;
+			while (remaining > 0 && !this.woken && this.running) {
+				remaining = this.wakeUp.awaitNanos(remaining);
+			}
+			this.woken = false;
+		}
+		catch (InterruptedException ex) {
+			// not a stop: stop() sets running
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * One background job.
+	 */
+	public interface Job {
+
+		/**
+		 * Runs one step.
+		 * @return how long to sleep before the next step, in nanoseconds (0 or less: run
+		 * the next one at once)
+		 * @throws Exception when the step failed: the loop backs off and runs it again
+		 */
+		long runOnce() throws Exception;
+
+		/**
+		 * Called on the loop's thread after a step failed, before the backoff: e.g. to
+		 * drop a broken connection.
+		 * @param failure the failure
+		 */
+		default void failed(Throwable failure) {
+		}
+
+		/**
+		 * Called by {@link SupervisedLoop#stop(Duration)} on the stopping thread: ends a
+		 * step that blocks (e.g. by closing its connection).
+		 */
+		default void interrupt() {
+		}
+
+		/**
+		 * Called on the loop's thread once the loop has stopped.
+		 */
+		default void stopped() {
+		}
+
+	}
+
+}

@@ -1,0 +1,138 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.internal.scheduling;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.github.delayqueue.core.support.QueueKeys;
+import io.github.delayqueue.core.support.QueueNames;
+import io.github.delayqueue.core.support.ScriptRunner;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The schedulers of one engine, one per queue consumed on this node. A group joins when a
+ * container of it starts and leaves when it stops; the queue's scheduler runs while at
+ * least one group is joined. Joins and leaves are serialized, so in any interleaving of
+ * starts and stops a joined group always has a running scheduler: a scheduler that is
+ * stopping is never handed a new group (a new one is started instead).
+ */
+public final class Schedulers implements AutoCloseable {
+
+	private final ScriptRunner scripts;
+
+	private final Function<String, QueueKeys> keys;
+
+	private final WakeUps wakeUps;
+
+	private final int batchSize;
+
+	private final Duration maxIdle;
+
+	private final Map<String, QueueScheduler> byQueue = new HashMap<>();
+
+	private boolean closed;
+
+	/**
+	 * Creates the registry.
+	 * @param scripts the script runner
+	 * @param connectionFactory the connection factory of the wake-up subscription
+	 * @param keys the keys of a queue
+	 * @param batchSize the most messages moved per source and promote call
+	 * @param maxIdle the longest sleep between two promote calls
+	 */
+	public Schedulers(ScriptRunner scripts, RedisConnectionFactory connectionFactory, Function<String, QueueKeys> keys,
+			int batchSize, Duration maxIdle) {
+		this.scripts = scripts;
+		this.keys = keys;
+		this.wakeUps = new WakeUps(connectionFactory);
+		this.batchSize = batchSize;
+		this.maxIdle = maxIdle;
+	}
+
+	/**
+	 * Registers a group as consuming a queue on this node: the queue's scheduler promotes
+	 * its due messages and the group's due retries.
+	 * @param queue the queue
+	 * @param group the group
+	 */
+	public synchronized void join(String queue, String group) {
+		QueueNames.group(group);
+		if (this.closed) {
+			throw new IllegalStateException("The engine is closed");
+		}
+		QueueScheduler scheduler = this.byQueue.get(queue);
+		if (scheduler == null) {
+			scheduler = new QueueScheduler(this.scripts, this.keys.apply(queue), this.wakeUps, this.batchSize,
+					this.maxIdle);
+			scheduler.start();
+			this.byQueue.put(queue, scheduler);
+		}
+		scheduler.addGroup(group);
+	}
+
+	/**
+	 * Removes a group; the queue's scheduler stops with its last group.
+	 * @param queue the queue
+	 * @param group the group
+	 */
+	public void leave(String queue, String group) {
+		QueueScheduler stopping = null;
+		synchronized (this) {
+			QueueScheduler scheduler = this.byQueue.get(queue);
+			if (scheduler != null && scheduler.removeGroup(group)) {
+				this.byQueue.remove(queue);
+				stopping = scheduler;
+			}
+		}
+		// outside the lock: a join meanwhile starts a scheduler of its own
+		if (stopping != null) {
+			stopping.stop();
+		}
+	}
+
+	/**
+	 * Returns whether a queue has a scheduler on this node whose loop is served.
+	 * @param queue the queue
+	 * @return whether it does
+	 */
+	public synchronized boolean isServing(String queue) {
+		QueueScheduler scheduler = this.byQueue.get(queue);
+		return scheduler != null && scheduler.isServing();
+	}
+
+	/**
+	 * Stops every scheduler and the wake-up subscription.
+	 */
+	@Override
+	public void close() {
+		List<QueueScheduler> stopping;
+		synchronized (this) {
+			this.closed = true;
+			stopping = new ArrayList<>(this.byQueue.values());
+			this.byQueue.clear();
+		}
+		stopping.forEach(QueueScheduler::stop);
+		this.wakeUps.close();
+	}
+
+}

@@ -1,0 +1,54 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.listener;
+
+import java.time.Duration;
+import java.util.concurrent.Executor;
+
+/**
+ * The settings of a {@link DelayQueueListenerContainer}, immutable once built.
+ *
+ * @param concurrency the number of handlers running at once
+ * @param prefetch how many messages may wait for a free worker
+ * @param visibilityTimeout how long a delivery's lease lasts without renewal
+ * @param leaseRenewalLimit how long the watchdog keeps renewing a running handler's
+ * lease; past it the container gives the message up (retried per policy, or
+ * dead-lettered) and abandons the handler's thread to a replacement
+ * @param pollTimeout how long one blocking read waits
+ * @param shutdownTimeout how long stop waits for running handlers
+ * @param trimInterval how often acknowledged entries are trimmed and stale consumers
+ * pruned
+ * @param deadLetterRetention how long dead letters are kept
+ * @param staleConsumerTimeout how long a consumer of the group that holds nothing may
+ * stay idle before recovery removes it from the group
+ * @param retryPolicy the retry policy
+ * @param executor the executor of the workers, or {@code null} for own threads
+ * @param autoStartup whether the Spring context starts the container
+ */
+public record ListenerSettings(int concurrency, int prefetch, Duration visibilityTimeout, Duration leaseRenewalLimit,
+		Duration pollTimeout, Duration shutdownTimeout, Duration trimInterval, Duration deadLetterRetention,
+		Duration staleConsumerTimeout, RetryPolicy retryPolicy, Executor executor, boolean autoStartup) {
+
+	/**
+	 * @return how many messages the container holds at most:
+	 * {@code concurrency + prefetch}
+	 */
+	public int limit() {
+		return this.concurrency + this.prefetch;
+	}
+
+}

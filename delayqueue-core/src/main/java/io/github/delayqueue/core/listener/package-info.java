@@ -1,0 +1,27 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/**
+ * Receiving messages (API):
+ * {@link io.github.delayqueue.core.listener.DelayQueueListenerContainer} delivers one
+ * queue's messages to one consumer group's
+ * {@link io.github.delayqueue.core.listener.DelayMessageHandler}, with
+ * {@link io.github.delayqueue.core.listener.ListenerSettings} and a
+ * {@link io.github.delayqueue.core.listener.RetryPolicy}. What a container guarantees is
+ * said on the container; the machinery is in {@code
+ * io.github.delayqueue.core.internal.delivery}.
+ */
+package io.github.delayqueue.core.listener;
