@@ -30,6 +30,9 @@ import java.util.concurrent.CompletableFuture;
  * unless Redis itself loses the write (see {@code docs/guarantees.md}: AOF fsync policy,
  * failover). A send that throws may or may not have been applied; sending again with the
  * same id is safe.
+ * <p>
+ * Due times are whole milliseconds: a delay or instant with a sub-millisecond part is
+ * rounded up, never down.
  */
 public interface DelayQueueOperations {
 

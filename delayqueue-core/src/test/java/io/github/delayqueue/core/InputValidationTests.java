@@ -18,6 +18,7 @@ package io.github.delayqueue.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -266,6 +267,56 @@ class InputValidationTests {
 		assertNothingReachedRedis();
 	}
 
+	@Test
+	void roundsSubMillisecondDeliveryTimesUpToTheNextMillisecond() {
+		DelayQueueTemplate template = this.engine.template();
+		Instant boundary = Instant.now().plus(Duration.ofHours(1)).truncatedTo(ChronoUnit.MILLIS);
+		Instant at = boundary.plusNanos(999_000);
+		String roundedUp = String.valueOf(boundary.toEpochMilli() + 1);
+		SendResult sent = template.send(QUEUE, "p", at);
+		assertThat(zscore(sent.id())).isEqualTo(roundedUp);
+		assertThat(sent.dueTime()).isEqualTo(boundary.plusMillis(1));
+		template.send(DelayMessage.builder("p").queue(QUEUE).id("built").deliverAt(boundary.plusNanos(1)).build());
+		assertThat(zscore("built")).isEqualTo(roundedUp);
+		template.send(DelayMessage.builder("p").queue(QUEUE).id("exact").deliverAt(boundary).build());
+		assertThat(zscore("exact")).as("a whole millisecond stays as is")
+			.isEqualTo(String.valueOf(boundary.toEpochMilli()));
+		template.send(DelayMessage.builder("p").queue(QUEUE).id("moved").delay(Duration.ofHours(2)).build());
+		assertThat(template.reschedule(QUEUE, "moved", at.plusMillis(5))).isTrue();
+		assertThat(zscore("moved")).isEqualTo(String.valueOf(boundary.toEpochMilli() + 6));
+	}
+
+	@Test
+	void roundsSubMillisecondDelaysUpToTheNextMillisecond() {
+		// one script call: the delays count from the same Redis time
+		List<SendResult> results = this.engine.template()
+			.sendAll(List.of(DelayMessage.builder("p").queue(QUEUE).delay(Duration.ofMillis(1)).build(),
+					DelayMessage.builder("p").queue(QUEUE).delay(Duration.ofNanos(1_500_000)).build(),
+					DelayMessage.builder("p").queue(QUEUE).delay(Duration.ofMillis(2)).build(),
+					DelayMessage.builder("p").queue(QUEUE).delay(Duration.ofNanos(1)).build()));
+		Instant oneMilli = results.get(0).dueTime();
+		assertThat(results.get(1).dueTime()).isEqualTo(oneMilli.plusMillis(1)).isEqualTo(results.get(2).dueTime());
+		assertThat(results.get(3).status()).as("a delay of 1 ns is not due at once")
+			.isEqualTo(SendResult.Status.SCHEDULED);
+		assertThat(results.get(3).dueTime()).isEqualTo(oneMilli);
+	}
+
+	@Test
+	void countsDelaysFromTheRedisClockRoundedUp() {
+		for (int i = 0; i < 20; i++) {
+			Instant before = redisTime();
+			SendResult sent = this.engine.template().send(QUEUE, "p", Duration.ofMillis(1));
+			assertThat(sent.dueTime()).as("due time of a 1 ms delay sent at %s", before)
+				.isAfterOrEqualTo(before.plusMillis(1));
+			SendResult rescheduled = this.engine.template().send(QUEUE, "p", Duration.ofHours(1));
+			Instant beforeReschedule = redisTime();
+			assertThat(this.engine.template().reschedule(QUEUE, rescheduled.id(), Duration.ofMillis(1))).isTrue();
+			assertThat(Instant.ofEpochMilli(Long.parseLong(zscore(rescheduled.id()))))
+				.as("due time of a reschedule by 1 ms at %s", beforeReschedule)
+				.isAfterOrEqualTo(beforeReschedule.plusMillis(1));
+		}
+	}
+
 	static Stream<Arguments> invalidContainerSettings() {
 		return Stream.of(setting("Visibility timeout", (b) -> b.visibilityTimeout(Duration.ZERO), "PT0S"),
 				setting("Visibility timeout", (b) -> b.visibilityTimeout(Duration.ofSeconds(-1)), "PT-1S"),
@@ -377,6 +428,15 @@ class InputValidationTests {
 				assertThat(ex.getMessage()).as("names the offending value").contains(value);
 			}
 		});
+	}
+
+	private String zscore(String id) {
+		return (String) this.redis.execute("ZSCORE", this.engine.keys(QUEUE).delayed(), id);
+	}
+
+	private Instant redisTime() {
+		List<?> time = (List<?>) this.redis.execute("TIME");
+		return Instant.ofEpochSecond(Long.parseLong((String) time.get(0)), Long.parseLong((String) time.get(1)) * 1000);
 	}
 
 	private void assertNothingReachedRedis() {
