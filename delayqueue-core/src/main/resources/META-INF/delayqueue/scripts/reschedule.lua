@@ -8,10 +8,10 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local due = tonumber(ARGV[3])
 if ARGV[2] == 'd' then
   if due > 0 then
-    -- from Redis now rounded up to the next ms (never early)
+    -- from Redis now rounded up to the next ms (never early), at most 9999-12-31T23:59:59.999Z
     local nowUp = now
     if tonumber(t[2]) % 1000 > 0 then nowUp = now + 1 end
-    due = nowUp + due
+    due = math.min(nowUp + due, 253402300799999)
   else
     due = now
   end

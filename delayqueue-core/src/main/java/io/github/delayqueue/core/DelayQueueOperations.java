@@ -32,7 +32,9 @@ import java.util.concurrent.CompletableFuture;
  * same id is safe.
  * <p>
  * Due times are whole milliseconds: a delay or instant with a sub-millisecond part is
- * rounded up, never down.
+ * rounded up, never down. A delivery time must lie between 0000-01-01T00:00:00Z and
+ * 9999-12-31T23:59:59.999Z, and a delay must end by then; otherwise an
+ * {@link IllegalArgumentException} is thrown before anything reaches Redis.
  */
 public interface DelayQueueOperations {
 

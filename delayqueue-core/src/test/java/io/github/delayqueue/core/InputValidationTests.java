@@ -22,6 +22,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -314,6 +315,59 @@ class InputValidationTests {
 			assertThat(Instant.ofEpochMilli(Long.parseLong(zscore(rescheduled.id()))))
 				.as("due time of a reschedule by 1 ms at %s", beforeReschedule)
 				.isAfterOrEqualTo(beforeReschedule.plusMillis(1));
+		}
+	}
+
+	@Test
+	void rejectsDeliveryTimesAfterTheYear9999() {
+		for (Instant at : List.of(Instant.MAX, Instant.parse("+10000-01-01T00:00:00Z"),
+				Instant.parse("9999-12-31T23:59:59.999000001Z"))) {
+			assertOutOfRange(at, "Delivery time must be at most 9999-12-31T23:59:59.999Z, but was " + at);
+		}
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void rejectsDeliveryTimesBeforeTheYear0() {
+		for (Instant at : List.of(Instant.MIN, Instant.parse("-0001-12-31T23:59:59.999999999Z"))) {
+			assertOutOfRange(at, "Delivery time must be at least 0000-01-01T00:00:00Z, but was " + at);
+		}
+		assertNothingReachedRedis();
+	}
+
+	private void assertOutOfRange(Instant at, String message) {
+		assertClearRejection(() -> this.engine.template().send(QUEUE, "p", at), message);
+		assertClearRejection(() -> DelayMessage.builder("p").queue(QUEUE).deliverAt(at), message);
+		assertClearRejection(() -> this.engine.template().reschedule(QUEUE, "id", at), message);
+	}
+
+	@Test
+	void rejectsDelaysEndingAfterTheYear9999() {
+		for (Duration delay : List.of(Duration.ofSeconds(Long.MAX_VALUE), Duration.ofMillis(Long.MAX_VALUE),
+				Duration.ofDays(365L * 8000))) {
+			String[] message = { "Delay must end by 9999-12-31T23:59:59.999Z", "from now, but was " + delay };
+			assertClearRejection(() -> this.engine.template().send(QUEUE, "p", delay), message);
+			assertClearRejection(() -> DelayMessage.builder("p").queue(QUEUE).delay(delay), message);
+			assertClearRejection(() -> this.engine.template().reschedule(QUEUE, "id", delay), message);
+			assertThat(this.engine.template().rescheduleAsync(QUEUE, "id", delay)).failsWithin(Duration.ofSeconds(5))
+				.withThrowableOfType(ExecutionException.class)
+				.withCauseInstanceOf(IllegalArgumentException.class)
+				.withMessageContaining(message[0]);
+		}
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void acceptsDeliveryTimesAtTheLimitsAndAnyNegativeDelay() {
+		SendResult last = this.engine.template().send(QUEUE, "p", Instant.parse("9999-12-31T23:59:59.999Z"));
+		assertThat(last.status()).isEqualTo(SendResult.Status.SCHEDULED);
+		assertThat(zscore(last.id())).isEqualTo("253402300799999");
+		assertThat(this.engine.template().send(QUEUE, "p", Instant.parse("0000-01-01T00:00:00Z")).status())
+			.isEqualTo(SendResult.Status.READY);
+		for (Duration delay : List.of(Duration.ofSeconds(Long.MIN_VALUE), Duration.ofMillis(Long.MIN_VALUE),
+				Duration.ofNanos(-1))) {
+			assertThat(this.engine.template().send(QUEUE, "p", delay).status()).as("delay %s", delay)
+				.isEqualTo(SendResult.Status.READY);
 		}
 	}
 
