@@ -269,6 +269,21 @@ class InputValidationTests {
 	}
 
 	@Test
+	void rejectsRetryPoliciesWithNaNOrInfiniteFactors() {
+		for (double multiplier : new double[] { Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY }) {
+			assertClearRejection(
+					() -> new RetryPolicy(3, Duration.ofSeconds(1), multiplier, Duration.ofSeconds(10), 0, Set.of()),
+					"Backoff multiplier must be a finite number, but was " + multiplier);
+		}
+		for (double jitter : new double[] { Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY }) {
+			assertClearRejection(
+					() -> new RetryPolicy(3, Duration.ofSeconds(1), 2, Duration.ofSeconds(10), jitter, Set.of()),
+					"Jitter must be between 0 and 1, but was " + jitter);
+		}
+		assertNothingReachedRedis();
+	}
+
+	@Test
 	void roundsSubMillisecondDeliveryTimesUpToTheNextMillisecond() {
 		DelayQueueTemplate template = this.engine.template();
 		Instant boundary = Instant.now().plus(Duration.ofHours(1)).truncatedTo(ChronoUnit.MILLIS);
