@@ -93,6 +93,7 @@ class InputValidationTests {
 				arguments(Named.of("NUL", "a\u0000b"), "may only contain"),
 				arguments(Named.of("newline", "a\nb"), "may only contain"),
 				arguments(Named.of("non-ASCII letter", "commandé"), "may only contain"),
+				arguments(Named.of("lone surrogate", "q\uD800"), "may only contain"),
 				arguments(Named.of("empty", ""), "must not be null or empty"),
 				arguments(Named.of("null", null), "must not be null or empty"),
 				arguments(Named.of("101 characters", "q".repeat(101)), "at most 100 characters, but is 101"),
@@ -141,6 +142,10 @@ class InputValidationTests {
 				arguments(Named.of("NUL", "\u0000"), "must not contain control characters"),
 				arguments(Named.of("DEL", "order\u007f"), "must not contain control characters"),
 				arguments(Named.of("C1 control", "order\u0085"), "must not contain control characters"),
+				arguments(Named.of("lone high surrogate", "a\uD800b"), "lone surrogate at index 1"),
+				arguments(Named.of("lone low surrogate", "a\uDC00b"), "lone surrogate at index 1"),
+				arguments(Named.of("high surrogate at the end", "order\uD83D"), "lone surrogate at index 5"),
+				arguments(Named.of("reversed pair", "\uDE00\uD83D"), "lone surrogate at index 0"),
 				arguments(Named.of("257 ASCII bytes", "i".repeat(257)), "at most 256 bytes"),
 				arguments(Named.of("258 UTF-8 bytes in 129 characters", "é".repeat(129)), "at most 256 bytes"),
 				arguments(Named.of("10 KB", "i".repeat(10 * 1024)), "at most 256 bytes"));
@@ -156,6 +161,24 @@ class InputValidationTests {
 		assertClearRejection(() -> this.engine.template().reschedule(QUEUE, id, Instant.now()), "Message id", problem,
 				id);
 		assertNothingReachedRedis();
+	}
+
+	@Test
+	void rejectsIdsThatUtf8WouldTurnIntoTheSameBytes() {
+		// both would be sent as "a?b": two messages, one id in Redis
+		for (String id : List.of("a\uD800b", "a\uDC00b")) {
+			assertClearRejection(
+					() -> this.engine.template().send(DelayMessage.builder("p").queue(QUEUE).id(id).build()),
+					"Message id 'a\\u" + Integer.toHexString(id.charAt(1)) + "b' must be valid UTF-16",
+					"lone surrogate at index 1");
+		}
+		assertNothingReachedRedis();
+		String pair = "order-\uD83D\uDE00";
+		assertThat(this.engine.template()
+			.send(DelayMessage.builder("p").queue(QUEUE).id(pair).delay(Duration.ofHours(1)).build())
+			.status()).as("a surrogate pair is a valid id").isEqualTo(SendResult.Status.SCHEDULED);
+		assertThat(zscore(pair)).isNotNull();
+		assertThat(this.engine.template().cancel(QUEUE, pair)).isTrue();
 	}
 
 	@Test
@@ -493,7 +516,7 @@ class InputValidationTests {
 			// control characters are shown escaped, never raw (logs stay one line)
 			assertThat(ex.getMessage().chars().filter(Character::isISOControl)).isEmpty();
 			if (value != null && !value.isEmpty() && value.length() <= 40
-					&& value.chars().noneMatch(Character::isISOControl)) {
+					&& value.chars().noneMatch((c) -> Character.isISOControl(c) || Character.isSurrogate((char) c))) {
 				assertThat(ex.getMessage()).as("names the offending value").contains(value);
 			}
 		});

@@ -86,12 +86,18 @@ public final class QueueNames {
 	 * Checks a message id.
 	 * @param id the id
 	 * @return the id
-	 * @throws IllegalArgumentException when it is empty, too long or has control
-	 * characters
+	 * @throws IllegalArgumentException when it is empty, too long, has control characters
+	 * or a lone UTF-16 surrogate
 	 */
 	public static String messageId(String id) {
 		if (id == null || id.isEmpty()) {
 			throw new IllegalArgumentException("Message id must not be null or empty");
+		}
+		int lone = loneSurrogate(id);
+		if (lone >= 0) {
+			throw new IllegalArgumentException(
+					"Message id '" + abbreviate(id) + "' must be valid UTF-16: it has a lone surrogate at index " + lone
+							+ ", which UTF-8 cannot encode (it would become '?')");
 		}
 		if (id.getBytes(StandardCharsets.UTF_8).length > MAX_ID_BYTES) {
 			throw new IllegalArgumentException(
@@ -104,12 +110,28 @@ public final class QueueNames {
 		return id;
 	}
 
+	// the index of the first surrogate that is not part of a pair, or -1 (queue, group
+	// and consumer names are ASCII only, so only ids can have one)
+	private static int loneSurrogate(String value) {
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			if (Character.isHighSurrogate(c) && i + 1 < value.length()
+					&& Character.isLowSurrogate(value.charAt(i + 1))) {
+				i++;
+			}
+			else if (Character.isSurrogate(c)) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
 	private static String abbreviate(String value) {
 		String shown = (value.length() > 40) ? value.substring(0, 40) + "..." : value;
 		StringBuilder printable = new StringBuilder();
 		shown.codePoints()
-			.forEach((c) -> printable
-				.append(Character.isISOControl(c) ? String.format("\\u%04x", c) : Character.toString(c)));
+			.forEach((c) -> printable.append((Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE)
+					? String.format("\\u%04x", c) : Character.toString(c)));
 		return printable.toString();
 	}
 
