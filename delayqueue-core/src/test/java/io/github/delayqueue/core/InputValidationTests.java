@@ -491,6 +491,47 @@ class InputValidationTests {
 		assertNothingReachedRedis();
 	}
 
+	static Stream<Arguments> invalidEntryIds() {
+		return Stream.of(arguments(Named.of("null", null), "must not be null"),
+				arguments(Named.of("empty", ""), "must be a stream id '<ms>-<seq>'"),
+				arguments(Named.of("word", "abc"), "must be a stream id"),
+				arguments(Named.of("no sequence", "1700000000000"), "must be a stream id"),
+				arguments(Named.of("empty sequence", "1-"), "must be a stream id"),
+				arguments(Named.of("negative", "-1"), "must be a stream id"),
+				arguments(Named.of("three parts", "1-0-0"), "must be a stream id"),
+				arguments(Named.of("decimal", "1.5-0"), "must be a stream id"),
+				arguments(Named.of("space", " 1-0"), "must be a stream id"),
+				arguments(Named.of("newline", "1-0\n"), "must be a stream id"),
+				arguments(Named.of("exclusive range prefix", "(1-0"), "must be a stream id"),
+				arguments(Named.of("range specials", "+"), "must be a stream id"),
+				arguments(Named.of("wildcard sequence", "1-*"), "must be a stream id"),
+				arguments(Named.of("2^64", "18446744073709551616-0"), "must be a stream id"),
+				arguments(Named.of("non-ASCII digits", "\u0661-0"), "must be a stream id"));
+	}
+
+	@ParameterizedTest
+	@MethodSource("invalidEntryIds")
+	void rejectsMalformedDeadLetterEntryIds(String entryId, String problem) {
+		assertClearRejection(() -> this.engine.admin().replay(QUEUE, entryId), "Dead-letter entry id", problem,
+				entryId);
+		assertClearRejection(() -> this.engine.admin().deleteDeadLetter(QUEUE, entryId), "Dead-letter entry id",
+				problem, entryId);
+		if (entryId != null) {
+			assertClearRejection(() -> this.engine.admin().deadLetters(QUEUE, entryId, 10), "Dead-letter entry id",
+					problem, entryId);
+		}
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void acceptsTheLargestDeadLetterEntryId() {
+		String largest = "18446744073709551615-18446744073709551615";
+		assertThat(this.engine.admin().replay(QUEUE, largest)).isFalse();
+		assertThat(this.engine.admin().deleteDeadLetter(QUEUE, largest)).isFalse();
+		assertThat(this.engine.admin().deadLetters(QUEUE, largest, 10)).isEmpty();
+		assertThat(this.engine.admin().deadLetters(QUEUE, "0-0", 10)).isEmpty();
+	}
+
 	@Test
 	void rejectsAnEmptyDeadLetterPage() {
 		assertClearRejection(() -> this.engine.admin().deadLetters(QUEUE, null, 0),

@@ -17,12 +17,14 @@
 package io.github.delayqueue.core.support;
 
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Validates queue names, group names and message ids before anything reaches Redis. A
- * name becomes part of a key (inside its hash tag), so braces, spaces, wildcards and
- * control characters are refused with a clear {@link IllegalArgumentException}.
+ * Validates queue names, group names, message ids and dead-letter entry ids before
+ * anything reaches Redis. A name becomes part of a key (inside its hash tag), so braces,
+ * spaces, wildcards and control characters are refused with a clear
+ * {@link IllegalArgumentException}.
  */
 public final class QueueNames {
 
@@ -33,6 +35,8 @@ public final class QueueNames {
 	public static final int MAX_ID_BYTES = 256;
 
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]+");
+
+	private static final Pattern ENTRY_ID = Pattern.compile("([0-9]{1,20})-([0-9]{1,20})");
 
 	private QueueNames() {
 	}
@@ -108,6 +112,36 @@ public final class QueueNames {
 					"Message id '" + abbreviate(id) + "' must not contain control characters");
 		}
 		return id;
+	}
+
+	/**
+	 * Checks the entry id of a dead letter: a stream id {@code <ms>-<seq>}, two unsigned
+	 * 64-bit decimal numbers.
+	 * @param entryId the entry id
+	 * @return the entry id
+	 * @throws IllegalArgumentException when it is not a stream id
+	 */
+	public static String deadLetterId(String entryId) {
+		if (entryId == null) {
+			throw new IllegalArgumentException("Dead-letter entry id must not be null");
+		}
+		Matcher matcher = ENTRY_ID.matcher(entryId);
+		if (!matcher.matches() || !isUnsignedLong(matcher.group(1)) || !isUnsignedLong(matcher.group(2))) {
+			throw new IllegalArgumentException("Dead-letter entry id must be a stream id '<ms>-<seq>' "
+					+ "(two unsigned 64-bit decimal numbers, e.g. '1700000000000-0'), but was '" + abbreviate(entryId)
+					+ "'");
+		}
+		return entryId;
+	}
+
+	private static boolean isUnsignedLong(String digits) {
+		try {
+			Long.parseUnsignedLong(digits);
+			return true;
+		}
+		catch (NumberFormatException ex) {
+			return false;
+		}
 	}
 
 	// the index of the first surrogate that is not part of a pair, or -1 (queue, group
