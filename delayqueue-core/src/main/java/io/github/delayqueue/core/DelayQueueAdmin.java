@@ -297,18 +297,16 @@ public class DelayQueueAdmin {
 	}
 
 	/**
-	 * Deletes all dead letters of a queue.
+	 * Deletes all dead letters of a queue, in one atomic step.
 	 * @param queue the queue
-	 * @return how many were deleted
+	 * @return how many were deleted: exactly those, also when dead letters are added
+	 * concurrently
 	 */
 	public long purgeDeadLetters(String queue) {
 		QueueKeys keys = this.engine.keys(queue);
-		return DelayQueueTemplate.inRedis("purge dead letters of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((c) -> {
-					Long length = c.streamCommands().xLen(QueueKeys.bytes(keys.dead()));
-					c.keyCommands().del(QueueKeys.bytes(keys.dead()));
-					return (length != null) ? length : 0L;
-				}));
+		List<Object> reply = DelayQueueTemplate.inRedis("purge dead letters of queue '" + queue + "'",
+				() -> this.engine.scripts().run(Scripts.PURGE_DEAD, List.of(keys.dead())));
+		return ScriptRunner.asLong(reply.get(0));
 	}
 
 }

@@ -20,15 +20,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
+import io.github.delayqueue.core.support.QueueKeys;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisTest;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -40,6 +44,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -530,6 +535,46 @@ class InputValidationTests {
 		assertThat(this.engine.admin().deleteDeadLetter(QUEUE, largest)).isFalse();
 		assertThat(this.engine.admin().deadLetters(QUEUE, largest, 10)).isEmpty();
 		assertThat(this.engine.admin().deadLetters(QUEUE, "0-0", 10)).isEmpty();
+	}
+
+	@Test
+	void purgeCountsExactlyTheDeadLettersItDeletes() throws InterruptedException {
+		byte[] dead = QueueKeys.bytes(this.engine.keys(QUEUE).dead());
+		Map<byte[], byte[]> fields = Map.of(QueueKeys.bytes("g"), QueueKeys.bytes("g1"));
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			for (int i = 0; i < 3; i++) {
+				connection.streamCommands().xAdd(dead, fields);
+			}
+		}
+		assertThat(this.engine.admin().purgeDeadLetters(QUEUE)).isEqualTo(3);
+		assertThat(this.engine.admin().purgeDeadLetters(QUEUE)).isZero();
+		// dead letters keep arriving while purging: each one is counted by the purge that
+		// deleted it, or is still there
+		AtomicBoolean stop = new AtomicBoolean();
+		AtomicLong added = new AtomicLong();
+		Thread adder = new Thread(() -> {
+			try (RedisConnection connection = this.connectionFactory.getConnection()) {
+				while (!stop.get()) {
+					connection.streamCommands().xAdd(dead, fields);
+					added.incrementAndGet();
+				}
+			}
+		}, "dead-letter-adder");
+		adder.start();
+		long purged = 0;
+		try {
+			for (int i = 0; i < 300; i++) {
+				purged += this.engine.admin().purgeDeadLetters(QUEUE);
+			}
+		}
+		finally {
+			stop.set(true);
+			adder.join(10_000);
+		}
+		purged += this.engine.admin().purgeDeadLetters(QUEUE);
+		assertThat(added.get()).as("dead letters added while purging").isPositive();
+		assertThat(purged).as("dead letters counted by the purges").isEqualTo(added.get());
+		assertThat(this.redis.execute("EXISTS", this.engine.keys(QUEUE).dead())).isEqualTo(0L);
 	}
 
 	@Test

@@ -78,6 +78,9 @@ public final class Scripts {
 	/** Removes dead letters past their retention. */
 	public static final RedisScript<List<Object>> TRIM_DEAD = load("trim-dead");
 
+	/** Deletes all dead letters of a queue and counts them. */
+	public static final RedisScript<List<Object>> PURGE_DEAD = load("purge-dead");
+
 	private Scripts() {
 	}
 
