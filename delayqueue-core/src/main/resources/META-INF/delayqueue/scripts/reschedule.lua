@@ -6,7 +6,16 @@ if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {0, -1} end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local due = tonumber(ARGV[3])
-if ARGV[2] == 'd' then due = now + due end
+if ARGV[2] == 'd' then
+  if due > 0 then
+    -- from Redis now rounded up to the next ms (never early), at most 9999-12-31T23:59:59.999Z
+    local nowUp = now
+    if tonumber(t[2]) % 1000 > 0 then nowUp = now + 1 end
+    due = math.min(nowUp + due, 253402300799999)
+  else
+    due = now
+  end
+end
 if due <= now then
   local env = redis.call('HGET', KEYS[2], ARGV[1])
   redis.call('XADD', KEYS[3], '*', 'i', ARGV[1], 'e', env, 'd', due, 'a', 1)

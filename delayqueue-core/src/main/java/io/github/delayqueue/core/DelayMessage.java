@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
+import io.github.delayqueue.core.support.DueTimes;
 import io.github.delayqueue.core.support.QueueNames;
 
 /**
@@ -186,24 +187,31 @@ public final class DelayMessage<T> {
 
 		/**
 		 * Delivers after this delay, measured by the Redis clock from when Redis receives
-		 * the message. Zero or negative delivers at once.
+		 * the message. Zero or negative delivers at once; a sub-millisecond part rounds
+		 * up to the next millisecond.
 		 * @param delay the delay
 		 * @return this builder
+		 * @throws IllegalArgumentException when it would end after
+		 * 9999-12-31T23:59:59.999Z
 		 */
 		public Builder<T> delay(Duration delay) {
-			this.delay = Objects.requireNonNull(delay, "Delay must not be null");
+			DueTimes.delayMillis(delay); // checks the range
+			this.delay = delay;
 			this.deliverAt = null;
 			return this;
 		}
 
 		/**
 		 * Delivers at this instant (compared with the Redis clock). A past instant
-		 * delivers at once.
-		 * @param deliverAt the instant
+		 * delivers at once; a sub-millisecond part rounds up to the next millisecond.
+		 * @param deliverAt the instant, from 0000-01-01T00:00:00Z to
+		 * 9999-12-31T23:59:59.999Z
 		 * @return this builder
+		 * @throws IllegalArgumentException when it is out of that range
 		 */
 		public Builder<T> deliverAt(Instant deliverAt) {
-			this.deliverAt = Objects.requireNonNull(deliverAt, "Delivery time must not be null");
+			DueTimes.epochMillis(deliverAt); // checks the range
+			this.deliverAt = deliverAt;
 			this.delay = null;
 			return this;
 		}

@@ -42,6 +42,8 @@ import org.springframework.data.redis.connection.RedisConnection;
  */
 public class DelayQueueAdmin {
 
+	private static final String LARGEST_ENTRY_ID = "18446744073709551615-18446744073709551615";
+
 	private final DelayQueueEngine engine;
 
 	DelayQueueAdmin(DelayQueueEngine engine) {
@@ -160,7 +162,8 @@ public class DelayQueueAdmin {
 	/**
 	 * Lists dead letters, oldest first.
 	 * @param queue the queue
-	 * @param after the entry id to start after, or {@code null} for the first page
+	 * @param after the entry id to start after ({@code <ms>-<seq>}), or {@code null} for
+	 * the first page
 	 * @param count the page size
 	 * @return the page
 	 */
@@ -169,7 +172,11 @@ public class DelayQueueAdmin {
 		if (count < 1) {
 			throw new IllegalArgumentException("Page size must be at least 1, but was " + count);
 		}
-		String start = (after != null) ? "(" + after : "-";
+		String start = (after != null) ? "(" + QueueNames.deadLetterId(after) : "-";
+		if (LARGEST_ENTRY_ID.equals(after)) {
+			// nothing comes after it, and Redis rejects it as an exclusive start
+			return List.of();
+		}
 		return DelayQueueTemplate.inRedis("list dead letters of queue '" + queue + "'",
 				() -> this.engine.scripts().execute((connection) -> {
 					List<Object> reply = ScriptRunner.run(connection, Scripts.DEAD_RANGE, List.of(keys.dead()), start,
@@ -212,11 +219,13 @@ public class DelayQueueAdmin {
 	 * Replays one dead letter: its group receives it again now, as attempt 1. The group's
 	 * listener must be running somewhere for it to be delivered.
 	 * @param queue the queue
-	 * @param entryId the dead letter's entry id
+	 * @param entryId the dead letter's entry id, {@code <ms>-<seq>}
 	 * @return whether it was found and replayed
+	 * @throws IllegalArgumentException when the entry id is not a stream id
 	 */
 	public boolean replay(String queue, String entryId) {
 		QueueKeys keys = this.engine.keys(queue);
+		QueueNames.deadLetterId(entryId);
 		DeadLetter letter = find(queue, entryId);
 		if (letter == null) {
 			return false;
@@ -272,11 +281,13 @@ public class DelayQueueAdmin {
 	/**
 	 * Deletes one dead letter.
 	 * @param queue the queue
-	 * @param entryId the dead letter's entry id
+	 * @param entryId the dead letter's entry id, {@code <ms>-<seq>}
 	 * @return whether it existed
+	 * @throws IllegalArgumentException when the entry id is not a stream id
 	 */
 	public boolean deleteDeadLetter(String queue, String entryId) {
 		QueueKeys keys = this.engine.keys(queue);
+		QueueNames.deadLetterId(entryId);
 		Long deleted = DelayQueueTemplate.inRedis("delete dead letter " + entryId,
 				() -> this.engine.scripts()
 					.execute((c) -> c.streamCommands()
@@ -286,18 +297,16 @@ public class DelayQueueAdmin {
 	}
 
 	/**
-	 * Deletes all dead letters of a queue.
+	 * Deletes all dead letters of a queue, in one atomic step.
 	 * @param queue the queue
-	 * @return how many were deleted
+	 * @return how many were deleted: exactly those, also when dead letters are added
+	 * concurrently
 	 */
 	public long purgeDeadLetters(String queue) {
 		QueueKeys keys = this.engine.keys(queue);
-		return DelayQueueTemplate.inRedis("purge dead letters of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((c) -> {
-					Long length = c.streamCommands().xLen(QueueKeys.bytes(keys.dead()));
-					c.keyCommands().del(QueueKeys.bytes(keys.dead()));
-					return (length != null) ? length : 0L;
-				}));
+		List<Object> reply = DelayQueueTemplate.inRedis("purge dead letters of queue '" + queue + "'",
+				() -> this.engine.scripts().run(Scripts.PURGE_DEAD, List.of(keys.dead())));
+		return ScriptRunner.asLong(reply.get(0));
 	}
 
 }

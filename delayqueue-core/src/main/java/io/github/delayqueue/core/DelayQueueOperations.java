@@ -30,6 +30,11 @@ import java.util.concurrent.CompletableFuture;
  * unless Redis itself loses the write (see {@code docs/guarantees.md}: AOF fsync policy,
  * failover). A send that throws may or may not have been applied; sending again with the
  * same id is safe.
+ * <p>
+ * Due times are whole milliseconds: a delay or instant with a sub-millisecond part is
+ * rounded up, never down. A delivery time must lie between 0000-01-01T00:00:00Z and
+ * 9999-12-31T23:59:59.999Z, and a delay must end by then; otherwise an
+ * {@link IllegalArgumentException} is thrown before anything reaches Redis.
  */
 public interface DelayQueueOperations {
 

@@ -29,6 +29,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 import io.github.delayqueue.core.internal.runtime.Failures;
+import io.github.delayqueue.core.support.DueTimes;
 import io.github.delayqueue.core.support.Envelope;
 import io.github.delayqueue.core.support.QueueKeys;
 import io.github.delayqueue.core.support.QueueNames;
@@ -203,9 +204,9 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		String mode = (message.id() == null) ? "2" : (message.replaceExisting() ? "1" : "0");
 		String id = (message.id() != null) ? message.id() : generateId();
 		if (message.deliverAt() != null) {
-			return new Prepared(id, envelope, "a", message.deliverAt().toEpochMilli(), mode);
+			return new Prepared(id, envelope, "a", DueTimes.epochMillis(message.deliverAt()), mode);
 		}
-		return new Prepared(id, envelope, "d", Math.max(0, message.delay().toMillis()), mode);
+		return new Prepared(id, envelope, "d", DueTimes.delayMillis(message.delay()), mode);
 	}
 
 	private static String generateId() {
@@ -225,18 +226,20 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public boolean reschedule(String queue, String id, Duration delay) {
-		return reschedule(queue, id, "d", Math.max(0, delay.toMillis()));
+		QueueKeys keys = this.engine.keys(queue);
+		QueueNames.messageId(id);
+		return reschedule(keys, id, "d", DueTimes.delayMillis(delay));
 	}
 
 	@Override
 	public boolean reschedule(String queue, String id, Instant at) {
-		return reschedule(queue, id, "a", at.toEpochMilli());
-	}
-
-	private boolean reschedule(String queue, String id, String kind, long value) {
 		QueueKeys keys = this.engine.keys(queue);
 		QueueNames.messageId(id);
-		List<Object> reply = inRedis("reschedule message '" + id + "' in queue '" + queue + "'",
+		return reschedule(keys, id, "a", DueTimes.epochMillis(at));
+	}
+
+	private boolean reschedule(QueueKeys keys, String id, String kind, long value) {
+		List<Object> reply = inRedis("reschedule message '" + id + "' in queue '" + keys.queue() + "'",
 				() -> this.engine.scripts()
 					.run(Scripts.RESCHEDULE, List.of(keys.delayed(), keys.messages(), keys.stream()), id, kind, value,
 							keys.wakeChannel()));

@@ -18,15 +18,21 @@ package io.github.delayqueue.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
+import io.github.delayqueue.core.support.QueueKeys;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisTest;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -38,6 +44,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -91,6 +98,7 @@ class InputValidationTests {
 				arguments(Named.of("NUL", "a\u0000b"), "may only contain"),
 				arguments(Named.of("newline", "a\nb"), "may only contain"),
 				arguments(Named.of("non-ASCII letter", "commandé"), "may only contain"),
+				arguments(Named.of("lone surrogate", "q\uD800"), "may only contain"),
 				arguments(Named.of("empty", ""), "must not be null or empty"),
 				arguments(Named.of("null", null), "must not be null or empty"),
 				arguments(Named.of("101 characters", "q".repeat(101)), "at most 100 characters, but is 101"),
@@ -138,6 +146,10 @@ class InputValidationTests {
 				arguments(Named.of("NUL", "\u0000"), "must not contain control characters"),
 				arguments(Named.of("DEL", "order\u007f"), "must not contain control characters"),
 				arguments(Named.of("C1 control", "order\u0085"), "must not contain control characters"),
+				arguments(Named.of("lone high surrogate", "a\uD800b"), "lone surrogate at index 1"),
+				arguments(Named.of("lone low surrogate", "a\uDC00b"), "lone surrogate at index 1"),
+				arguments(Named.of("high surrogate at the end", "order\uD83D"), "lone surrogate at index 5"),
+				arguments(Named.of("reversed pair", "\uDE00\uD83D"), "lone surrogate at index 0"),
 				arguments(Named.of("257 ASCII bytes", "i".repeat(257)), "at most 256 bytes"),
 				arguments(Named.of("258 UTF-8 bytes in 129 characters", "é".repeat(129)), "at most 256 bytes"),
 				arguments(Named.of("10 KB", "i".repeat(10 * 1024)), "at most 256 bytes"));
@@ -153,6 +165,24 @@ class InputValidationTests {
 		assertClearRejection(() -> this.engine.template().reschedule(QUEUE, id, Instant.now()), "Message id", problem,
 				id);
 		assertNothingReachedRedis();
+	}
+
+	@Test
+	void rejectsIdsThatUtf8WouldTurnIntoTheSameBytes() {
+		// both would be sent as "a?b": two messages, one id in Redis
+		for (String id : List.of("a\uD800b", "a\uDC00b")) {
+			assertClearRejection(
+					() -> this.engine.template().send(DelayMessage.builder("p").queue(QUEUE).id(id).build()),
+					"Message id 'a\\u" + Integer.toHexString(id.charAt(1)) + "b' must be valid UTF-16",
+					"lone surrogate at index 1");
+		}
+		assertNothingReachedRedis();
+		String pair = "order-\uD83D\uDE00";
+		assertThat(this.engine.template()
+			.send(DelayMessage.builder("p").queue(QUEUE).id(pair).delay(Duration.ofHours(1)).build())
+			.status()).as("a surrogate pair is a valid id").isEqualTo(SendResult.Status.SCHEDULED);
+		assertThat(zscore(pair)).isNotNull();
+		assertThat(this.engine.template().cancel(QUEUE, pair)).isTrue();
 	}
 
 	@Test
@@ -265,6 +295,124 @@ class InputValidationTests {
 		assertNothingReachedRedis();
 	}
 
+	@Test
+	void rejectsRetryPoliciesWithNaNOrInfiniteFactors() {
+		for (double multiplier : new double[] { Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY }) {
+			assertClearRejection(
+					() -> new RetryPolicy(3, Duration.ofSeconds(1), multiplier, Duration.ofSeconds(10), 0, Set.of()),
+					"Backoff multiplier must be a finite number, but was " + multiplier);
+		}
+		for (double jitter : new double[] { Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY }) {
+			assertClearRejection(
+					() -> new RetryPolicy(3, Duration.ofSeconds(1), 2, Duration.ofSeconds(10), jitter, Set.of()),
+					"Jitter must be between 0 and 1, but was " + jitter);
+		}
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void roundsSubMillisecondDeliveryTimesUpToTheNextMillisecond() {
+		DelayQueueTemplate template = this.engine.template();
+		Instant boundary = Instant.now().plus(Duration.ofHours(1)).truncatedTo(ChronoUnit.MILLIS);
+		Instant at = boundary.plusNanos(999_000);
+		String roundedUp = String.valueOf(boundary.toEpochMilli() + 1);
+		SendResult sent = template.send(QUEUE, "p", at);
+		assertThat(zscore(sent.id())).isEqualTo(roundedUp);
+		assertThat(sent.dueTime()).isEqualTo(boundary.plusMillis(1));
+		template.send(DelayMessage.builder("p").queue(QUEUE).id("built").deliverAt(boundary.plusNanos(1)).build());
+		assertThat(zscore("built")).isEqualTo(roundedUp);
+		template.send(DelayMessage.builder("p").queue(QUEUE).id("exact").deliverAt(boundary).build());
+		assertThat(zscore("exact")).as("a whole millisecond stays as is")
+			.isEqualTo(String.valueOf(boundary.toEpochMilli()));
+		template.send(DelayMessage.builder("p").queue(QUEUE).id("moved").delay(Duration.ofHours(2)).build());
+		assertThat(template.reschedule(QUEUE, "moved", at.plusMillis(5))).isTrue();
+		assertThat(zscore("moved")).isEqualTo(String.valueOf(boundary.toEpochMilli() + 6));
+	}
+
+	@Test
+	void roundsSubMillisecondDelaysUpToTheNextMillisecond() {
+		// one script call: the delays count from the same Redis time
+		List<SendResult> results = this.engine.template()
+			.sendAll(List.of(DelayMessage.builder("p").queue(QUEUE).delay(Duration.ofMillis(1)).build(),
+					DelayMessage.builder("p").queue(QUEUE).delay(Duration.ofNanos(1_500_000)).build(),
+					DelayMessage.builder("p").queue(QUEUE).delay(Duration.ofMillis(2)).build(),
+					DelayMessage.builder("p").queue(QUEUE).delay(Duration.ofNanos(1)).build()));
+		Instant oneMilli = results.get(0).dueTime();
+		assertThat(results.get(1).dueTime()).isEqualTo(oneMilli.plusMillis(1)).isEqualTo(results.get(2).dueTime());
+		assertThat(results.get(3).status()).as("a delay of 1 ns is not due at once")
+			.isEqualTo(SendResult.Status.SCHEDULED);
+		assertThat(results.get(3).dueTime()).isEqualTo(oneMilli);
+	}
+
+	@Test
+	void countsDelaysFromTheRedisClockRoundedUp() {
+		for (int i = 0; i < 20; i++) {
+			Instant before = redisTime();
+			SendResult sent = this.engine.template().send(QUEUE, "p", Duration.ofMillis(1));
+			assertThat(sent.dueTime()).as("due time of a 1 ms delay sent at %s", before)
+				.isAfterOrEqualTo(before.plusMillis(1));
+			SendResult rescheduled = this.engine.template().send(QUEUE, "p", Duration.ofHours(1));
+			Instant beforeReschedule = redisTime();
+			assertThat(this.engine.template().reschedule(QUEUE, rescheduled.id(), Duration.ofMillis(1))).isTrue();
+			assertThat(Instant.ofEpochMilli(Long.parseLong(zscore(rescheduled.id()))))
+				.as("due time of a reschedule by 1 ms at %s", beforeReschedule)
+				.isAfterOrEqualTo(beforeReschedule.plusMillis(1));
+		}
+	}
+
+	@Test
+	void rejectsDeliveryTimesAfterTheYear9999() {
+		for (Instant at : List.of(Instant.MAX, Instant.parse("+10000-01-01T00:00:00Z"),
+				Instant.parse("9999-12-31T23:59:59.999000001Z"))) {
+			assertOutOfRange(at, "Delivery time must be at most 9999-12-31T23:59:59.999Z, but was " + at);
+		}
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void rejectsDeliveryTimesBeforeTheYear0() {
+		for (Instant at : List.of(Instant.MIN, Instant.parse("-0001-12-31T23:59:59.999999999Z"))) {
+			assertOutOfRange(at, "Delivery time must be at least 0000-01-01T00:00:00Z, but was " + at);
+		}
+		assertNothingReachedRedis();
+	}
+
+	private void assertOutOfRange(Instant at, String message) {
+		assertClearRejection(() -> this.engine.template().send(QUEUE, "p", at), message);
+		assertClearRejection(() -> DelayMessage.builder("p").queue(QUEUE).deliverAt(at), message);
+		assertClearRejection(() -> this.engine.template().reschedule(QUEUE, "id", at), message);
+	}
+
+	@Test
+	void rejectsDelaysEndingAfterTheYear9999() {
+		for (Duration delay : List.of(Duration.ofSeconds(Long.MAX_VALUE), Duration.ofMillis(Long.MAX_VALUE),
+				Duration.ofDays(365L * 8000))) {
+			String[] message = { "Delay must end by 9999-12-31T23:59:59.999Z", "from now, but was " + delay };
+			assertClearRejection(() -> this.engine.template().send(QUEUE, "p", delay), message);
+			assertClearRejection(() -> DelayMessage.builder("p").queue(QUEUE).delay(delay), message);
+			assertClearRejection(() -> this.engine.template().reschedule(QUEUE, "id", delay), message);
+			assertThat(this.engine.template().rescheduleAsync(QUEUE, "id", delay)).failsWithin(Duration.ofSeconds(5))
+				.withThrowableOfType(ExecutionException.class)
+				.withCauseInstanceOf(IllegalArgumentException.class)
+				.withMessageContaining(message[0]);
+		}
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void acceptsDeliveryTimesAtTheLimitsAndAnyNegativeDelay() {
+		SendResult last = this.engine.template().send(QUEUE, "p", Instant.parse("9999-12-31T23:59:59.999Z"));
+		assertThat(last.status()).isEqualTo(SendResult.Status.SCHEDULED);
+		assertThat(zscore(last.id())).isEqualTo("253402300799999");
+		assertThat(this.engine.template().send(QUEUE, "p", Instant.parse("0000-01-01T00:00:00Z")).status())
+			.isEqualTo(SendResult.Status.READY);
+		for (Duration delay : List.of(Duration.ofSeconds(Long.MIN_VALUE), Duration.ofMillis(Long.MIN_VALUE),
+				Duration.ofNanos(-1))) {
+			assertThat(this.engine.template().send(QUEUE, "p", delay).status()).as("delay %s", delay)
+				.isEqualTo(SendResult.Status.READY);
+		}
+	}
+
 	static Stream<Arguments> invalidContainerSettings() {
 		return Stream.of(setting("Visibility timeout", (b) -> b.visibilityTimeout(Duration.ZERO), "PT0S"),
 				setting("Visibility timeout", (b) -> b.visibilityTimeout(Duration.ofSeconds(-1)), "PT-1S"),
@@ -347,6 +495,87 @@ class InputValidationTests {
 		assertNothingReachedRedis();
 	}
 
+	static Stream<Arguments> invalidEntryIds() {
+		return Stream.of(arguments(Named.of("null", null), "must not be null"),
+				arguments(Named.of("empty", ""), "must be a stream id '<ms>-<seq>'"),
+				arguments(Named.of("word", "abc"), "must be a stream id"),
+				arguments(Named.of("no sequence", "1700000000000"), "must be a stream id"),
+				arguments(Named.of("empty sequence", "1-"), "must be a stream id"),
+				arguments(Named.of("negative", "-1"), "must be a stream id"),
+				arguments(Named.of("three parts", "1-0-0"), "must be a stream id"),
+				arguments(Named.of("decimal", "1.5-0"), "must be a stream id"),
+				arguments(Named.of("space", " 1-0"), "must be a stream id"),
+				arguments(Named.of("newline", "1-0\n"), "must be a stream id"),
+				arguments(Named.of("exclusive range prefix", "(1-0"), "must be a stream id"),
+				arguments(Named.of("range specials", "+"), "must be a stream id"),
+				arguments(Named.of("wildcard sequence", "1-*"), "must be a stream id"),
+				arguments(Named.of("2^64", "18446744073709551616-0"), "must be a stream id"),
+				arguments(Named.of("non-ASCII digits", "\u0661-0"), "must be a stream id"));
+	}
+
+	@ParameterizedTest
+	@MethodSource("invalidEntryIds")
+	void rejectsMalformedDeadLetterEntryIds(String entryId, String problem) {
+		assertClearRejection(() -> this.engine.admin().replay(QUEUE, entryId), "Dead-letter entry id", problem,
+				entryId);
+		assertClearRejection(() -> this.engine.admin().deleteDeadLetter(QUEUE, entryId), "Dead-letter entry id",
+				problem, entryId);
+		if (entryId != null) {
+			assertClearRejection(() -> this.engine.admin().deadLetters(QUEUE, entryId, 10), "Dead-letter entry id",
+					problem, entryId);
+		}
+		assertNothingReachedRedis();
+	}
+
+	@Test
+	void acceptsTheLargestDeadLetterEntryId() {
+		String largest = "18446744073709551615-18446744073709551615";
+		assertThat(this.engine.admin().replay(QUEUE, largest)).isFalse();
+		assertThat(this.engine.admin().deleteDeadLetter(QUEUE, largest)).isFalse();
+		assertThat(this.engine.admin().deadLetters(QUEUE, largest, 10)).isEmpty();
+		assertThat(this.engine.admin().deadLetters(QUEUE, "0-0", 10)).isEmpty();
+	}
+
+	@Test
+	void purgeCountsExactlyTheDeadLettersItDeletes() throws InterruptedException {
+		byte[] dead = QueueKeys.bytes(this.engine.keys(QUEUE).dead());
+		Map<byte[], byte[]> fields = Map.of(QueueKeys.bytes("g"), QueueKeys.bytes("g1"));
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			for (int i = 0; i < 3; i++) {
+				connection.streamCommands().xAdd(dead, fields);
+			}
+		}
+		assertThat(this.engine.admin().purgeDeadLetters(QUEUE)).isEqualTo(3);
+		assertThat(this.engine.admin().purgeDeadLetters(QUEUE)).isZero();
+		// dead letters keep arriving while purging: each one is counted by the purge that
+		// deleted it, or is still there
+		AtomicBoolean stop = new AtomicBoolean();
+		AtomicLong added = new AtomicLong();
+		Thread adder = new Thread(() -> {
+			try (RedisConnection connection = this.connectionFactory.getConnection()) {
+				while (!stop.get()) {
+					connection.streamCommands().xAdd(dead, fields);
+					added.incrementAndGet();
+				}
+			}
+		}, "dead-letter-adder");
+		adder.start();
+		long purged = 0;
+		try {
+			for (int i = 0; i < 300; i++) {
+				purged += this.engine.admin().purgeDeadLetters(QUEUE);
+			}
+		}
+		finally {
+			stop.set(true);
+			adder.join(10_000);
+		}
+		purged += this.engine.admin().purgeDeadLetters(QUEUE);
+		assertThat(added.get()).as("dead letters added while purging").isPositive();
+		assertThat(purged).as("dead letters counted by the purges").isEqualTo(added.get());
+		assertThat(this.redis.execute("EXISTS", this.engine.keys(QUEUE).dead())).isEqualTo(0L);
+	}
+
 	@Test
 	void rejectsAnEmptyDeadLetterPage() {
 		assertClearRejection(() -> this.engine.admin().deadLetters(QUEUE, null, 0),
@@ -372,10 +601,19 @@ class InputValidationTests {
 			// control characters are shown escaped, never raw (logs stay one line)
 			assertThat(ex.getMessage().chars().filter(Character::isISOControl)).isEmpty();
 			if (value != null && !value.isEmpty() && value.length() <= 40
-					&& value.chars().noneMatch(Character::isISOControl)) {
+					&& value.chars().noneMatch((c) -> Character.isISOControl(c) || Character.isSurrogate((char) c))) {
 				assertThat(ex.getMessage()).as("names the offending value").contains(value);
 			}
 		});
+	}
+
+	private String zscore(String id) {
+		return (String) this.redis.execute("ZSCORE", this.engine.keys(QUEUE).delayed(), id);
+	}
+
+	private Instant redisTime() {
+		List<?> time = (List<?>) this.redis.execute("TIME");
+		return Instant.ofEpochSecond(Long.parseLong((String) time.get(0)), Long.parseLong((String) time.get(1)) * 1000);
 	}
 
 	private void assertNothingReachedRedis() {

@@ -16,6 +16,7 @@
 
 package io.github.delayqueue.core.annotation;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
@@ -49,13 +50,16 @@ final class MethodDelayMessageHandler implements DelayMessageHandler<Object> {
 
 	private final Type payloadType;
 
+	private final boolean nullablePayload;
+
 	private MethodDelayMessageHandler(Object bean, Method method, String description, List<Argument> arguments,
-			Type payloadType) {
+			Type payloadType, boolean nullablePayload) {
 		this.bean = bean;
 		this.method = method;
 		this.description = description;
 		this.arguments = arguments;
 		this.payloadType = payloadType;
+		this.nullablePayload = nullablePayload;
 	}
 
 	/**
@@ -70,6 +74,7 @@ final class MethodDelayMessageHandler implements DelayMessageHandler<Object> {
 	static MethodDelayMessageHandler of(Object bean, Method method, Class<?> targetClass, String description) {
 		List<Argument> arguments = new ArrayList<>();
 		Type payloadType = null;
+		boolean nullablePayload = false;
 		int payloads = 0;
 		for (int i = 0; i < method.getParameterCount(); i++) {
 			MethodParameter parameter = new MethodParameter(method, i);
@@ -95,6 +100,7 @@ final class MethodDelayMessageHandler implements DelayMessageHandler<Object> {
 			else {
 				payloads++;
 				payloadType = ResolvableType.forMethodParameter(method, i, targetClass).getType();
+				nullablePayload = isNullable(method, i);
 				arguments.add(new Argument(Kind.PAYLOAD, null, false));
 			}
 		}
@@ -105,7 +111,26 @@ final class MethodDelayMessageHandler implements DelayMessageHandler<Object> {
 		}
 		ReflectionUtils.makeAccessible(method);
 		return new MethodDelayMessageHandler(bean, method, description, List.copyOf(arguments),
-				(payloadType != null) ? payloadType : byte[].class);
+				(payloadType != null) ? payloadType : byte[].class, nullablePayload);
+	}
+
+	/**
+	 * Returns whether a parameter is annotated {@code @Nullable}, of any package
+	 * (JSpecify, Jakarta, Spring, ...): as a declaration annotation or on its type
+	 * (type-use).
+	 */
+	private static boolean isNullable(Method method, int index) {
+		return isNullable(method.getParameterAnnotations()[index])
+				|| isNullable(method.getAnnotatedParameterTypes()[index].getAnnotations());
+	}
+
+	private static boolean isNullable(Annotation[] annotations) {
+		for (Annotation annotation : annotations) {
+			if ("Nullable".equals(annotation.annotationType().getSimpleName())) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -115,6 +140,16 @@ final class MethodDelayMessageHandler implements DelayMessageHandler<Object> {
 	 */
 	Type payloadType() {
 		return this.payloadType;
+	}
+
+	/**
+	 * Returns {@code true} when the payload parameter is annotated {@code @Nullable} (any
+	 * package).
+	 * @return whether the method accepts a {@code null} payload
+	 */
+	@Override
+	public boolean acceptsNullPayload() {
+		return this.nullablePayload;
 	}
 
 	@Override

@@ -36,4 +36,16 @@ public interface DelayMessageHandler<T> {
 	 */
 	void handle(T payload, DelayMessageContext context) throws Exception;
 
+	/**
+	 * Returns whether this handler accepts a {@code null} payload. A payload can decode
+	 * to {@code null}, e.g. the JSON {@code null}. A handler that returns {@code true}
+	 * receives it as {@code null}; otherwise such a message is not handed to
+	 * {@link #handle} but dead-lettered as undecodable, like any payload the codec cannot
+	 * read.
+	 * @return {@code true} to receive {@code null} payloads; {@code false} by default
+	 */
+	default boolean acceptsNullPayload() {
+		return false;
+	}
+
 }

@@ -32,9 +32,9 @@ import io.github.delayqueue.core.codec.MessageDecodingException;
  *
  * @param maxAttempts the most attempts, at least 1
  * @param initialBackoff the delay before the first retry
- * @param multiplier the growth factor of the delay, at least 1
+ * @param multiplier the growth factor of the delay, finite and at least 1
  * @param maxBackoff the largest delay
- * @param jitter the random spread, 0 to 1 (0.2 = ±20%)
+ * @param jitter the random spread, 0 to 1 (0.2 = ±20%), not NaN
  * @param nonRetryable exception types that are never retried
  */
 public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multiplier, Duration maxBackoff,
@@ -63,10 +63,13 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 			throw new IllegalArgumentException(
 					"Backoff must satisfy 0 <= initial (" + initialBackoff + ") <= max (" + maxBackoff + ")");
 		}
+		if (!Double.isFinite(multiplier)) {
+			throw new IllegalArgumentException("Backoff multiplier must be a finite number, but was " + multiplier);
+		}
 		if (multiplier < 1.0) {
 			throw new IllegalArgumentException("Backoff multiplier must be at least 1, but was " + multiplier);
 		}
-		if (jitter < 0 || jitter > 1) {
+		if (Double.isNaN(jitter) || jitter < 0 || jitter > 1) {
 			throw new IllegalArgumentException("Jitter must be between 0 and 1, but was " + jitter);
 		}
 		nonRetryable = Set.copyOf(nonRetryable);

@@ -17,12 +17,14 @@
 package io.github.delayqueue.core.support;
 
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Validates queue names, group names and message ids before anything reaches Redis. A
- * name becomes part of a key (inside its hash tag), so braces, spaces, wildcards and
- * control characters are refused with a clear {@link IllegalArgumentException}.
+ * Validates queue names, group names, message ids and dead-letter entry ids before
+ * anything reaches Redis. A name becomes part of a key (inside its hash tag), so braces,
+ * spaces, wildcards and control characters are refused with a clear
+ * {@link IllegalArgumentException}.
  */
 public final class QueueNames {
 
@@ -33,6 +35,8 @@ public final class QueueNames {
 	public static final int MAX_ID_BYTES = 256;
 
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]+");
+
+	private static final Pattern ENTRY_ID = Pattern.compile("([0-9]{1,20})-([0-9]{1,20})");
 
 	private QueueNames() {
 	}
@@ -86,12 +90,18 @@ public final class QueueNames {
 	 * Checks a message id.
 	 * @param id the id
 	 * @return the id
-	 * @throws IllegalArgumentException when it is empty, too long or has control
-	 * characters
+	 * @throws IllegalArgumentException when it is empty, too long, has control characters
+	 * or a lone UTF-16 surrogate
 	 */
 	public static String messageId(String id) {
 		if (id == null || id.isEmpty()) {
 			throw new IllegalArgumentException("Message id must not be null or empty");
+		}
+		int lone = loneSurrogate(id);
+		if (lone >= 0) {
+			throw new IllegalArgumentException(
+					"Message id '" + abbreviate(id) + "' must be valid UTF-16: it has a lone surrogate at index " + lone
+							+ ", which UTF-8 cannot encode (it would become '?')");
 		}
 		if (id.getBytes(StandardCharsets.UTF_8).length > MAX_ID_BYTES) {
 			throw new IllegalArgumentException(
@@ -104,12 +114,58 @@ public final class QueueNames {
 		return id;
 	}
 
+	/**
+	 * Checks the entry id of a dead letter: a stream id {@code <ms>-<seq>}, two unsigned
+	 * 64-bit decimal numbers.
+	 * @param entryId the entry id
+	 * @return the entry id
+	 * @throws IllegalArgumentException when it is not a stream id
+	 */
+	public static String deadLetterId(String entryId) {
+		if (entryId == null) {
+			throw new IllegalArgumentException("Dead-letter entry id must not be null");
+		}
+		Matcher matcher = ENTRY_ID.matcher(entryId);
+		if (!matcher.matches() || !isUnsignedLong(matcher.group(1)) || !isUnsignedLong(matcher.group(2))) {
+			throw new IllegalArgumentException("Dead-letter entry id must be a stream id '<ms>-<seq>' "
+					+ "(two unsigned 64-bit decimal numbers, e.g. '1700000000000-0'), but was '" + abbreviate(entryId)
+					+ "'");
+		}
+		return entryId;
+	}
+
+	private static boolean isUnsignedLong(String digits) {
+		try {
+			Long.parseUnsignedLong(digits);
+			return true;
+		}
+		catch (NumberFormatException ex) {
+			return false;
+		}
+	}
+
+	// the index of the first surrogate that is not part of a pair, or -1 (queue, group
+	// and consumer names are ASCII only, so only ids can have one)
+	private static int loneSurrogate(String value) {
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			if (Character.isHighSurrogate(c) && i + 1 < value.length()
+					&& Character.isLowSurrogate(value.charAt(i + 1))) {
+				i++;
+			}
+			else if (Character.isSurrogate(c)) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
 	private static String abbreviate(String value) {
 		String shown = (value.length() > 40) ? value.substring(0, 40) + "..." : value;
 		StringBuilder printable = new StringBuilder();
 		shown.codePoints()
-			.forEach((c) -> printable
-				.append(Character.isISOControl(c) ? String.format("\\u%04x", c) : Character.toString(c)));
+			.forEach((c) -> printable.append((Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE)
+					? String.format("\\u%04x", c) : Character.toString(c)));
 		return printable.toString();
 	}
 

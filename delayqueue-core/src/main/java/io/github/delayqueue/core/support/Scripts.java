@@ -84,6 +84,9 @@ public final class Scripts {
 	/** Removes a consumer from its group where it holds nothing (clean stop). */
 	public static final RedisScript<List<Object>> FORGET_CONSUMER = load("forget-consumer");
 
+	/** Deletes all dead letters of a queue and counts them. */
+	public static final RedisScript<List<Object>> PURGE_DEAD = load("purge-dead");
+
 	private Scripts() {
 	}
 
