@@ -208,7 +208,7 @@ public class DelayQueueAdmin {
 		}
 		return new DeadLetter(entryId, queue, text(f.get("g")), text(f.get("i")), (int) number(f.get("a")),
 				text(f.get("x")), text(f.get("r")), Instant.ofEpochMilli(number(f.get("d"))),
-				Instant.ofEpochMilli(number(f.get("t"))), headers, payload);
+				Instant.ofEpochMilli(number(f.get("t"))), headers, payload, text(f.get("s")));
 	}
 
 	private static String text(Object value) {

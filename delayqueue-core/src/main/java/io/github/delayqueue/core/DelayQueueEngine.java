@@ -40,6 +40,8 @@ import io.github.delayqueue.core.internal.scheduling.Schedulers;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -98,7 +100,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	private final EngineContext context;
 
 	private DelayQueueEngine(Builder builder) {
-		this.scripts = new ScriptRunner(builder.connectionFactory);
+		this.scripts = new ScriptRunner(builder.connectionFactory, builder.operationTimeout);
 		this.keyPrefix = builder.keyPrefix;
 		this.codec = (builder.codec != null) ? builder.codec : defaultCodec();
 		this.maxPayloadSize = builder.maxPayloadSize;
@@ -122,7 +124,19 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this::keys, this.promoteBatchSize,
 				this.schedulerMaxIdle);
 		this.context = new EngineContext(this.scripts, this::keys, this.codec, this.observer, this.clock,
-				this.schedulers, this::register);
+				this.schedulers, this::register, clientTimeout(builder.connectionFactory));
+	}
+
+	/** The client's command timeout, when the factory tells it. */
+	private static Duration clientTimeout(RedisConnectionFactory connectionFactory) {
+		if (connectionFactory instanceof LettuceConnectionFactory lettuce) {
+			return Duration.ofMillis(lettuce.getTimeout());
+		}
+		if (ClassUtils.isPresent("redis.clients.jedis.Jedis", DelayQueueEngine.class.getClassLoader())
+				&& connectionFactory instanceof JedisConnectionFactory jedis) {
+			return Duration.ofMillis(jedis.getTimeout());
+		}
+		return null;
 	}
 
 	private static MessageCodec defaultCodec() {
@@ -299,6 +313,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 		private Duration schedulerMaxIdle = Duration.ofSeconds(2);
 
+		private Duration operationTimeout = Duration.ofSeconds(2);
+
 		private final List<DelayQueueObserver> observers = new ArrayList<>();
 
 		private Durability sendDurability;
@@ -389,6 +405,24 @@ public final class DelayQueueEngine implements AutoCloseable {
 				throw new IllegalArgumentException("Scheduler max idle must be positive, but was " + maxIdle);
 			}
 			this.schedulerMaxIdle = maxIdle;
+			return this;
+		}
+
+		/**
+		 * Sets the longest one operation waits for Redis (default 2s), whatever the
+		 * client's command timeout (60s by default in Spring Boot): a send (per chunk of
+		 * {@code sendBatchSize} messages; a durable send adds its own timeout), cancel,
+		 * reschedule, admin call, and each command of the listeners and schedulers. Past
+		 * it the call fails with a {@link DelayQueueException} and may or may not have
+		 * taken effect.
+		 * @param timeout the bound
+		 * @return this builder
+		 */
+		public Builder operationTimeout(Duration timeout) {
+			if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+				throw new IllegalArgumentException("Operation timeout must be positive, but was " + timeout);
+			}
+			this.operationTimeout = timeout;
 			return this;
 		}
 

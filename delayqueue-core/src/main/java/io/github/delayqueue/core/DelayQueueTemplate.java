@@ -28,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
+import io.github.delayqueue.core.internal.runtime.BoundedCalls;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.support.DueTimes;
 import io.github.delayqueue.core.support.Envelope;
@@ -114,16 +115,29 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			return List.of();
 		}
 		String queues = String.join(", ", byQueue.keySet());
-		long[] confirmed = inRedis("send to queue(s) " + queues, () -> this.engine.scripts().execute((connection) -> {
-			if (durability != null) {
-				return DurableSends.send(this.engine, connection, chunks(byQueue), durability);
-			}
-			for (Chunk chunk : chunks(byQueue)) {
-				this.engine.register(connection, chunk.keys);
-				chunk.apply(ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args));
-			}
-			return null;
-		}));
+		Duration bound = this.engine.scripts().bound();
+		long[] confirmed = inRedis("send to queue(s) " + queues,
+				() -> this.engine.scripts().executeUnbounded((connection) -> {
+					List<Chunk> chunks = chunks(byQueue);
+					if (durability != null) {
+						// one pipeline: each chunk's bound, and the time the replicas may
+						// take
+						Duration total = (bound != null) ? bound.multipliedBy(chunks.size()).plus(durability.timeout())
+								: null;
+						return ScriptRunner.bounded(total,
+								() -> DurableSends.send(this.engine, connection, chunks, durability));
+					}
+					for (Chunk chunk : chunks) {
+						// each chunk bounded: a send of a million messages takes many of
+						// them
+						ScriptRunner.bounded(bound, () -> {
+							this.engine.register(connection, chunk.keys);
+							chunk.apply(ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args));
+							return null;
+						});
+					}
+					return null;
+				}));
 		List<SendResult> results = new ArrayList<>(all.size());
 		for (Prepared prepared : all) {
 			results.add(prepared.result);
@@ -273,6 +287,11 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		}
 		catch (DataAccessException ex) {
 			throw new DelayQueueException("Cannot " + what + ": " + Failures.describe(ex), ex);
+		}
+		catch (BoundedCalls.TimeoutException ex) {
+			throw new DelayQueueException(
+					"Cannot " + what + ": " + ex.getMessage() + " (the operation may or may not have taken effect)",
+					ex);
 		}
 	}
 

@@ -33,6 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.delayqueue.core.codec.JsonMessageCodec;
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.codec.MessageDecodingException;
+import io.github.delayqueue.core.listener.DelayMessageContext;
+import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.test.RedisTest;
@@ -163,6 +165,39 @@ class CodecTests {
 		assertThat(stats.groups()).singleElement()
 			.satisfies((group) -> assertThat(group.retryScheduled()).as("no retry").isZero());
 		assertThat(stats.dead()).as("still exactly two: never retried").isEqualTo(2);
+	}
+
+	@Test
+	void deadLettersAJsonNullUnlessTheHandlerAcceptsNull() throws Exception {
+		BlockingQueue<Order> received = listen(this.engine, "strict", Order.class);
+		List<Object> lenient = new java.util.concurrent.CopyOnWriteArrayList<>();
+		DelayQueueListenerContainer container = this.engine
+			.listenerContainer(this.queue, "lenient", Order.class, new DelayMessageHandler<Order>() {
+
+				@Override
+				public void handle(Order payload, DelayMessageContext context) {
+					lenient.add(String.valueOf(payload));
+				}
+
+				@Override
+				public boolean acceptsNullPayload() {
+					return true;
+				}
+
+			})
+			.pollTimeout(Duration.ofMillis(300))
+			.build();
+		container.start();
+		this.containers.add(container);
+		send("null");
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.engine.admin().stats(this.queue).dead() == 1);
+		DeadLetter dead = this.engine.admin().deadLetters(this.queue, null, 10).get(0);
+		assertThat(dead.group()).isEqualTo("strict");
+		assertThat(dead.errorClass()).isEqualTo(MessageDecodingException.class.getName());
+		assertThat(dead.errorMessage()).contains("decodes to null");
+		assertThat(dead.stackTrace()).startsWith(MessageDecodingException.class.getName()).contains("Processor.decode");
+		await().atMost(Duration.ofSeconds(5)).until(() -> lenient.equals(List.of("null")));
+		assertThat(received.poll(300, TimeUnit.MILLISECONDS)).as("the strict handler never sees it").isNull();
 	}
 
 	@Test

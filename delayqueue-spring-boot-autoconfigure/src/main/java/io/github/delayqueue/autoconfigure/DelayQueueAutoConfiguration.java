@@ -77,7 +77,8 @@ public final class DelayQueueAutoConfiguration {
 			.keyPrefix(properties.getKeyPrefix())
 			.maxPayloadSize((int) properties.getMaxPayloadSize().toBytes())
 			.maxHeadersSize((int) properties.getMaxHeadersSize().toBytes())
-			.schedulerMaxIdle(properties.getScheduler().getMaxIdle());
+			.schedulerMaxIdle(properties.getScheduler().getMaxIdle())
+			.operationTimeout(properties.getOperationTimeout());
 		DelayQueueProperties.DurableSend durable = properties.getDurableSend();
 		if (durable.getReplicas() > 0 || durable.isLocalAof()) {
 			builder.sendDurability(new Durability(durable.getReplicas(), durable.isLocalAof(), durable.getTimeout()));

@@ -45,6 +45,13 @@ public class DelayQueueProperties {
 	 */
 	private DataSize maxHeadersSize = DataSize.ofKilobytes(16);
 
+	/**
+	 * Longest one operation waits for Redis, whatever spring.data.redis.timeout says: a
+	 * send (per batch), cancel, reschedule, admin call, or a command of the listeners and
+	 * schedulers. Past it the call fails and may or may not have taken effect.
+	 */
+	private Duration operationTimeout = Duration.ofSeconds(2);
+
 	private final Scheduler scheduler = new Scheduler();
 
 	private final Retry retry = new Retry();
@@ -89,6 +96,14 @@ public class DelayQueueProperties {
 
 	public void setMaxHeadersSize(DataSize maxHeadersSize) {
 		this.maxHeadersSize = maxHeadersSize;
+	}
+
+	public Duration getOperationTimeout() {
+		return this.operationTimeout;
+	}
+
+	public void setOperationTimeout(Duration operationTimeout) {
+		this.operationTimeout = operationTimeout;
 	}
 
 	public Scheduler getScheduler() {

@@ -17,6 +17,7 @@
 package io.github.delayqueue.core.internal;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -37,8 +38,32 @@ import io.github.delayqueue.core.support.ScriptRunner;
  * @param clock the JVM clock (lateness figures only)
  * @param schedulers the engine's schedulers
  * @param registry adds a queue to the registry of queues
+ * @param clientTimeout the Redis client's command timeout, or {@code null} when unknown
  */
 public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys, MessageCodec codec,
-		DelayQueueObserver observer, Clock clock, Schedulers schedulers, Consumer<String> registry) {
+		DelayQueueObserver observer, Clock clock, Schedulers schedulers, Consumer<String> registry,
+		Duration clientTimeout) {
+
+	/**
+	 * Returns how long a listener's blocking read may wait: its poll timeout, lowered
+	 * when the client's command timeout would end the read first (the client would report
+	 * a timeout, and the reader reconnect, on every idle poll).
+	 * @param pollTimeout the configured poll timeout
+	 * @return the poll timeout to use
+	 */
+	public Duration readBlock(Duration pollTimeout) {
+		if (this.clientTimeout == null || this.clientTimeout.isZero() || this.clientTimeout.isNegative()) {
+			return pollTimeout;
+		}
+		Duration margin = this.clientTimeout.dividedBy(4);
+		if (margin.compareTo(Duration.ofMillis(500)) < 0) {
+			margin = Duration.ofMillis(500);
+		}
+		Duration ceiling = this.clientTimeout.minus(margin);
+		if (pollTimeout.compareTo(ceiling) <= 0) {
+			return pollTimeout;
+		}
+		return (ceiling.compareTo(Duration.ofMillis(100)) > 0) ? ceiling : Duration.ofMillis(100);
+	}
 
 }

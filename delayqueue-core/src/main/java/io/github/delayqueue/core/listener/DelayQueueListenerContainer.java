@@ -22,6 +22,9 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Executor;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import io.github.delayqueue.core.internal.EngineContext;
 import io.github.delayqueue.core.internal.delivery.ListenerContext;
 import io.github.delayqueue.core.internal.delivery.ListenerRuntime;
@@ -48,6 +51,8 @@ import org.springframework.context.SmartLifecycle;
  */
 public final class DelayQueueListenerContainer implements SmartLifecycle {
 
+	private static final Log logger = LogFactory.getLog(DelayQueueListenerContainer.class);
+
 	private final EngineContext engine;
 
 	private final ListenerContext context;
@@ -61,8 +66,15 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	private DelayQueueListenerContainer(Builder<?> builder) {
 		this.engine = builder.engine;
 		QueueKeys keys = builder.engine.keys().apply(builder.queue);
+		ListenerSettings settings = builder.settings();
+		Duration readBlock = builder.engine.readBlock(settings.pollTimeout());
+		if (!readBlock.equals(settings.pollTimeout())) {
+			logger.info("The poll timeout of queue '" + keys.queue() + "', group '" + builder.group + "' ("
+					+ settings.pollTimeout() + ") is lowered to " + readBlock
+					+ ", below the Redis client's command timeout (" + builder.engine.clientTimeout() + ")");
+		}
 		this.context = new ListenerContext(builder.engine.scripts(), keys, builder.group, builder.consumerName,
-				builder.settings(), builder.engine.observer(), builder.engine.codec(), builder.engine.clock());
+				settings, builder.engine.observer(), builder.engine.codec(), builder.engine.clock(), readBlock);
 		this.runtime = new ListenerRuntime(this.context, builder.payloadType, builder.handler,
 				() -> this.engine.registry().accept(keys.queue()));
 	}

@@ -17,10 +17,13 @@
 package io.github.delayqueue.core.support;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
+import io.github.delayqueue.core.internal.runtime.BoundedCalls;
 import io.github.delayqueue.core.internal.runtime.Failures;
 
 import org.springframework.dao.DataAccessException;
@@ -40,12 +43,33 @@ public final class ScriptRunner {
 
 	private volatile boolean scriptFlagsUnsupported;
 
+	private final Duration bound;
+
 	/**
-	 * Creates a runner.
+	 * Creates a runner whose calls are not bounded beyond the client's command timeout.
 	 * @param connectionFactory the connection factory
 	 */
 	public ScriptRunner(RedisConnectionFactory connectionFactory) {
+		this(connectionFactory, null);
+	}
+
+	/**
+	 * Creates a runner.
+	 * @param connectionFactory the connection factory
+	 * @param bound the longest one call ({@link #run}, {@link #execute}) waits for Redis,
+	 * or {@code null} for the client's command timeout
+	 */
+	public ScriptRunner(RedisConnectionFactory connectionFactory, Duration bound) {
 		this.connectionFactory = connectionFactory;
+		this.bound = bound;
+	}
+
+	/**
+	 * @return the longest one call waits for Redis, or {@code null} for the client's
+	 * command timeout
+	 */
+	public Duration bound() {
+		return this.bound;
 	}
 
 	/**
@@ -135,9 +159,33 @@ public final class ScriptRunner {
 	 * @return the callback's result
 	 */
 	public <T> T execute(Function<RedisConnection, T> callback) {
+		return bounded(this.bound, () -> executeUnbounded(callback));
+	}
+
+	/**
+	 * Runs a callback with a connection from the factory, closing it after, with no bound
+	 * of its own: for a callback that bounds each of its calls with
+	 * {@link #bounded(Duration, Supplier)} (e.g. a send of many chunks).
+	 * @param callback the callback
+	 * @param <T> the result type
+	 * @return the callback's result
+	 */
+	public <T> T executeUnbounded(Function<RedisConnection, T> callback) {
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			return callback.apply(connection);
 		}
+	}
+
+	/**
+	 * Runs a call bounded in time (see {@link BoundedCalls}).
+	 * @param bound the bound, or {@code null} for none
+	 * @param call the call
+	 * @param <T> the result type
+	 * @return its result
+	 * @throws BoundedCalls.TimeoutException when Redis did not answer in time
+	 */
+	public static <T> T bounded(Duration bound, Supplier<T> call) {
+		return BoundedCalls.call(bound, call);
 	}
 
 	private static boolean isNoScript(Throwable ex) {

@@ -18,6 +18,7 @@ package io.github.delayqueue.autoconfigure.actuate;
 
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,7 @@ import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
+import io.github.delayqueue.core.internal.runtime.BoundedCalls;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import org.jspecify.annotations.Nullable;
 
@@ -50,6 +52,9 @@ public class DelayQueueEndpoint {
 	static final int DEAD_LETTER_PAGE = 20;
 
 	private static final int MAX_PAYLOAD_SHOWN = 1024;
+
+	/** How long a read of the endpoint or the health indicator waits for Redis. */
+	static final Duration READ_BOUND = Duration.ofSeconds(1);
 
 	private final DelayQueueEngine engine;
 
@@ -76,11 +81,19 @@ public class DelayQueueEndpoint {
 	 */
 	@ReadOperation
 	public QueuesDescriptor queues() {
-		TreeSet<String> names = new TreeSet<>(this.engine.admin().queues());
-		this.listeners.ifAvailable((registry) -> names.addAll(registry.getQueues()));
 		Map<String, QueueStats> queues = new TreeMap<>();
-		names.forEach((name) -> queues.put(name, this.engine.admin().stats(name)));
-		return new QueuesDescriptor(queues, listeners());
+		try {
+			BoundedCalls.call(READ_BOUND, () -> {
+				TreeSet<String> names = new TreeSet<>(this.engine.admin().queues());
+				this.listeners.ifAvailable((registry) -> names.addAll(registry.getQueues()));
+				names.forEach((name) -> queues.put(name, this.engine.admin().stats(name)));
+				return null;
+			});
+		}
+		catch (BoundedCalls.TimeoutException ex) {
+			return new QueuesDescriptor(Map.copyOf(queues), listeners(), ex.getMessage());
+		}
+		return new QueuesDescriptor(queues, listeners(), null);
 	}
 
 	/**
@@ -91,12 +104,19 @@ public class DelayQueueEndpoint {
 	 */
 	@ReadOperation
 	public QueueDescriptor queue(@Selector String queue, @Nullable String after) {
-		List<DeadLetterDescriptor> deadLetters = this.engine.admin()
-			.deadLetters(queue, after, DEAD_LETTER_PAGE)
-			.stream()
-			.map(DeadLetterDescriptor::of)
-			.toList();
-		return new QueueDescriptor(this.engine.admin().stats(queue), deadLetters);
+		try {
+			return BoundedCalls.call(READ_BOUND, () -> {
+				List<DeadLetterDescriptor> deadLetters = this.engine.admin()
+					.deadLetters(queue, after, DEAD_LETTER_PAGE)
+					.stream()
+					.map(DeadLetterDescriptor::of)
+					.toList();
+				return new QueueDescriptor(this.engine.admin().stats(queue), deadLetters, null);
+			});
+		}
+		catch (BoundedCalls.TimeoutException ex) {
+			return new QueueDescriptor(null, List.of(), ex.getMessage());
+		}
 	}
 
 	private List<ListenerDescriptor> listeners() {
@@ -116,8 +136,11 @@ public class DelayQueueEndpoint {
 	 *
 	 * @param queues counts by queue name
 	 * @param listeners the listeners
+	 * @param error why the counts are missing or incomplete (Redis did not answer in
+	 * time), or {@code null}
 	 */
-	public record QueuesDescriptor(Map<String, QueueStats> queues, List<ListenerDescriptor> listeners) {
+	public record QueuesDescriptor(Map<String, QueueStats> queues, List<ListenerDescriptor> listeners,
+			@Nullable String error) {
 	}
 
 	/**
@@ -139,8 +162,11 @@ public class DelayQueueEndpoint {
 	 *
 	 * @param stats the counts
 	 * @param deadLetters the oldest dead letters (after the requested entry)
+	 * @param error why the counts are missing (Redis did not answer in time), or
+	 * {@code null}
 	 */
-	public record QueueDescriptor(QueueStats stats, List<DeadLetterDescriptor> deadLetters) {
+	public record QueueDescriptor(@Nullable QueueStats stats, List<DeadLetterDescriptor> deadLetters,
+			@Nullable String error) {
 	}
 
 	/**

@@ -17,6 +17,7 @@
 package io.github.delayqueue.core.internal.delivery;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 
 import io.github.delayqueue.core.DelayQueueObserver;
@@ -37,9 +38,11 @@ import io.github.delayqueue.core.support.ScriptRunner;
  * @param observer the engine's observer
  * @param codec the payload codec
  * @param clock the JVM clock (lateness figures only)
+ * @param readBlock how long a blocking read waits: the poll timeout, below the client's
+ * command timeout
  */
 public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group, String consumer,
-		ListenerSettings settings, DelayQueueObserver observer, MessageCodec codec, Clock clock) {
+		ListenerSettings settings, DelayQueueObserver observer, MessageCodec codec, Clock clock, Duration readBlock) {
 
 	/**
 	 * @return the queue

@@ -130,8 +130,9 @@ final class Processor {
 			throw new IllegalStateException("Attempts exhausted (" + delivery.maxAttempts
 					+ "): the lease of the last attempt expired before it was acknowledged");
 		}
+		Object payload;
 		try {
-			return this.context.codec().decode(delivery.envelope.payload(), this.payloadType);
+			payload = this.context.codec().decode(delivery.envelope.payload(), this.payloadType);
 		}
 		catch (MessageDecodingException ex) {
 			throw ex;
@@ -140,6 +141,11 @@ final class Processor {
 			// a codec breaking its contract must not kill the worker thread
 			throw new MessageDecodingException("Cannot decode payload: " + Failures.summary(ex), ex);
 		}
+		if (payload == null && !this.handler.acceptsNullPayload()) {
+			throw new MessageDecodingException("The payload decodes to null, and the handler does not accept null "
+					+ "(declare the payload parameter @Nullable to receive it)", null);
+		}
+		return payload;
 	}
 
 	/**

@@ -107,7 +107,7 @@ final class StreamReader implements SupervisedLoop.Job {
 			}
 			return 0;
 		}
-		read(current, ReadOffset.lastConsumed(), this.context.settings().pollTimeout());
+		read(current, ReadOffset.lastConsumed(), this.context.readBlock());
 		return 0;
 	}
 
