@@ -16,7 +16,6 @@
 
 package io.github.delayqueue.autoconfigure;
 
-import java.util.Set;
 import java.util.concurrent.Executor;
 
 import io.github.delayqueue.core.DelayQueueEngine;
@@ -34,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -59,7 +58,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass(DelayQueueEngine.class)
-@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 @EnableConfigurationProperties(DelayQueueProperties.class)
 public final class DelayQueueAutoConfiguration {
 
@@ -78,7 +77,9 @@ public final class DelayQueueAutoConfiguration {
 			.maxPayloadSize((int) properties.getMaxPayloadSize().toBytes())
 			.maxHeadersSize((int) properties.getMaxHeadersSize().toBytes())
 			.schedulerMaxIdle(properties.getScheduler().getMaxIdle())
-			.operationTimeout(properties.getOperationTimeout());
+			.operationTimeout(properties.getOperationTimeout())
+			.sendBatchSize(properties.getSendBatchSize())
+			.promoteBatchSize(properties.getScheduler().getBatchSize());
 		DelayQueueProperties.DurableSend durable = properties.getDurableSend();
 		if (durable.getReplicas() > 0 || durable.isLocalAof()) {
 			builder.sendDurability(new Durability(durable.getReplicas(), durable.isLocalAof(), durable.getTimeout()));
@@ -96,30 +97,19 @@ public final class DelayQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RetryPolicy delayQueueRetryPolicy(DelayQueueProperties properties) {
-		DelayQueueProperties.Retry retry = properties.getRetry();
-		return new RetryPolicy(retry.getMaxAttempts(), retry.getInitialBackoff(), retry.getMultiplier(),
-				retry.getMaxBackoff(), retry.getJitter(), Set.of());
+	DelayListenerContainerFactoryConfigurer delayListenerContainerFactoryConfigurer(DelayQueueProperties properties,
+			ObjectProvider<RetryPolicy> retryPolicy,
+			@Qualifier(LISTENER_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> executor) {
+		return new DelayListenerContainerFactoryConfigurer(properties, retryPolicy.getIfUnique(),
+				executor.getIfAvailable());
 	}
 
 	@Bean(name = DelayListenerBeanDefinitionRegistrar.DEFAULT_CONTAINER_FACTORY_BEAN_NAME)
 	@ConditionalOnMissingBean(name = DelayListenerBeanDefinitionRegistrar.DEFAULT_CONTAINER_FACTORY_BEAN_NAME)
 	DelayListenerContainerFactory delayListenerContainerFactory(DelayQueueEngine engine,
-			DelayQueueProperties properties, RetryPolicy retryPolicy,
-			@Qualifier(LISTENER_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> executor) {
+			DelayListenerContainerFactoryConfigurer configurer) {
 		DelayListenerContainerFactory factory = new DelayListenerContainerFactory(engine);
-		DelayQueueProperties.Listener listener = properties.getListener();
-		factory.setConcurrency(listener.getConcurrency());
-		factory.setPrefetch(listener.getPrefetch());
-		factory.setVisibilityTimeout(listener.getVisibilityTimeout());
-		factory.setLeaseRenewalLimit(listener.getLeaseRenewalLimit());
-		factory.setPollTimeout(listener.getPollTimeout());
-		factory.setShutdownTimeout(listener.getShutdownTimeout());
-		factory.setAutoStartup(listener.isAutoStartup());
-		factory.setDeadLetterRetention(properties.getDeadLetter().getRetention());
-		factory.setRetryPolicy(retryPolicy);
-		executor.ifAvailable(factory::setExecutor);
-		factory.addEndpointCustomizer(new QueuePropertiesEndpointCustomizer(properties.getQueues()));
+		configurer.configure(factory);
 		return factory;
 	}
 

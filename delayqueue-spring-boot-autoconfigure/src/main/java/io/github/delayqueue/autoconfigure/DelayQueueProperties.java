@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -52,11 +53,16 @@ public class DelayQueueProperties {
 	 */
 	private Duration operationTimeout = Duration.ofSeconds(2);
 
+	/**
+	 * Most messages of one queue that one Redis script call of sendAll carries.
+	 */
+	private int sendBatchSize = 500;
+
 	private final Scheduler scheduler = new Scheduler();
 
 	private final Retry retry = new Retry();
 
-	private final Listener listener = new Listener();
+	private final ListenerProperties listener = new ListenerProperties();
 
 	private final DeadLetter deadLetter = new DeadLetter();
 
@@ -69,10 +75,10 @@ public class DelayQueueProperties {
 	private final DurableSend durableSend = new DurableSend();
 
 	/**
-	 * Per-queue overrides of the listener, retry and dead-letter settings, by queue name.
-	 * A @DelayListener attribute wins over these.
+	 * Per-queue listener settings, by queue name: the keys of delayqueue.listener, over
+	 * those. A @DelayListener attribute wins over these.
 	 */
-	private final Map<String, Queue> queues = new LinkedHashMap<>();
+	private final Map<String, ListenerProperties> queues = new LinkedHashMap<>();
 
 	public String getKeyPrefix() {
 		return this.keyPrefix;
@@ -106,18 +112,28 @@ public class DelayQueueProperties {
 		this.operationTimeout = operationTimeout;
 	}
 
+	public int getSendBatchSize() {
+		return this.sendBatchSize;
+	}
+
+	public void setSendBatchSize(int sendBatchSize) {
+		this.sendBatchSize = sendBatchSize;
+	}
+
 	public Scheduler getScheduler() {
 		return this.scheduler;
 	}
 
+	@Deprecated(since = "0.2")
 	public Retry getRetry() {
 		return this.retry;
 	}
 
-	public Listener getListener() {
+	public ListenerProperties getListener() {
 		return this.listener;
 	}
 
+	@Deprecated(since = "0.2")
 	public DeadLetter getDeadLetter() {
 		return this.deadLetter;
 	}
@@ -214,120 +230,29 @@ public class DelayQueueProperties {
 
 	}
 
-	public Map<String, Queue> getQueues() {
+	public Map<String, ListenerProperties> getQueues() {
 		return this.queues;
 	}
 
-	public static class Listener {
-
-		/**
-		 * Number of messages each listener handles at once.
-		 */
-		private int concurrency = 4;
-
-		/**
-		 * Number of messages each listener reads ahead of its handlers. Defaults to the
-		 * concurrency.
-		 */
-		private Integer prefetch;
-
-		/**
-		 * How long a delivery's lease lasts before another consumer may take the message
-		 * over. Renewed while the handler runs.
-		 */
-		private Duration visibilityTimeout = Duration.ofSeconds(30);
-
-		/**
-		 * Longest time a lease is renewed for one running handler. Defaults to ten times
-		 * the visibility timeout.
-		 */
-		private Duration leaseRenewalLimit;
-
-		/**
-		 * Longest time a blocking read waits for messages.
-		 */
-		private Duration pollTimeout = Duration.ofSeconds(5);
-
-		/**
-		 * How long stopping waits for running handlers. Keep it below
-		 * spring.lifecycle.timeout-per-shutdown-phase.
-		 */
-		private Duration shutdownTimeout = Duration.ofSeconds(25);
-
-		/**
-		 * Whether listeners start with the application context.
-		 */
-		private boolean autoStartup = true;
-
-		public int getConcurrency() {
-			return this.concurrency;
-		}
-
-		public void setConcurrency(int concurrency) {
-			this.concurrency = concurrency;
-		}
-
-		public Integer getPrefetch() {
-			return this.prefetch;
-		}
-
-		public void setPrefetch(Integer prefetch) {
-			this.prefetch = prefetch;
-		}
-
-		public Duration getVisibilityTimeout() {
-			return this.visibilityTimeout;
-		}
-
-		public void setVisibilityTimeout(Duration visibilityTimeout) {
-			this.visibilityTimeout = visibilityTimeout;
-		}
-
-		public Duration getLeaseRenewalLimit() {
-			return this.leaseRenewalLimit;
-		}
-
-		public void setLeaseRenewalLimit(Duration leaseRenewalLimit) {
-			this.leaseRenewalLimit = leaseRenewalLimit;
-		}
-
-		public Duration getPollTimeout() {
-			return this.pollTimeout;
-		}
-
-		public void setPollTimeout(Duration pollTimeout) {
-			this.pollTimeout = pollTimeout;
-		}
-
-		public Duration getShutdownTimeout() {
-			return this.shutdownTimeout;
-		}
-
-		public void setShutdownTimeout(Duration shutdownTimeout) {
-			this.shutdownTimeout = shutdownTimeout;
-		}
-
-		public boolean isAutoStartup() {
-			return this.autoStartup;
-		}
-
-		public void setAutoStartup(boolean autoStartup) {
-			this.autoStartup = autoStartup;
-		}
-
-	}
-
+	/**
+	 * Former place of the dead-letter retention, now
+	 * delayqueue.listener.dead-letter-retention.
+	 */
 	public static class DeadLetter {
 
 		/**
-		 * How long dead letters are kept before they are trimmed.
+		 * How long dead letters are kept; replaced by
+		 * delayqueue.listener.dead-letter-retention.
 		 */
-		private Duration retention = Duration.ofDays(7);
+		private Duration retention;
 
+		@Deprecated(since = "0.2")
+		@DeprecatedConfigurationProperty(replacement = "delayqueue.listener.dead-letter-retention", since = "0.2")
 		public Duration getRetention() {
 			return this.retention;
 		}
 
+		@Deprecated(since = "0.2")
 		public void setRetention(Duration retention) {
 			this.retention = retention;
 		}
@@ -370,147 +295,6 @@ public class DelayQueueProperties {
 
 	}
 
-	public static class Queue {
-
-		/**
-		 * Number of messages this queue's listeners handle at once.
-		 */
-		private Integer concurrency;
-
-		/**
-		 * How long a delivery's lease on this queue lasts.
-		 */
-		private Duration visibilityTimeout;
-
-		/**
-		 * Most attempts per message on this queue, the first included.
-		 */
-		private Integer maxAttempts;
-
-		/**
-		 * Whether this queue's listeners start with the application context.
-		 */
-		private Boolean autoStartup;
-
-		private final QueueRetry retry = new QueueRetry();
-
-		private final QueueDeadLetter deadLetter = new QueueDeadLetter();
-
-		public Integer getConcurrency() {
-			return this.concurrency;
-		}
-
-		public void setConcurrency(Integer concurrency) {
-			this.concurrency = concurrency;
-		}
-
-		public Duration getVisibilityTimeout() {
-			return this.visibilityTimeout;
-		}
-
-		public void setVisibilityTimeout(Duration visibilityTimeout) {
-			this.visibilityTimeout = visibilityTimeout;
-		}
-
-		public Integer getMaxAttempts() {
-			return this.maxAttempts;
-		}
-
-		public void setMaxAttempts(Integer maxAttempts) {
-			this.maxAttempts = maxAttempts;
-		}
-
-		public Boolean getAutoStartup() {
-			return this.autoStartup;
-		}
-
-		public void setAutoStartup(Boolean autoStartup) {
-			this.autoStartup = autoStartup;
-		}
-
-		public QueueRetry getRetry() {
-			return this.retry;
-		}
-
-		public QueueDeadLetter getDeadLetter() {
-			return this.deadLetter;
-		}
-
-	}
-
-	public static class QueueRetry {
-
-		/**
-		 * Delay before the first retry on this queue.
-		 */
-		private Duration initialBackoff;
-
-		/**
-		 * Factor by which the delay grows with each retry on this queue.
-		 */
-		private Double multiplier;
-
-		/**
-		 * Largest delay between two attempts on this queue.
-		 */
-		private Duration maxBackoff;
-
-		/**
-		 * Random spread of each delay on this queue, from 0 to 1.
-		 */
-		private Double jitter;
-
-		public Duration getInitialBackoff() {
-			return this.initialBackoff;
-		}
-
-		public void setInitialBackoff(Duration initialBackoff) {
-			this.initialBackoff = initialBackoff;
-		}
-
-		public Double getMultiplier() {
-			return this.multiplier;
-		}
-
-		public void setMultiplier(Double multiplier) {
-			this.multiplier = multiplier;
-		}
-
-		public Duration getMaxBackoff() {
-			return this.maxBackoff;
-		}
-
-		public void setMaxBackoff(Duration maxBackoff) {
-			this.maxBackoff = maxBackoff;
-		}
-
-		public Double getJitter() {
-			return this.jitter;
-		}
-
-		public void setJitter(Double jitter) {
-			this.jitter = jitter;
-		}
-
-	}
-
-	public static class QueueDeadLetter {
-
-		/**
-		 * How long this queue's dead letters are kept.
-		 */
-		private Duration retention;
-
-		public Duration getRetention() {
-			return this.retention;
-		}
-
-		public void setRetention(Duration retention) {
-			this.retention = retention;
-		}
-
-	}
-
 	public static class Scheduler {
 
 		/**
@@ -518,6 +302,20 @@ public class DelayQueueProperties {
 		 * a message only when its wake-up notification is lost.
 		 */
 		private Duration maxIdle = Duration.ofSeconds(2);
+
+		/**
+		 * Most due messages one promote call moves per source (the queue, each group's
+		 * retries).
+		 */
+		private int batchSize = 500;
+
+		public int getBatchSize() {
+			return this.batchSize;
+		}
+
+		public void setBatchSize(int batchSize) {
+			this.batchSize = batchSize;
+		}
 
 		public Duration getMaxIdle() {
 			return this.maxIdle;
@@ -529,70 +327,92 @@ public class DelayQueueProperties {
 
 	}
 
+	/**
+	 * Former place of the listeners' retry settings, now under delayqueue.listener.retry.
+	 */
 	public static class Retry {
 
 		/**
-		 * Most attempts per message and group, the first included.
+		 * Most attempts per message and group; replaced by
+		 * delayqueue.listener.retry.max-attempts.
 		 */
-		private int maxAttempts = 5;
+		private Integer maxAttempts;
 
 		/**
-		 * Delay before the first retry.
+		 * Delay before the first retry; replaced by
+		 * delayqueue.listener.retry.initial-backoff.
 		 */
-		private Duration initialBackoff = Duration.ofSeconds(1);
+		private Duration initialBackoff;
 
 		/**
-		 * Factor by which the delay grows with each retry.
+		 * Factor by which the delay grows; replaced by
+		 * delayqueue.listener.retry.multiplier.
 		 */
-		private double multiplier = 2.0;
+		private Double multiplier;
 
 		/**
-		 * Largest delay between two attempts.
+		 * Largest delay between two attempts; replaced by
+		 * delayqueue.listener.retry.max-backoff.
 		 */
-		private Duration maxBackoff = Duration.ofMinutes(10);
+		private Duration maxBackoff;
 
 		/**
-		 * Random spread of each delay, from 0 to 1 (0.2 is plus or minus 20%).
+		 * Random spread of each delay; replaced by delayqueue.listener.retry.jitter.
 		 */
-		private double jitter = 0.2;
+		private Double jitter;
 
-		public int getMaxAttempts() {
+		@Deprecated(since = "0.2")
+		@DeprecatedConfigurationProperty(replacement = "delayqueue.listener.retry.max-attempts", since = "0.2")
+		public Integer getMaxAttempts() {
 			return this.maxAttempts;
 		}
 
-		public void setMaxAttempts(int maxAttempts) {
+		@Deprecated(since = "0.2")
+		public void setMaxAttempts(Integer maxAttempts) {
 			this.maxAttempts = maxAttempts;
 		}
 
+		@Deprecated(since = "0.2")
+		@DeprecatedConfigurationProperty(replacement = "delayqueue.listener.retry.initial-backoff", since = "0.2")
 		public Duration getInitialBackoff() {
 			return this.initialBackoff;
 		}
 
+		@Deprecated(since = "0.2")
 		public void setInitialBackoff(Duration initialBackoff) {
 			this.initialBackoff = initialBackoff;
 		}
 
-		public double getMultiplier() {
+		@Deprecated(since = "0.2")
+		@DeprecatedConfigurationProperty(replacement = "delayqueue.listener.retry.multiplier", since = "0.2")
+		public Double getMultiplier() {
 			return this.multiplier;
 		}
 
-		public void setMultiplier(double multiplier) {
+		@Deprecated(since = "0.2")
+		public void setMultiplier(Double multiplier) {
 			this.multiplier = multiplier;
 		}
 
+		@Deprecated(since = "0.2")
+		@DeprecatedConfigurationProperty(replacement = "delayqueue.listener.retry.max-backoff", since = "0.2")
 		public Duration getMaxBackoff() {
 			return this.maxBackoff;
 		}
 
+		@Deprecated(since = "0.2")
 		public void setMaxBackoff(Duration maxBackoff) {
 			this.maxBackoff = maxBackoff;
 		}
 
-		public double getJitter() {
+		@Deprecated(since = "0.2")
+		@DeprecatedConfigurationProperty(replacement = "delayqueue.listener.retry.jitter", since = "0.2")
+		public Double getJitter() {
 			return this.jitter;
 		}
 
-		public void setJitter(double jitter) {
+		@Deprecated(since = "0.2")
+		public void setJitter(Double jitter) {
 			this.jitter = jitter;
 		}
 

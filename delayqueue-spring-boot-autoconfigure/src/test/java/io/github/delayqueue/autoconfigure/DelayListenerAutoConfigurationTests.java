@@ -76,7 +76,7 @@ class DelayListenerAutoConfigurationTests {
 		this.runner.withUserConfiguration(OrderListener.class)
 			.withPropertyValues("delayqueue.listener.concurrency=9", "delayqueue.listener.visibility-timeout=1m",
 					"delayqueue.listener.shutdown-timeout=5s", "delayqueue.listener.poll-timeout=2s",
-					"delayqueue.dead-letter.retention=1d", "delayqueue.retry.max-attempts=3")
+					"delayqueue.listener.dead-letter-retention=1d", "delayqueue.listener.retry.max-attempts=3")
 			.run((context) -> {
 				ListenerSettings settings = context.getBean(DelayListenerEndpointRegistry.class)
 					.getListenerContainer("orders")
@@ -94,8 +94,9 @@ class DelayListenerAutoConfigurationTests {
 	void appliesPerQueuePropertiesUnderTheAnnotation() {
 		this.runner.withUserConfiguration(OrderListener.class, InvoiceListener.class)
 			.withPropertyValues("delayqueue.listener.concurrency=2", "delayqueue.queues.orders.concurrency=6",
-					"delayqueue.queues.orders.max-attempts=10", "delayqueue.queues.orders.retry.initial-backoff=3s",
-					"delayqueue.queues.orders.dead-letter.retention=2d", "delayqueue.queues.invoices.concurrency=8",
+					"delayqueue.queues.orders.retry.max-attempts=10",
+					"delayqueue.queues.orders.retry.initial-backoff=3s",
+					"delayqueue.queues.orders.dead-letter-retention=2d", "delayqueue.queues.invoices.concurrency=8",
 					"delayqueue.queues.invoices.auto-startup=false")
 			.run((context) -> {
 				DelayListenerEndpointRegistry registry = context.getBean(DelayListenerEndpointRegistry.class);
@@ -109,6 +110,24 @@ class DelayListenerAutoConfigurationTests {
 				assertThat(invoices.settings().concurrency()).isEqualTo(1);
 				assertThat(invoices.isRunning()).isFalse();
 			});
+	}
+
+	@Test
+	void renamedPerQueueKeysStillBindAndInvalidOnesAreNamed() {
+		this.runner.withUserConfiguration(OrderListener.class)
+			.withPropertyValues("delayqueue.queues.orders.max-attempts=10",
+					"delayqueue.queues.orders.dead-letter.retention=2d")
+			.run((context) -> {
+				ListenerSettings orders = context.getBean(DelayListenerEndpointRegistry.class)
+					.getListenerContainer("orders")
+					.settings();
+				assertThat(orders.retryPolicy().maxAttempts()).isEqualTo(10);
+				assertThat(orders.deadLetterRetention()).isEqualTo(Duration.ofDays(2));
+			});
+		this.runner.withUserConfiguration(OrderListener.class)
+			.withPropertyValues("delayqueue.queues.orders.prefetch=0")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("delayqueue.queues.orders.prefetch: Prefetch must be at least 1, but was 0"));
 	}
 
 	@Test
@@ -251,7 +270,7 @@ class DelayListenerAutoConfigurationTests {
 		@org.springframework.context.annotation.Bean
 		DelayListenerContainerFactory delayListenerContainerFactory(DelayQueueEngine engine) {
 			DelayListenerContainerFactory factory = new DelayListenerContainerFactory(engine);
-			factory.setConcurrency(11);
+			factory.getSettings().concurrency(11);
 			return factory;
 		}
 

@@ -27,6 +27,8 @@ import io.github.delayqueue.core.codec.JsonMessageCodec;
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.codec.RawMessageCodec;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import io.github.delayqueue.core.config.DelayListenerContainerFactory;
+import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisTest;
@@ -56,40 +58,91 @@ class DelayQueueAutoConfigurationTests {
 	}
 
 	@Test
-	void createsEngineTemplateCodecAndRetryPolicyByDefault() {
+	void createsEngineTemplateCodecAndListenerDefaultsByDefault() {
 		this.runner.run((context) -> {
 			assertThat(context).hasSingleBean(DelayQueueEngine.class)
 				.hasSingleBean(DelayQueueTemplate.class)
-				.hasSingleBean(RetryPolicy.class);
+				.hasSingleBean(DelayListenerContainerFactoryConfigurer.class);
 			assertThat(context.getBean(MessageCodec.class)).isInstanceOf(JsonMessageCodec.class);
 			DelayQueueEngine engine = context.getBean(DelayQueueEngine.class);
 			assertThat(engine.keyPrefix()).isEqualTo("dq");
 			assertThat(engine.maxPayloadSize()).isEqualTo(1024 * 1024);
 			assertThat(engine.codec()).isSameAs(context.getBean(MessageCodec.class));
 			assertThat(context.getBean(DelayQueueTemplate.class)).isSameAs(engine.template());
-			assertThat(context.getBean(RetryPolicy.class)).isEqualTo(RetryPolicy.DEFAULT);
+			ListenerSettings defaults = listenerDefaults(context);
+			assertThat(defaults.retryPolicy()).isEqualTo(RetryPolicy.DEFAULT);
+			assertThat(defaults.shutdownTimeout()).isEqualTo(Duration.ofSeconds(25));
+			assertThat(defaults.concurrency()).isEqualTo(ListenerSettings.DEFAULTS.concurrency());
 		});
+	}
+
+	private static ListenerSettings listenerDefaults(org.springframework.context.ApplicationContext context) {
+		return context.getBean(DelayListenerContainerFactory.class).getSettings().build();
 	}
 
 	@Test
 	void bindsProperties() {
 		this.runner
 			.withPropertyValues("delayqueue.key-prefix=orders", "delayqueue.max-payload-size=10KB",
-					"delayqueue.max-headers-size=1KB", "delayqueue.retry.max-attempts=7",
-					"delayqueue.retry.initial-backoff=500ms", "delayqueue.retry.multiplier=3",
-					"delayqueue.retry.max-backoff=1m", "delayqueue.retry.jitter=0")
+					"delayqueue.max-headers-size=1KB", "delayqueue.send-batch-size=100",
+					"delayqueue.scheduler.batch-size=50", "delayqueue.listener.retry.max-attempts=7",
+					"delayqueue.listener.retry.initial-backoff=500ms", "delayqueue.listener.retry.multiplier=3",
+					"delayqueue.listener.retry.max-backoff=1m", "delayqueue.listener.retry.jitter=0",
+					"delayqueue.listener.trim-interval=10s", "delayqueue.listener.stale-consumer-timeout=1h",
+					"delayqueue.listener.dead-letter-retention=3d")
 			.run((context) -> {
 				DelayQueueEngine engine = context.getBean(DelayQueueEngine.class);
 				assertThat(engine.keyPrefix()).isEqualTo("orders");
 				assertThat(engine.maxPayloadSize()).isEqualTo(10 * 1024);
 				assertThat(engine.maxHeadersSize()).isEqualTo(1024);
-				RetryPolicy policy = context.getBean(RetryPolicy.class);
+				DelayQueueProperties properties = context.getBean(DelayQueueProperties.class);
+				assertThat(properties.getSendBatchSize()).isEqualTo(100);
+				assertThat(properties.getScheduler().getBatchSize()).isEqualTo(50);
+				ListenerSettings defaults = listenerDefaults(context);
+				RetryPolicy policy = defaults.retryPolicy();
 				assertThat(policy.maxAttempts()).isEqualTo(7);
 				assertThat(policy.initialBackoff()).isEqualTo(Duration.ofMillis(500));
 				assertThat(policy.multiplier()).isEqualTo(3.0);
 				assertThat(policy.maxBackoff()).isEqualTo(Duration.ofMinutes(1));
 				assertThat(policy.jitter()).isZero();
+				assertThat(defaults.trimInterval()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(defaults.staleConsumerTimeout()).isEqualTo(Duration.ofHours(1));
+				assertThat(defaults.deadLetterRetention()).isEqualTo(Duration.ofDays(3));
 			});
+	}
+
+	@Test
+	void renamedKeysStillBindAndTheNewOnesWin() {
+		this.runner
+			.withPropertyValues("delayqueue.retry.max-attempts=7", "delayqueue.retry.jitter=0",
+					"delayqueue.dead-letter.retention=1d", "delayqueue.listener.retry.jitter=0.5")
+			.run((context) -> {
+				ListenerSettings defaults = listenerDefaults(context);
+				assertThat(defaults.retryPolicy().maxAttempts()).isEqualTo(7);
+				assertThat(defaults.retryPolicy().jitter()).isEqualTo(0.5);
+				assertThat(defaults.deadLetterRetention()).isEqualTo(Duration.ofDays(1));
+			});
+	}
+
+	@Test
+	void anInvalidListenerPropertyIsNamedInTheStartupFailure() {
+		this.runner.withPropertyValues("delayqueue.listener.concurrency=0")
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("delayqueue.listener.concurrency: Concurrency must be at least 1, but was 0"));
+		this.runner.withPropertyValues("delayqueue.listener.retry.jitter=2")
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("delayqueue.listener.retry: Jitter must be between 0 and 1, but was 2.0"));
+	}
+
+	@Test
+	void anApplicationsOwnFactoryGetsTheSameSettingsThroughTheConfigurer() {
+		this.runner.withPropertyValues("delayqueue.listener.concurrency=3").run((context) -> {
+			DelayListenerContainerFactory own = new DelayListenerContainerFactory(
+					context.getBean(DelayQueueEngine.class));
+			context.getBean(DelayListenerContainerFactoryConfigurer.class).configure(own);
+			assertThat(own.getSettings().build()).isEqualTo(listenerDefaults(context));
+			assertThat(own.getSettings().build().concurrency()).isEqualTo(3);
+		});
 	}
 
 	@Test

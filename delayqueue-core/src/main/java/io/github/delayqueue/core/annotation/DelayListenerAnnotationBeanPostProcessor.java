@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,6 +35,7 @@ import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.config.DelayListenerEndpoint;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
+import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.support.QueueNames;
 
 import org.springframework.aop.framework.AopInfrastructureBean;
@@ -152,26 +154,42 @@ public class DelayListenerAnnotationBeanPostProcessor
 			DelayListenerEndpoint endpoint = new DelayListenerEndpoint(
 					StringUtils.hasText(id) ? id : beanName + "." + method.getName(), queue, group,
 					handler.payloadType(), handler, description);
-			endpoint.setConcurrency(attribute(annotation.concurrency(), "concurrency", Integer::valueOf));
-			endpoint.setMaxAttempts(attribute(annotation.maxAttempts(), "maxAttempts", Integer::valueOf));
-			endpoint.setInitialBackoff(attribute(annotation.initialBackoff(), "initialBackoff",
-					DelayListenerAnnotationBeanPostProcessor::duration));
-			endpoint
-				.setBackoffMultiplier(attribute(annotation.backoffMultiplier(), "backoffMultiplier", Double::valueOf));
-			endpoint.setMaxBackoff(attribute(annotation.maxBackoff(), "maxBackoff",
-					DelayListenerAnnotationBeanPostProcessor::duration));
-			endpoint.setVisibilityTimeout(attribute(annotation.visibilityTimeout(), "visibilityTimeout",
-					DelayListenerAnnotationBeanPostProcessor::duration));
-			endpoint.setAutoStartup(attribute(annotation.autoStartup(), "autoStartup", (value) -> {
+			Integer concurrency = attribute(annotation.concurrency(), "concurrency", Integer::valueOf);
+			Integer maxAttempts = attribute(annotation.maxAttempts(), "maxAttempts", Integer::valueOf);
+			Duration initialBackoff = attribute(annotation.initialBackoff(), "initialBackoff",
+					DelayListenerAnnotationBeanPostProcessor::duration);
+			Double multiplier = attribute(annotation.backoffMultiplier(), "backoffMultiplier", Double::valueOf);
+			Duration maxBackoff = attribute(annotation.maxBackoff(), "maxBackoff",
+					DelayListenerAnnotationBeanPostProcessor::duration);
+			Duration visibilityTimeout = attribute(annotation.visibilityTimeout(), "visibilityTimeout",
+					DelayListenerAnnotationBeanPostProcessor::duration);
+			Boolean autoStartup = attribute(annotation.autoStartup(), "autoStartup", (value) -> {
 				if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
 					throw new IllegalArgumentException("not true or false");
 				}
 				return Boolean.valueOf(value);
-			}));
+			});
+			endpoint.settings((settings) -> {
+				ifSet(concurrency, settings::concurrency);
+				ifSet(maxAttempts, settings::maxAttempts);
+				ifSet(initialBackoff, settings::initialBackoff);
+				ifSet(multiplier, settings::backoffMultiplier);
+				ifSet(maxBackoff, settings::maxBackoff);
+				ifSet(visibilityTimeout, settings::visibilityTimeout);
+				ifSet(autoStartup, settings::autoStartup);
+			});
+			// invalid values fail now, naming the method
+			ListenerSettings.builder().apply(endpoint.getSettings()).build();
 			return new Pending(endpoint, resolve(annotation.containerFactory()));
 		}
 		catch (RuntimeException ex) {
 			throw new BeanInitializationException(description + " is invalid: " + ex.getMessage(), ex);
+		}
+	}
+
+	private static <T> void ifSet(T value, Consumer<T> setter) {
+		if (value != null) {
+			setter.accept(value);
 		}
 	}
 

@@ -17,20 +17,20 @@
 package io.github.delayqueue.core.config;
 
 import java.lang.reflect.Type;
-import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import io.github.delayqueue.core.listener.DelayMessageHandler;
+import io.github.delayqueue.core.listener.ListenerSettings;
 
 /**
  * What a listener container is built from: the queue and group, the handler, the payload
  * type, and settings that override the {@link DelayListenerContainerFactory}'s defaults.
- * A {@code null} setting means "not set here": the factory's default applies.
  * <p>
- * Settings are filled in order of precedence: the {@code @DelayListener} annotation
- * first, then {@link EndpointCustomizer customizers} (e.g. Spring Boot's
- * {@code delayqueue.queues.<name>.*} properties) fill what is still unset, then the
- * factory's defaults.
+ * Settings ({@link ListenerSettings}) are applied in order, each over the one before: the
+ * factory's defaults, then its {@link EndpointCustomizer customizers} (e.g. Spring Boot's
+ * {@code delayqueue.queues.<name>.*} properties), then this endpoint's own (the
+ * {@code @DelayListener} annotation's attributes).
  */
 public final class DelayListenerEndpoint {
 
@@ -46,23 +46,8 @@ public final class DelayListenerEndpoint {
 
 	private final String description;
 
-	private Integer concurrency;
-
-	private Integer maxAttempts;
-
-	private Duration initialBackoff;
-
-	private Double backoffMultiplier;
-
-	private Duration maxBackoff;
-
-	private Double jitter;
-
-	private Duration visibilityTimeout;
-
-	private Duration deadLetterRetention;
-
-	private Boolean autoStartup;
+	private Consumer<ListenerSettings.Setters<?>> settings = (settings) -> {
+	};
 
 	/**
 	 * Creates an endpoint.
@@ -107,76 +92,21 @@ public final class DelayListenerEndpoint {
 		return this.description;
 	}
 
-	public Integer getConcurrency() {
-		return this.concurrency;
+	/**
+	 * Adds settings for this endpoint's container (e.g. the annotation's attributes).
+	 * They are applied last, over the factory's defaults and its customizers.
+	 * @param customizer sets some settings
+	 */
+	public void settings(Consumer<ListenerSettings.Setters<?>> customizer) {
+		Objects.requireNonNull(customizer, "Customizer must not be null");
+		this.settings = this.settings.andThen(customizer);
 	}
 
-	public void setConcurrency(Integer concurrency) {
-		this.concurrency = concurrency;
-	}
-
-	public Integer getMaxAttempts() {
-		return this.maxAttempts;
-	}
-
-	public void setMaxAttempts(Integer maxAttempts) {
-		this.maxAttempts = maxAttempts;
-	}
-
-	public Duration getInitialBackoff() {
-		return this.initialBackoff;
-	}
-
-	public void setInitialBackoff(Duration initialBackoff) {
-		this.initialBackoff = initialBackoff;
-	}
-
-	public Double getBackoffMultiplier() {
-		return this.backoffMultiplier;
-	}
-
-	public void setBackoffMultiplier(Double backoffMultiplier) {
-		this.backoffMultiplier = backoffMultiplier;
-	}
-
-	public Duration getMaxBackoff() {
-		return this.maxBackoff;
-	}
-
-	public void setMaxBackoff(Duration maxBackoff) {
-		this.maxBackoff = maxBackoff;
-	}
-
-	public Double getJitter() {
-		return this.jitter;
-	}
-
-	public void setJitter(Double jitter) {
-		this.jitter = jitter;
-	}
-
-	public Duration getVisibilityTimeout() {
-		return this.visibilityTimeout;
-	}
-
-	public void setVisibilityTimeout(Duration visibilityTimeout) {
-		this.visibilityTimeout = visibilityTimeout;
-	}
-
-	public Duration getDeadLetterRetention() {
-		return this.deadLetterRetention;
-	}
-
-	public void setDeadLetterRetention(Duration deadLetterRetention) {
-		this.deadLetterRetention = deadLetterRetention;
-	}
-
-	public Boolean getAutoStartup() {
-		return this.autoStartup;
-	}
-
-	public void setAutoStartup(Boolean autoStartup) {
-		this.autoStartup = autoStartup;
+	/**
+	 * @return the settings of this endpoint, applied after the factory's
+	 */
+	public Consumer<ListenerSettings.Setters<?>> getSettings() {
+		return this.settings;
 	}
 
 	@Override

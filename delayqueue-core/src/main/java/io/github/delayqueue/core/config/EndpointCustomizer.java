@@ -16,18 +16,22 @@
 
 package io.github.delayqueue.core.config;
 
+import io.github.delayqueue.core.listener.ListenerSettings;
+
 /**
- * Fills in settings of a {@link DelayListenerEndpoint} before its container is built,
- * e.g. from per-queue configuration. Customizers should only set what is still
- * {@code null}, so that what the listener declares wins.
+ * Sets settings of an endpoint's container over the factory's defaults, e.g. from
+ * per-queue configuration. The endpoint's own settings (the {@code @DelayListener}
+ * attributes) are applied after, so what the listener declares wins.
  */
 @FunctionalInterface
 public interface EndpointCustomizer {
 
 	/**
-	 * Customizes an endpoint.
-	 * @param endpoint the endpoint
+	 * Customizes the settings of an endpoint's container.
+	 * @param endpoint the endpoint (its queue, group, id)
+	 * @param settings the settings, holding the factory's defaults and earlier
+	 * customizers'
 	 */
-	void customize(DelayListenerEndpoint endpoint);
+	void customize(DelayListenerEndpoint endpoint, ListenerSettings.Setters<?> settings);
 
 }

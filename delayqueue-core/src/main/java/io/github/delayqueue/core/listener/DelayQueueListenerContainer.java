@@ -20,7 +20,6 @@ import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.Executor;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -63,10 +62,9 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	private DelayQueueListenerContainer(Builder<?> builder) {
+	private DelayQueueListenerContainer(Builder<?> builder, ListenerSettings settings) {
 		this.engine = builder.engine;
 		QueueKeys keys = builder.engine.keys().apply(builder.queue);
-		ListenerSettings settings = builder.settings();
 		Duration readBlock = builder.engine.readBlock(settings.pollTimeout());
 		if (!readBlock.equals(settings.pollTimeout())) {
 			logger.info("The poll timeout of queue '" + keys.queue() + "', group '" + builder.group + "' ("
@@ -199,7 +197,14 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		return this.context.settings().autoStartup();
 	}
 
-	public static final class Builder<T> {
+	/**
+	 * Builds a {@link DelayQueueListenerContainer}; obtain one from
+	 * {@code DelayQueueEngine.listenerContainer}. Its settings are those of
+	 * {@link ListenerSettings.Setters}.
+	 *
+	 * @param <T> the payload type
+	 */
+	public static final class Builder<T> extends ListenerSettings.Setters<Builder<T>> {
 
 		private final EngineContext engine;
 
@@ -210,30 +215,6 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		private Type payloadType;
 
 		private final DelayMessageHandler<T> handler;
-
-		private int concurrency = 4;
-
-		private int prefetch = -1;
-
-		private Duration visibilityTimeout = Duration.ofSeconds(30);
-
-		private Duration leaseRenewalLimit;
-
-		private Duration pollTimeout = Duration.ofSeconds(5);
-
-		private Duration shutdownTimeout = Duration.ofSeconds(30);
-
-		private Duration trimInterval = Duration.ofSeconds(30);
-
-		private Duration deadLetterRetention = Duration.ofDays(7);
-
-		private Duration staleConsumerTimeout = Duration.ofMinutes(10);
-
-		private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
-
-		private Executor executor;
-
-		private boolean autoStartup = true;
 
 		private String consumerName;
 
@@ -251,118 +232,6 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		}
 
 		/**
-		 * Sets how many handlers run at once (default 4).
-		 * @param concurrency at least 1
-		 * @return this builder
-		 */
-		public Builder<T> concurrency(int concurrency) {
-			if (concurrency < 1) {
-				throw new IllegalArgumentException("Concurrency must be at least 1, but was " + concurrency);
-			}
-			this.concurrency = concurrency;
-			return this;
-		}
-
-		/**
-		 * Sets how many read messages may wait for a free worker (default: concurrency).
-		 * @param prefetch at least 1
-		 * @return this builder
-		 */
-		public Builder<T> prefetch(int prefetch) {
-			if (prefetch < 1) {
-				throw new IllegalArgumentException("Prefetch must be at least 1, but was " + prefetch);
-			}
-			this.prefetch = prefetch;
-			return this;
-		}
-
-		/**
-		 * Sets the lease of a delivery (default 30s): a message whose consumer neither
-		 * acks nor renews within it is redelivered to another consumer.
-		 * @param timeout the visibility timeout
-		 * @return this builder
-		 */
-		public Builder<T> visibilityTimeout(Duration timeout) {
-			this.visibilityTimeout = positive("Visibility timeout", timeout);
-			return this;
-		}
-
-		/**
-		 * Sets how long the watchdog renews a running handler's lease (default 10
-		 * visibility timeouts); a handler that runs longer loses its message to another
-		 * consumer unless it calls {@link DelayMessageContext#extendLease(Duration)}.
-		 * @param limit the limit
-		 * @return this builder
-		 */
-		public Builder<T> leaseRenewalLimit(Duration limit) {
-			this.leaseRenewalLimit = positive("Lease renewal limit", limit);
-			return this;
-		}
-
-		/**
-		 * Sets how long one blocking read waits for messages (default 5s).
-		 * @param timeout the poll timeout
-		 * @return this builder
-		 */
-		public Builder<T> pollTimeout(Duration timeout) {
-			this.pollTimeout = positive("Poll timeout", timeout);
-			return this;
-		}
-
-		/**
-		 * Sets how long {@code stop} waits for running handlers (default 30s).
-		 * @param timeout the shutdown timeout
-		 * @return this builder
-		 */
-		public Builder<T> shutdownTimeout(Duration timeout) {
-			this.shutdownTimeout = positive("Shutdown timeout", timeout);
-			return this;
-		}
-
-		/**
-		 * Sets how often acknowledged entries are trimmed from the streams (default 30s).
-		 * @param interval the interval
-		 * @return this builder
-		 */
-		public Builder<T> trimInterval(Duration interval) {
-			this.trimInterval = positive("Trim interval", interval);
-			return this;
-		}
-
-		/**
-		 * Sets how long dead letters are kept (default 7 days).
-		 * @param retention the retention
-		 * @return this builder
-		 */
-		public Builder<T> deadLetterRetention(Duration retention) {
-			this.deadLetterRetention = positive("Dead-letter retention", retention);
-			return this;
-		}
-
-		/**
-		 * Sets how long a consumer of the group that holds nothing may stay idle before
-		 * recovery removes it from the group (default 10 minutes): consumers of crashed
-		 * containers do not pile up in {@code XINFO CONSUMERS}. A container removes its
-		 * own consumer on a clean stop.
-		 * @param timeout the timeout
-		 * @return this builder
-		 */
-		public Builder<T> staleConsumerTimeout(Duration timeout) {
-			this.staleConsumerTimeout = positive("Stale consumer timeout", timeout);
-			return this;
-		}
-
-		/**
-		 * Sets the retry policy (default {@link RetryPolicy#DEFAULT}).
-		 * @param policy the policy
-		 * @return this builder
-		 */
-		public Builder<T> retryPolicy(RetryPolicy policy) {
-			this.retryPolicy = Objects.requireNonNull(policy, "Retry policy must not be null");
-			return this;
-		}
-
-		/**
 		 * Sets the type payloads are decoded to when it is generic (e.g.
 		 * {@code List<Order>}); the handler's payload type {@code T} must be assignable
 		 * from it.
@@ -371,27 +240,6 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		 */
 		public Builder<T> payloadType(Type type) {
 			this.payloadType = Objects.requireNonNull(type, "Payload type must not be null");
-			return this;
-		}
-
-		/**
-		 * Sets the executor the workers run on (default: the container's own threads);
-		 * e.g. a virtual-thread executor.
-		 * @param executor the executor
-		 * @return this builder
-		 */
-		public Builder<T> executor(Executor executor) {
-			this.executor = executor;
-			return this;
-		}
-
-		/**
-		 * Sets whether a Spring context starts the container (default {@code true}).
-		 * @param autoStartup whether to start automatically
-		 * @return this builder
-		 */
-		public Builder<T> autoStartup(boolean autoStartup) {
-			this.autoStartup = autoStartup;
 			return this;
 		}
 
@@ -406,27 +254,12 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			return this;
 		}
 
-		private static Duration positive(String what, Duration value) {
-			if (value == null || value.isNegative() || value.isZero()) {
-				throw new IllegalArgumentException(what + " must be positive, but was " + value);
-			}
-			return value;
-		}
-
-		ListenerSettings settings() {
-			return new ListenerSettings(this.concurrency, (this.prefetch > 0) ? this.prefetch : this.concurrency,
-					this.visibilityTimeout,
-					(this.leaseRenewalLimit != null) ? this.leaseRenewalLimit : this.visibilityTimeout.multipliedBy(10),
-					this.pollTimeout, this.shutdownTimeout, this.trimInterval, this.deadLetterRetention,
-					this.staleConsumerTimeout, this.retryPolicy, this.executor, this.autoStartup);
-		}
-
 		/**
 		 * Builds the container (not started).
 		 * @return the container
 		 */
 		public DelayQueueListenerContainer build() {
-			return new DelayQueueListenerContainer(this);
+			return new DelayQueueListenerContainer(this, buildSettings());
 		}
 
 	}

@@ -177,8 +177,7 @@ class DelayListenerAnnotationTests {
 		context.registerBean("slowFactory", DelayListenerContainerFactory.class, () -> {
 			DelayListenerContainerFactory factory = new DelayListenerContainerFactory(
 					context.getBean(DelayQueueEngine.class));
-			factory.setConcurrency(1);
-			factory.setShutdownTimeout(Duration.ofSeconds(3));
+			factory.getSettings().concurrency(1).shutdownTimeout(Duration.ofSeconds(3));
 			return factory;
 		});
 		context.register(Enabled.class, FactoryListener.class);

@@ -52,7 +52,7 @@ final class WorkerPool {
 
 	private final AtomicLong abandoned = new AtomicLong();
 
-	private boolean running;
+	private volatile boolean running;
 
 	/** Workers counted against the concurrency: started and not ended or abandoned. */
 	private int live;
@@ -141,15 +141,22 @@ final class WorkerPool {
 		fill();
 	}
 
-	private synchronized boolean goOn(Worker worker) {
-		if (worker.detached) {
-			return false;
+	private boolean goOn(Worker worker) {
+		// the common case without the lock: a worker that goes on stays counted, as
+		// start() and abandon() expect
+		if (this.running && !worker.detached) {
+			return true;
 		}
-		if (!this.running) {
-			detach(worker);
-			return false;
+		synchronized (this) {
+			if (worker.detached) {
+				return false;
+			}
+			if (!this.running) {
+				detach(worker);
+				return false;
+			}
+			return true;
 		}
-		return true;
 	}
 
 	private void detach(Worker worker) {

@@ -1,0 +1,295 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.autoconfigure;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
+
+/**
+ * Listener settings, the same under {@code delayqueue.listener} (every listener's
+ * defaults) and {@code delayqueue.queues.<name>} (one queue's listeners). A setting left
+ * unset is inherited: a queue's from {@code delayqueue.listener}, that from the engine's
+ * defaults ({@code ListenerSettings.DEFAULTS}). Mapped onto {@code ListenerSettings} by
+ * {@link DelayListenerContainerFactoryConfigurer}.
+ */
+public class ListenerProperties {
+
+	/**
+	 * Number of messages a listener handles at once (default 4).
+	 */
+	private Integer concurrency;
+
+	/**
+	 * Number of messages a listener reads ahead of its handlers (default: the
+	 * concurrency).
+	 */
+	private Integer prefetch;
+
+	/**
+	 * How long a delivery's lease lasts before another consumer may take the message
+	 * over; renewed while the handler runs (default 30s).
+	 */
+	private Duration visibilityTimeout;
+
+	/**
+	 * Longest time a lease is renewed for one running handler; past it the message is
+	 * given up (retried or dead-lettered) and the handler's thread replaced (default ten
+	 * visibility timeouts).
+	 */
+	private Duration leaseRenewalLimit;
+
+	/**
+	 * Longest time a blocking read waits for messages; kept below
+	 * spring.data.redis.timeout (default 5s).
+	 */
+	private Duration pollTimeout;
+
+	/**
+	 * How long stopping waits for running handlers; keep it below
+	 * spring.lifecycle.timeout-per-shutdown-phase (default 25s).
+	 */
+	private Duration shutdownTimeout;
+
+	/**
+	 * How often acknowledged entries and expired dead letters are trimmed, and stale
+	 * consumers removed (default 30s).
+	 */
+	private Duration trimInterval;
+
+	/**
+	 * How long dead letters are kept (default 7d).
+	 */
+	private Duration deadLetterRetention;
+
+	/**
+	 * How long a consumer of the group that holds nothing may stay idle before it is
+	 * removed from the group (default 10m).
+	 */
+	private Duration staleConsumerTimeout;
+
+	/**
+	 * Whether listeners start with the application context (default true).
+	 */
+	private Boolean autoStartup;
+
+	private final Retry retry = new Retry();
+
+	/**
+	 * Attempts before dead-lettering; replaced by retry.max-attempts.
+	 */
+	private Integer maxAttempts;
+
+	private final DeadLetter deadLetter = new DeadLetter();
+
+	public Integer getConcurrency() {
+		return this.concurrency;
+	}
+
+	public void setConcurrency(Integer concurrency) {
+		this.concurrency = concurrency;
+	}
+
+	public Integer getPrefetch() {
+		return this.prefetch;
+	}
+
+	public void setPrefetch(Integer prefetch) {
+		this.prefetch = prefetch;
+	}
+
+	public Duration getVisibilityTimeout() {
+		return this.visibilityTimeout;
+	}
+
+	public void setVisibilityTimeout(Duration visibilityTimeout) {
+		this.visibilityTimeout = visibilityTimeout;
+	}
+
+	public Duration getLeaseRenewalLimit() {
+		return this.leaseRenewalLimit;
+	}
+
+	public void setLeaseRenewalLimit(Duration leaseRenewalLimit) {
+		this.leaseRenewalLimit = leaseRenewalLimit;
+	}
+
+	public Duration getPollTimeout() {
+		return this.pollTimeout;
+	}
+
+	public void setPollTimeout(Duration pollTimeout) {
+		this.pollTimeout = pollTimeout;
+	}
+
+	public Duration getShutdownTimeout() {
+		return this.shutdownTimeout;
+	}
+
+	public void setShutdownTimeout(Duration shutdownTimeout) {
+		this.shutdownTimeout = shutdownTimeout;
+	}
+
+	public Duration getTrimInterval() {
+		return this.trimInterval;
+	}
+
+	public void setTrimInterval(Duration trimInterval) {
+		this.trimInterval = trimInterval;
+	}
+
+	public Duration getDeadLetterRetention() {
+		return this.deadLetterRetention;
+	}
+
+	public void setDeadLetterRetention(Duration deadLetterRetention) {
+		this.deadLetterRetention = deadLetterRetention;
+	}
+
+	public Duration getStaleConsumerTimeout() {
+		return this.staleConsumerTimeout;
+	}
+
+	public void setStaleConsumerTimeout(Duration staleConsumerTimeout) {
+		this.staleConsumerTimeout = staleConsumerTimeout;
+	}
+
+	public Boolean getAutoStartup() {
+		return this.autoStartup;
+	}
+
+	public void setAutoStartup(Boolean autoStartup) {
+		this.autoStartup = autoStartup;
+	}
+
+	public Retry getRetry() {
+		return this.retry;
+	}
+
+	@Deprecated(since = "0.2")
+	@DeprecatedConfigurationProperty(replacement = "delayqueue.queues.<name>.retry.max-attempts", since = "0.2")
+	public Integer getMaxAttempts() {
+		return this.maxAttempts;
+	}
+
+	@Deprecated(since = "0.2")
+	public void setMaxAttempts(Integer maxAttempts) {
+		this.maxAttempts = maxAttempts;
+	}
+
+	@Deprecated(since = "0.2")
+	public DeadLetter getDeadLetter() {
+		return this.deadLetter;
+	}
+
+	/**
+	 * Retry settings.
+	 */
+	public static class Retry {
+
+		/**
+		 * Attempts a message gets before it is dead-lettered, unless the message says
+		 * (default 5).
+		 */
+		private Integer maxAttempts;
+
+		/**
+		 * Backoff before the second attempt (default 1s).
+		 */
+		private Duration initialBackoff;
+
+		/**
+		 * Factor each backoff grows by (default 2).
+		 */
+		private Double multiplier;
+
+		/**
+		 * Longest backoff (default 10m).
+		 */
+		private Duration maxBackoff;
+
+		/**
+		 * Random spread of each backoff, as a fraction between 0 and 1 (default 0.2).
+		 */
+		private Double jitter;
+
+		public Integer getMaxAttempts() {
+			return this.maxAttempts;
+		}
+
+		public void setMaxAttempts(Integer maxAttempts) {
+			this.maxAttempts = maxAttempts;
+		}
+
+		public Duration getInitialBackoff() {
+			return this.initialBackoff;
+		}
+
+		public void setInitialBackoff(Duration initialBackoff) {
+			this.initialBackoff = initialBackoff;
+		}
+
+		public Double getMultiplier() {
+			return this.multiplier;
+		}
+
+		public void setMultiplier(Double multiplier) {
+			this.multiplier = multiplier;
+		}
+
+		public Duration getMaxBackoff() {
+			return this.maxBackoff;
+		}
+
+		public void setMaxBackoff(Duration maxBackoff) {
+			this.maxBackoff = maxBackoff;
+		}
+
+		public Double getJitter() {
+			return this.jitter;
+		}
+
+		public void setJitter(Double jitter) {
+			this.jitter = jitter;
+		}
+
+	}
+
+	/**
+	 * Former place of the dead-letter retention.
+	 */
+	public static class DeadLetter {
+
+		/**
+		 * How long dead letters are kept; replaced by dead-letter-retention.
+		 */
+		private Duration retention;
+
+		@Deprecated(since = "0.2")
+		@DeprecatedConfigurationProperty(replacement = "delayqueue.queues.<name>.dead-letter-retention", since = "0.2")
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		@Deprecated(since = "0.2")
+		public void setRetention(Duration retention) {
+			this.retention = retention;
+		}
+
+	}
+
+}
