@@ -10,16 +10,15 @@
 local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)
 if #p == 0 or p[1][2] ~= ARGV[2] then return {0} end
 redis.call('XACK', KEYS[1], ARGV[1], ARGV[3])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = dq.now()
 if ARGV[4] == 'retry' then
   local due = now + tonumber(ARGV[5])
-  local member = ARGV[3] .. ':' .. ARGV[6] .. ':' .. string.len(ARGV[7]) .. ':' .. ARGV[7] .. ARGV[8]
+  local member = dq.retry_member(ARGV[3], ARGV[6], ARGV[7], ARGV[8])
   redis.call('ZADD', KEYS[2], due, member)
   local head = redis.call('ZRANGE', KEYS[2], 0, 0)
   if head[1] == member then redis.call('PUBLISH', ARGV[12], due) end
   return {1, due}
 end
-local dead = redis.call('XADD', KEYS[3], '*', 'i', ARGV[7], 'e', ARGV[8], 'g', ARGV[1], 'a', ARGV[9],
-  'x', ARGV[10], 'r', ARGV[11], 'd', ARGV[13], 't', now, 's', ARGV[14])
+local dead = dq.add_dead(KEYS[3], ARGV[7], ARGV[8], ARGV[1], ARGV[9], ARGV[10], ARGV[11], ARGV[13], now,
+  ARGV[14])
 return {1, dead}

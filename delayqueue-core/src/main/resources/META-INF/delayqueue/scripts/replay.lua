@@ -4,13 +4,10 @@
 -- Returns 1 when replayed, 0 when the entry is gone or belongs to another group
 local e = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])
 if #e == 0 then return 0 end
-local f = {}
-local fields = e[1][2]
-for i = 1, #fields, 2 do f[fields[i]] = fields[i + 1] end
-if f['g'] ~= ARGV[2] then return 0 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZADD', KEYS[2], now, ARGV[1] .. ':1:' .. string.len(f['i']) .. ':' .. f['i'] .. f['e'])
+local id, envelope, group = dq.read_dead(e[1][2])
+if group ~= ARGV[2] then return 0 end
+local now = dq.now()
+redis.call('ZADD', KEYS[2], now, dq.retry_member(ARGV[1], 1, id, envelope))
 redis.call('XDEL', KEYS[1], ARGV[1])
 redis.call('PUBLISH', ARGV[3], now)
 return 1

@@ -5,13 +5,7 @@
 --   id, envelope, kind ('d' = delay in ms from Redis now, 'a' = absolute epoch ms), value,
 --   mode ('0' keep an existing one, '1' replace it, '2' generated id: no existing one to look for)
 -- Returns per message: status (1 scheduled, 2 ready, 3 duplicate, 4 replaced), due epoch ms
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
--- a delay counts from Redis now rounded up to the next ms (never early), and ends by
--- 9999-12-31T23:59:59.999Z (the client checks that by its clock; this catches its skew)
-local nowUp = now
-if tonumber(t[2]) % 1000 > 0 then nowUp = now + 1 end
-local maxDue = 253402300799999
+local now, nowUp = dq.now()
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local headScore = head[2] and tonumber(head[2]) or nil
 local wake = false
@@ -19,10 +13,7 @@ local out = {}
 for i = 0, tonumber(ARGV[2]) - 1 do
   local b = 3 + i * 5
   local id, env, kind, value, replace = ARGV[b], ARGV[b + 1], ARGV[b + 2], tonumber(ARGV[b + 3]), ARGV[b + 4]
-  local due = value
-  if kind == 'd' then
-    if value > 0 then due = math.min(nowUp + value, maxDue) else due = now end
-  end
+  local due = dq.due(kind, value, now, nowUp)
   local existing = nil
   if replace ~= '2' then existing = redis.call('ZSCORE', KEYS[1], id) end
   local status
@@ -36,7 +27,7 @@ for i = 0, tonumber(ARGV[2]) - 1 do
         redis.call('ZREM', KEYS[1], id)
         redis.call('HDEL', KEYS[2], id)
       end
-      redis.call('XADD', KEYS[3], '*', 'i', id, 'e', env, 'd', due, 'a', 1)
+      dq.add_ready(KEYS[3], id, env, due, 1)
       status = status or 2
     else
       redis.call('HSET', KEYS[2], id, env)

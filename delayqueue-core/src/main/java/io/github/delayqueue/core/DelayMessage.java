@@ -23,8 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
-import io.github.delayqueue.core.support.DueTimes;
-import io.github.delayqueue.core.support.QueueNames;
+import io.github.delayqueue.core.internal.redis.DueTimes;
+import io.github.delayqueue.core.internal.redis.QueueNames;
 
 /**
  * A message to schedule: queue, payload, when, and optionally a caller-chosen id (for

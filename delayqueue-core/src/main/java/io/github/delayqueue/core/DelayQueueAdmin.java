@@ -17,7 +17,6 @@
 package io.github.delayqueue.core;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,11 +25,11 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.github.delayqueue.core.support.Envelope;
-import io.github.delayqueue.core.support.QueueKeys;
-import io.github.delayqueue.core.support.QueueNames;
-import io.github.delayqueue.core.support.ScriptRunner;
-import io.github.delayqueue.core.support.Scripts;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueNames;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.WireFormat;
+import io.github.delayqueue.core.internal.redis.Scripts;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -183,36 +182,10 @@ public class DelayQueueAdmin {
 							"+", count);
 					List<DeadLetter> page = new ArrayList<>();
 					for (Object item : reply) {
-						List<?> entry = (List<?>) item;
-						page.add(deadLetter(queue, ScriptRunner.asString(entry.get(0)), (List<?>) entry.get(1)));
+						page.add(WireFormat.deadLetter(queue, (List<?>) item));
 					}
 					return page;
 				}));
-	}
-
-	private static DeadLetter deadLetter(String queue, String entryId, List<?> flat) {
-		Map<String, Object> f = new LinkedHashMap<>();
-		for (int i = 0; i + 1 < flat.size(); i += 2) {
-			f.put(ScriptRunner.asString(flat.get(i)), flat.get(i + 1));
-		}
-		byte[] raw = (f.get("e") instanceof byte[] bytes) ? bytes : new byte[0];
-		Map<String, String> headers = Map.of();
-		byte[] payload = raw;
-		try {
-			Envelope envelope = Envelope.decode(raw);
-			headers = envelope.headers();
-			payload = envelope.payload();
-		}
-		catch (IllegalArgumentException ex) {
-			// an unreadable envelope is shown raw
-		}
-		return new DeadLetter(entryId, queue, text(f.get("g")), text(f.get("i")), (int) number(f.get("a")),
-				text(f.get("x")), text(f.get("r")), Instant.ofEpochMilli(number(f.get("d"))),
-				Instant.ofEpochMilli(number(f.get("t"))), headers, payload, text(f.get("s")));
-	}
-
-	private static String text(Object value) {
-		return (value != null) ? ScriptRunner.asString(value) : null;
 	}
 
 	/**
@@ -240,8 +213,7 @@ public class DelayQueueAdmin {
 			if (entries == null || entries.isEmpty()) {
 				return null;
 			}
-			List<?> entry = (List<?>) entries.get(0);
-			return deadLetter(queue, ScriptRunner.asString(entry.get(0)), (List<?>) entry.get(1));
+			return WireFormat.deadLetter(queue, (List<?>) entries.get(0));
 		}));
 	}
 

@@ -30,12 +30,13 @@ import java.util.function.Supplier;
 
 import io.github.delayqueue.core.internal.runtime.BoundedCalls;
 import io.github.delayqueue.core.internal.runtime.Failures;
-import io.github.delayqueue.core.support.DueTimes;
-import io.github.delayqueue.core.support.Envelope;
-import io.github.delayqueue.core.support.QueueKeys;
-import io.github.delayqueue.core.support.QueueNames;
-import io.github.delayqueue.core.support.ScriptRunner;
-import io.github.delayqueue.core.support.Scripts;
+import io.github.delayqueue.core.internal.redis.DueTimes;
+import io.github.delayqueue.core.internal.redis.Envelope;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueNames;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.internal.redis.WireFormat;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -218,9 +219,9 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		String mode = (message.id() == null) ? "2" : (message.replaceExisting() ? "1" : "0");
 		String id = (message.id() != null) ? message.id() : generateId();
 		if (message.deliverAt() != null) {
-			return new Prepared(id, envelope, "a", DueTimes.epochMillis(message.deliverAt()), mode);
+			return new Prepared(id, envelope, WireFormat.DUE_AT, DueTimes.epochMillis(message.deliverAt()), mode);
 		}
-		return new Prepared(id, envelope, "d", DueTimes.delayMillis(message.delay()), mode);
+		return new Prepared(id, envelope, WireFormat.DUE_IN, DueTimes.delayMillis(message.delay()), mode);
 	}
 
 	private static String generateId() {
@@ -242,14 +243,14 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	public boolean reschedule(String queue, String id, Duration delay) {
 		QueueKeys keys = this.engine.keys(queue);
 		QueueNames.messageId(id);
-		return reschedule(keys, id, "d", DueTimes.delayMillis(delay));
+		return reschedule(keys, id, WireFormat.DUE_IN, DueTimes.delayMillis(delay));
 	}
 
 	@Override
 	public boolean reschedule(String queue, String id, Instant at) {
 		QueueKeys keys = this.engine.keys(queue);
 		QueueNames.messageId(id);
-		return reschedule(keys, id, "a", DueTimes.epochMillis(at));
+		return reschedule(keys, id, WireFormat.DUE_AT, DueTimes.epochMillis(at));
 	}
 
 	private boolean reschedule(QueueKeys keys, String id, String kind, long value) {

@@ -20,8 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import io.github.delayqueue.core.DelayQueueTemplate.Chunk;
-import io.github.delayqueue.core.support.ScriptRunner;
-import io.github.delayqueue.core.support.Scripts;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
 
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.ArrayOutput;

@@ -32,7 +32,7 @@ import java.util.stream.Stream;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
-import io.github.delayqueue.core.support.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisTest;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;

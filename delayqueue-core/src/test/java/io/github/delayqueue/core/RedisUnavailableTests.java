@@ -30,7 +30,7 @@ import java.util.concurrent.ExecutionException;
 
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
-import io.github.delayqueue.core.support.Scripts;
+import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;

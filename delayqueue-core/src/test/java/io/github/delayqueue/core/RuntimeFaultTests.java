@@ -269,7 +269,7 @@ class RuntimeFaultTests {
 			throws Exception {
 		ExecutorService threads = Executors.newFixedThreadPool(4);
 		try (io.github.delayqueue.core.internal.scheduling.Schedulers schedulers = new io.github.delayqueue.core.internal.scheduling.Schedulers(
-				new io.github.delayqueue.core.support.ScriptRunner(connectionFactory), connectionFactory,
+				new io.github.delayqueue.core.internal.redis.ScriptRunner(connectionFactory), connectionFactory,
 				this.engine::keys, 100, Duration.ofMillis(200))) {
 			for (int round = 0; round < 1000; round++) {
 				// one member joined for good; others join and leave around it

@@ -36,7 +36,7 @@ import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.config.DelayListenerEndpoint;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.listener.ListenerSettings;
-import io.github.delayqueue.core.support.QueueNames;
+import io.github.delayqueue.core.internal.redis.QueueNames;
 
 import org.springframework.aop.framework.AopInfrastructureBean;
 import org.springframework.aop.support.AopUtils;

@@ -24,8 +24,8 @@ import java.util.function.Function;
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.internal.scheduling.Schedulers;
-import io.github.delayqueue.core.support.QueueKeys;
-import io.github.delayqueue.core.support.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
 
 /**
  * What an engine hands to the listener containers built from it: the containers depend on

@@ -27,8 +27,8 @@ import org.apache.commons.logging.LogFactory;
 import io.github.delayqueue.core.internal.EngineContext;
 import io.github.delayqueue.core.internal.delivery.ListenerContext;
 import io.github.delayqueue.core.internal.delivery.ListenerRuntime;
-import io.github.delayqueue.core.support.QueueKeys;
-import io.github.delayqueue.core.support.QueueNames;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueNames;
 
 import org.springframework.context.SmartLifecycle;
 

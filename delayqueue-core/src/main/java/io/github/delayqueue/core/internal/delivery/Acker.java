@@ -30,7 +30,7 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
-import io.github.delayqueue.core.support.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
 
 import org.springframework.data.redis.connection.stream.RecordId;
 

@@ -16,14 +16,14 @@
 
 package io.github.delayqueue.core.internal.delivery;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.core.listener.DelayMessageContext;
-import io.github.delayqueue.core.support.Envelope;
+import io.github.delayqueue.core.internal.redis.Envelope;
+import io.github.delayqueue.core.internal.redis.WireFormat;
 
 /**
  * One stream entry held by a container, from its read (or recovery) until it is settled:
@@ -79,24 +79,12 @@ public final class Delivery implements DelayMessageContext {
 		this.leases = leases;
 		this.stream = stream;
 		this.entryId = entryId;
-		this.messageId = text(fields.get("i"), "");
-		this.envelopeBytes = (fields.get("e") != null) ? fields.get("e") : new byte[0];
-		this.dueMillis = parseLong(text(fields.get("d"), "0"));
-		this.attempt = (int) (parseLong(text(fields.get("a"), "1")) + deliveries - 1);
+		WireFormat.Ready ready = WireFormat.Ready.parse(fields, deliveries);
+		this.messageId = ready.messageId();
+		this.envelopeBytes = ready.envelope();
+		this.dueMillis = ready.dueMillis();
+		this.attempt = ready.attempt();
 		this.maxAttempts = context.settings().retryPolicy().maxAttempts();
-	}
-
-	private static String text(byte[] value, String fallback) {
-		return (value != null) ? new String(value, StandardCharsets.UTF_8) : fallback;
-	}
-
-	private static long parseLong(String value) {
-		try {
-			return (long) Double.parseDouble(value);
-		}
-		catch (NumberFormatException ex) {
-			return 0;
-		}
 	}
 
 	/** Marks the handler as started on a worker; false when already settled. */

@@ -16,7 +16,6 @@
 
 package io.github.delayqueue.core.internal.delivery;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,8 +28,9 @@ import org.apache.commons.logging.LogFactory;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import io.github.delayqueue.core.listener.HandlerTimeoutException;
-import io.github.delayqueue.core.support.ScriptRunner;
-import io.github.delayqueue.core.support.Scripts;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.internal.redis.WireFormat;
 
 /**
  * The container's watchdog, on one {@link SupervisedLoop}: renews the leases of held
@@ -195,7 +195,7 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 			for (Object item : claimed) {
 				List<?> entry = (List<?>) item;
 				this.holdings.accept(new Delivery(this.context, this, stream, ScriptRunner.asString(entry.get(0)),
-						fields((List<?>) entry.get(1)), ScriptRunner.asLong(entry.get(2))));
+						WireFormat.fields((List<?>) entry.get(1)), ScriptRunner.asLong(entry.get(2))));
 				recovered++;
 			}
 		}
@@ -204,14 +204,6 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 				.info("Recovered " + recovered + " message(s) of " + this.context.label() + " whose lease had expired");
 			this.context.observer().recovered(this.context.queue(), this.context.group(), recovered);
 		}
-	}
-
-	private static Map<String, byte[]> fields(List<?> flat) {
-		Map<String, byte[]> fields = new LinkedHashMap<>();
-		for (int i = 0; i + 1 < flat.size(); i += 2) {
-			fields.put(new String((byte[]) flat.get(i), StandardCharsets.UTF_8), (byte[]) flat.get(i + 1));
-		}
-		return fields;
 	}
 
 	private void trim() {

@@ -23,8 +23,8 @@ import java.util.List;
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.listener.ListenerSettings;
-import io.github.delayqueue.core.support.QueueKeys;
-import io.github.delayqueue.core.support.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
 
 /**
  * What the parts of one listener container share: where it reads (queue keys, group,

@@ -28,8 +28,8 @@ import org.apache.commons.logging.LogFactory;
 import io.github.delayqueue.core.internal.runtime.DaemonThreads;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
-import io.github.delayqueue.core.support.ScriptRunner;
-import io.github.delayqueue.core.support.Scripts;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
 
 /**
  * The machinery of one listener container: a {@link StreamReader}, a {@link WorkerPool}

@@ -27,9 +27,9 @@ import io.github.delayqueue.core.codec.MessageDecodingException;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.RetryPolicy;
-import io.github.delayqueue.core.support.Envelope;
-import io.github.delayqueue.core.support.ScriptRunner;
-import io.github.delayqueue.core.support.Scripts;
+import io.github.delayqueue.core.internal.redis.Envelope;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
 
 /**
  * Runs the handler of one delivery and settles it: acknowledged when the handler

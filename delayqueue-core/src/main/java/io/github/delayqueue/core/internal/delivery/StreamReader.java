@@ -28,7 +28,8 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
-import io.github.delayqueue.core.support.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.WireFormat;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.stream.ByteRecord;
@@ -158,8 +159,8 @@ final class StreamReader implements SupervisedLoop.Job {
 				}
 				continue;
 			}
-			this.holdings
-				.accept(new Delivery(this.context, this.leases, stream, entryId, fields(record.getValue()), 1));
+			this.holdings.accept(
+					new Delivery(this.context, this.leases, stream, entryId, WireFormat.fields(record.getValue()), 1));
 		}
 		surplus.forEach((stream, ids) -> giveBack(connection, stream, ids));
 	}
@@ -189,12 +190,6 @@ final class StreamReader implements SupervisedLoop.Job {
 				}
 			}
 		}
-	}
-
-	private static Map<String, byte[]> fields(Map<byte[], byte[]> raw) {
-		Map<String, byte[]> fields = new LinkedHashMap<>();
-		raw.forEach((name, value) -> fields.put(new String(name, StandardCharsets.UTF_8), value));
-		return fields;
 	}
 
 	@Override

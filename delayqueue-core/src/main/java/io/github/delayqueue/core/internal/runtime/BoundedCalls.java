@@ -17,9 +17,9 @@
 package io.github.delayqueue.core.internal.runtime;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -35,10 +35,17 @@ import java.util.function.Supplier;
  */
 public final class BoundedCalls {
 
-	private static final ScheduledExecutorService timer = Executors
-		.newSingleThreadScheduledExecutor(DaemonThreads.factory("delayqueue-deadlines-"));
+	private static final ScheduledExecutorService timer = timer();
 
 	private BoundedCalls() {
+	}
+
+	private static ScheduledExecutorService timer() {
+		ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
+				DaemonThreads.factory("delayqueue-deadlines-"));
+		// almost every call ends in time: its alarm leaves the queue at once
+		timer.setRemoveOnCancelPolicy(true);
+		return timer;
 	}
 
 	/**

@@ -23,9 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-import io.github.delayqueue.core.support.QueueKeys;
-import io.github.delayqueue.core.support.QueueNames;
-import io.github.delayqueue.core.support.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueNames;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 

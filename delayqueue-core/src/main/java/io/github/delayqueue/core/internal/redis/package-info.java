@@ -15,7 +15,10 @@
  */
 
 /**
- * Redis keys, names, the message envelope and the Lua scripts. Internal: not API, may
- * change in any release (to move under {@code io.github.delayqueue.core.internal}).
+ * Redis keys, names, due-time limits, the message envelope, the wire format (stream and
+ * dead-letter fields, the retry-member format, the scripts' shared prelude) and the Lua
+ * scripts with their runner. Guarantee: each field name and format is defined once, in
+ * {@link io.github.delayqueue.core.internal.redis.WireFormat}. Internal: not API, may
+ * change in any release.
  */
-package io.github.delayqueue.core.support;
+package io.github.delayqueue.core.internal.redis;

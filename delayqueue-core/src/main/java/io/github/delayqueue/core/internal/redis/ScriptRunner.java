@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core.support;
+package io.github.delayqueue.core.internal.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core.support;
+package io.github.delayqueue.core.internal.redis;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -101,7 +101,7 @@ public final class Scripts {
 			if (in == null) {
 				throw new IllegalStateException("Missing script " + path);
 			}
-			String source = shebang + new String(in.readAllBytes(), StandardCharsets.UTF_8);
+			String source = shebang + WireFormat.prelude() + new String(in.readAllBytes(), StandardCharsets.UTF_8);
 			return (RedisScript<List<Object>>) (RedisScript<?>) RedisScript.of(source, List.class);
 		}
 		catch (IOException ex) {

@@ -1,0 +1,49 @@
+-- The prelude of every delayqueue script, put before it when the scripts are loaded.
+-- WireFormat.java owns the field names and formats filled in below ({{...}}).
+local dq = {}
+dq.MAX_DUE = {{MAX_DUE}}
+-- Redis now: epoch ms rounded down, epoch ms rounded up (a delay counts from it, so that
+-- nothing is ever early), epoch microseconds
+function dq.now()
+  local t = redis.call('TIME')
+  local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local up = ms
+  if tonumber(t[2]) % 1000 > 0 then up = ms + 1 end
+  return ms, up, tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+-- a due time from kind 'd' (a delay in ms from now) or 'a' (absolute epoch ms): a positive
+-- delay ends by MAX_DUE (the client checks that by its clock; this catches its skew)
+function dq.due(kind, value, now, nowUp)
+  if kind ~= 'd' then return value end
+  if value > 0 then return math.min(nowUp + value, dq.MAX_DUE) end
+  return now
+end
+-- adds a message ready for delivery to a stream: the queue's, or a group's retry stream
+function dq.add_ready(stream, id, envelope, due, attempt)
+  return redis.call('XADD', stream, '*', '{{ID}}', id, '{{ENVELOPE}}', envelope, '{{DUE}}', due,
+    '{{ATTEMPT}}', attempt)
+end
+-- a retry schedule member: <origin entry id>:<attempt>:<id byte length>:<id><envelope>
+function dq.retry_member(origin, attempt, id, envelope)
+  return origin .. ':' .. attempt .. ':' .. string.len(id) .. ':' .. id .. envelope
+end
+-- reads a retry schedule member: id, envelope, attempt
+function dq.read_retry_member(m)
+  local c0 = string.find(m, ':', 1, true)
+  local c1 = string.find(m, ':', c0 + 1, true)
+  local c2 = string.find(m, ':', c1 + 1, true)
+  local len = tonumber(string.sub(m, c1 + 1, c2 - 1))
+  return string.sub(m, c2 + 1, c2 + len), string.sub(m, c2 + len + 1), string.sub(m, c0 + 1, c1 - 1)
+end
+-- adds a dead letter to a queue's dead-letter stream
+function dq.add_dead(stream, id, envelope, group, attempts, class, message, due, now, trace)
+  return redis.call('XADD', stream, '*', '{{ID}}', id, '{{ENVELOPE}}', envelope, '{{GROUP}}', group,
+    '{{ATTEMPT}}', attempts, '{{ERROR_CLASS}}', class, '{{ERROR_MESSAGE}}', message, '{{DUE}}', due,
+    '{{DEAD_TIME}}', now, '{{STACK_TRACE}}', trace)
+end
+-- reads a dead letter's fields: id, envelope, group
+function dq.read_dead(flat)
+  local f = {}
+  for i = 1, #flat, 2 do f[flat[i]] = flat[i + 1] end
+  return f['{{ID}}'], f['{{ENVELOPE}}'], f['{{GROUP}}']
+end
