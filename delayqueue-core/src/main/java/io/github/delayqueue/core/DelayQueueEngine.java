@@ -226,7 +226,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	/**
 	 * @return the script runner
 	 */
-	public ScriptRunner scripts() {
+	ScriptRunner scripts() {
 		return this.scripts;
 	}
 

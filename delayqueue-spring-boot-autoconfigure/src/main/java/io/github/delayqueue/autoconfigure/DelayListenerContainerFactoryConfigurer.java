@@ -83,7 +83,7 @@ public class DelayListenerContainerFactoryConfigurer {
 			settings.executor(this.executor);
 		}
 		Mapper legacy = new Mapper("delayqueue", settings);
-		DelayQueueProperties.Retry retry = this.properties.getRetry();
+		ListenerProperties.Retry retry = this.properties.getRetry();
 		legacy.map("retry.max-attempts", retry.getMaxAttempts(), settings::maxAttempts);
 		legacy.map("retry.initial-backoff", retry.getInitialBackoff(), settings::initialBackoff);
 		legacy.map("retry.multiplier", retry.getMultiplier(), settings::backoffMultiplier);

@@ -60,11 +60,11 @@ public class DelayQueueProperties {
 
 	private final Scheduler scheduler = new Scheduler();
 
-	private final Retry retry = new Retry();
+	private final ListenerProperties.Retry retry = new ListenerProperties.Retry();
 
 	private final ListenerProperties listener = new ListenerProperties();
 
-	private final DeadLetter deadLetter = new DeadLetter();
+	private final ListenerProperties.DeadLetter deadLetter = new ListenerProperties.DeadLetter();
 
 	private final Admin admin = new Admin();
 
@@ -124,8 +124,13 @@ public class DelayQueueProperties {
 		return this.scheduler;
 	}
 
+	/**
+	 * Former place of the listeners' retry settings (delayqueue.retry.*), now
+	 * delayqueue.listener.retry.*; deprecated in the metadata.
+	 * @return the retry settings
+	 */
 	@Deprecated(since = "0.2")
-	public Retry getRetry() {
+	public ListenerProperties.Retry getRetry() {
 		return this.retry;
 	}
 
@@ -133,8 +138,13 @@ public class DelayQueueProperties {
 		return this.listener;
 	}
 
+	/**
+	 * Former place of the dead-letter retention (delayqueue.dead-letter.retention), now
+	 * delayqueue.listener.dead-letter-retention; deprecated in the metadata.
+	 * @return the dead-letter settings
+	 */
 	@Deprecated(since = "0.2")
-	public DeadLetter getDeadLetter() {
+	public ListenerProperties.DeadLetter getDeadLetter() {
 		return this.deadLetter;
 	}
 
@@ -234,43 +244,21 @@ public class DelayQueueProperties {
 		return this.queues;
 	}
 
-	/**
-	 * Former place of the dead-letter retention, now
-	 * delayqueue.listener.dead-letter-retention.
-	 */
-	public static class DeadLetter {
-
-		/**
-		 * How long dead letters are kept; replaced by
-		 * delayqueue.listener.dead-letter-retention.
-		 */
-		private Duration retention;
-
-		@Deprecated(since = "0.2")
-		@DeprecatedConfigurationProperty(replacement = "delayqueue.listener.dead-letter-retention", since = "0.2")
-		public Duration getRetention() {
-			return this.retention;
-		}
-
-		@Deprecated(since = "0.2")
-		public void setRetention(Duration retention) {
-			this.retention = retention;
-		}
-
-	}
-
 	public static class Admin {
 
 		/**
-		 * Whether the delayqueue actuator endpoint offers write operations (replay,
-		 * delete and purge dead letters, cancel messages).
+		 * Whether the delayqueue actuator endpoint offers write operations; replaced by
+		 * management.endpoint.delayqueue.access=unrestricted.
 		 */
 		private boolean enabled;
 
+		@Deprecated(since = "0.2")
+		@DeprecatedConfigurationProperty(replacement = "management.endpoint.delayqueue.access", since = "0.2")
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
+		@Deprecated(since = "0.2")
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
@@ -323,97 +311,6 @@ public class DelayQueueProperties {
 
 		public void setMaxIdle(Duration maxIdle) {
 			this.maxIdle = maxIdle;
-		}
-
-	}
-
-	/**
-	 * Former place of the listeners' retry settings, now under delayqueue.listener.retry.
-	 */
-	public static class Retry {
-
-		/**
-		 * Most attempts per message and group; replaced by
-		 * delayqueue.listener.retry.max-attempts.
-		 */
-		private Integer maxAttempts;
-
-		/**
-		 * Delay before the first retry; replaced by
-		 * delayqueue.listener.retry.initial-backoff.
-		 */
-		private Duration initialBackoff;
-
-		/**
-		 * Factor by which the delay grows; replaced by
-		 * delayqueue.listener.retry.multiplier.
-		 */
-		private Double multiplier;
-
-		/**
-		 * Largest delay between two attempts; replaced by
-		 * delayqueue.listener.retry.max-backoff.
-		 */
-		private Duration maxBackoff;
-
-		/**
-		 * Random spread of each delay; replaced by delayqueue.listener.retry.jitter.
-		 */
-		private Double jitter;
-
-		@Deprecated(since = "0.2")
-		@DeprecatedConfigurationProperty(replacement = "delayqueue.listener.retry.max-attempts", since = "0.2")
-		public Integer getMaxAttempts() {
-			return this.maxAttempts;
-		}
-
-		@Deprecated(since = "0.2")
-		public void setMaxAttempts(Integer maxAttempts) {
-			this.maxAttempts = maxAttempts;
-		}
-
-		@Deprecated(since = "0.2")
-		@DeprecatedConfigurationProperty(replacement = "delayqueue.listener.retry.initial-backoff", since = "0.2")
-		public Duration getInitialBackoff() {
-			return this.initialBackoff;
-		}
-
-		@Deprecated(since = "0.2")
-		public void setInitialBackoff(Duration initialBackoff) {
-			this.initialBackoff = initialBackoff;
-		}
-
-		@Deprecated(since = "0.2")
-		@DeprecatedConfigurationProperty(replacement = "delayqueue.listener.retry.multiplier", since = "0.2")
-		public Double getMultiplier() {
-			return this.multiplier;
-		}
-
-		@Deprecated(since = "0.2")
-		public void setMultiplier(Double multiplier) {
-			this.multiplier = multiplier;
-		}
-
-		@Deprecated(since = "0.2")
-		@DeprecatedConfigurationProperty(replacement = "delayqueue.listener.retry.max-backoff", since = "0.2")
-		public Duration getMaxBackoff() {
-			return this.maxBackoff;
-		}
-
-		@Deprecated(since = "0.2")
-		public void setMaxBackoff(Duration maxBackoff) {
-			this.maxBackoff = maxBackoff;
-		}
-
-		@Deprecated(since = "0.2")
-		@DeprecatedConfigurationProperty(replacement = "delayqueue.listener.retry.jitter", since = "0.2")
-		public Double getJitter() {
-			return this.jitter;
-		}
-
-		@Deprecated(since = "0.2")
-		public void setJitter(Double jitter) {
-			this.jitter = jitter;
 		}
 
 	}

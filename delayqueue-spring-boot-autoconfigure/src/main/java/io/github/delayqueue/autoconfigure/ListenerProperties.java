@@ -181,7 +181,7 @@ public class ListenerProperties {
 	}
 
 	@Deprecated(since = "0.2")
-	@DeprecatedConfigurationProperty(replacement = "delayqueue.queues.<name>.retry.max-attempts", since = "0.2")
+	@DeprecatedConfigurationProperty(reason = "Use retry.max-attempts beside it", since = "0.2")
 	public Integer getMaxAttempts() {
 		return this.maxAttempts;
 	}
@@ -280,7 +280,7 @@ public class ListenerProperties {
 		private Duration retention;
 
 		@Deprecated(since = "0.2")
-		@DeprecatedConfigurationProperty(replacement = "delayqueue.queues.<name>.dead-letter-retention", since = "0.2")
+		@DeprecatedConfigurationProperty(reason = "Use dead-letter-retention beside dead-letter", since = "0.2")
 		public Duration getRetention() {
 			return this.retention;
 		}

@@ -19,7 +19,7 @@ package io.github.delayqueue.autoconfigure;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 
-import io.github.delayqueue.autoconfigure.actuate.DelayQueueAdminEndpoint;
+import io.github.delayqueue.autoconfigure.actuate.DelayQueueAdminAccessEnvironmentPostProcessor;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.autoconfigure.metrics.MicrometerDelayQueueObserver;
@@ -215,17 +215,28 @@ class DelayListenerAutoConfigurationTests {
 	}
 
 	@Test
-	void endpointIsReadOnlyByDefault() {
-		this.runner.run((context) -> {
-			assertThat(context).hasSingleBean(DelayQueueEndpoint.class).doesNotHaveBean(DelayQueueAdminEndpoint.class);
-			assertThat(context.getBean(DelayQueueEndpoint.class).getClass()).isEqualTo(DelayQueueEndpoint.class);
-		});
+	void endpointWritesAreReadOnlyByDefaultAndFollowBootsAccessControl() {
+		this.runner.run((context) -> assertThat(context).hasSingleBean(DelayQueueEndpoint.class));
+		org.springframework.boot.actuate.endpoint.annotation.Endpoint endpoint = DelayQueueEndpoint.class
+			.getAnnotation(org.springframework.boot.actuate.endpoint.annotation.Endpoint.class);
+		assertThat(endpoint.defaultAccess()).isEqualTo(org.springframework.boot.actuate.endpoint.Access.READ_ONLY);
 	}
 
 	@Test
-	void endpointOffersWritesWhenAdminIsEnabled() {
-		this.runner.withPropertyValues("delayqueue.admin.enabled=true")
-			.run((context) -> assertThat(context).hasSingleBean(DelayQueueAdminEndpoint.class));
+	void theRenamedAdminKeyStandsForUnrestrictedAccessUnlessAccessIsSet() {
+		DelayQueueAdminAccessEnvironmentPostProcessor postProcessor = new DelayQueueAdminAccessEnvironmentPostProcessor();
+		org.springframework.mock.env.MockEnvironment legacy = new org.springframework.mock.env.MockEnvironment()
+			.withProperty("delayqueue.admin.enabled", "true");
+		postProcessor.postProcessEnvironment(legacy, new org.springframework.boot.SpringApplication());
+		assertThat(legacy.getProperty("management.endpoint.delayqueue.access")).isEqualTo("unrestricted");
+		org.springframework.mock.env.MockEnvironment both = new org.springframework.mock.env.MockEnvironment()
+			.withProperty("delayqueue.admin.enabled", "true")
+			.withProperty("management.endpoint.delayqueue.access", "read-only");
+		postProcessor.postProcessEnvironment(both, new org.springframework.boot.SpringApplication());
+		assertThat(both.getProperty("management.endpoint.delayqueue.access")).isEqualTo("read-only");
+		org.springframework.mock.env.MockEnvironment none = new org.springframework.mock.env.MockEnvironment();
+		postProcessor.postProcessEnvironment(none, new org.springframework.boot.SpringApplication());
+		assertThat(none.containsProperty("management.endpoint.delayqueue.access")).isFalse();
 	}
 
 	@Test

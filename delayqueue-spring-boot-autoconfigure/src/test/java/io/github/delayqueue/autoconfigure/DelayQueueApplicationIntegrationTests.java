@@ -24,7 +24,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import io.github.delayqueue.autoconfigure.actuate.DelayQueueAdminEndpoint;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.core.DelayQueueTemplate;
@@ -58,8 +57,7 @@ class DelayQueueApplicationIntegrationTests {
 	DelayQueueApplicationIntegrationTests(RedisServer redis) {
 		this.runner = AllAutoConfigurations.runner(redis)
 			.withUserConfiguration(Application.class)
-			.withPropertyValues("spring.application.name=shop", "delayqueue.admin.enabled=true",
-					"delayqueue.queues.payments.max-attempts=3",
+			.withPropertyValues("spring.application.name=shop", "delayqueue.queues.payments.retry.max-attempts=3",
 					"delayqueue.queues.payments.retry.initial-backoff=100ms",
 					"delayqueue.queues.payments.retry.jitter=0");
 	}
@@ -116,7 +114,7 @@ class DelayQueueApplicationIntegrationTests {
 			assertThat(health.getDetails()).containsKeys("listeners", "queues");
 
 			// replay through the admin endpoint: three more attempts, dead again
-			DelayQueueAdminEndpoint admin = (DelayQueueAdminEndpoint) endpoint;
+			DelayQueueEndpoint admin = endpoint;
 			assertThat(admin.act("payments", "replay", letter.entryId(), null, null)).containsEntry("replayed", 1);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listeners.paymentAttempts.size() == 6);
 			await().atMost(Duration.ofSeconds(5))

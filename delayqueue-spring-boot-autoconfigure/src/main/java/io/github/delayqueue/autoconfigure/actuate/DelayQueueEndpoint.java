@@ -20,6 +20,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,19 +35,23 @@ import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
- * The {@code delayqueue} actuator endpoint, read-only: {@code GET /actuator/delayqueue}
- * lists every queue with its counts and this application's listeners; {@code GET
+ * The {@code delayqueue} actuator endpoint: {@code GET /actuator/delayqueue} lists every
+ * queue with its counts and this application's listeners; {@code GET
  * /actuator/delayqueue/{queue}} shows one queue's counts per group and a page of its dead
- * letters ({@code ?after=<entry id>} for the next page). Write operations are in
- * {@link DelayQueueAdminEndpoint}, present only with
- * {@code delayqueue.admin.enabled=true}.
+ * letters ({@code ?after=<entry id>} for the next page). Its write operations (replay,
+ * cancel, delete, purge) are governed by Spring Boot's endpoint access control and are
+ * off by default: {@code management.endpoint.delayqueue.access=unrestricted} turns them
+ * on.
  */
-@Endpoint(id = "delayqueue")
+@Endpoint(id = "delayqueue", defaultAccess = Access.READ_ONLY)
 public class DelayQueueEndpoint {
 
 	static final int DEAD_LETTER_PAGE = 20;
@@ -68,10 +73,6 @@ public class DelayQueueEndpoint {
 	public DelayQueueEndpoint(DelayQueueEngine engine, ObjectProvider<DelayListenerEndpointRegistry> listeners) {
 		this.engine = engine;
 		this.listeners = listeners;
-	}
-
-	protected DelayQueueEngine engine() {
-		return this.engine;
 	}
 
 	/**
@@ -117,6 +118,65 @@ public class DelayQueueEndpoint {
 		catch (BoundedCalls.TimeoutException ex) {
 			return new QueueDescriptor(null, List.of(), ex.getMessage());
 		}
+	}
+
+	/**
+	 * Replays dead letters or cancels a scheduled message.
+	 * @param queue the queue
+	 * @param action {@code replay} or {@code cancel}
+	 * @param entryId the dead letter to replay ({@code replay}); all when absent
+	 * @param group the group whose dead letters to replay ({@code replay} without
+	 * {@code entryId}); all groups when absent
+	 * @param messageId the message to cancel ({@code cancel})
+	 * @return what was done
+	 */
+	@WriteOperation
+	public Map<String, Object> act(@Selector String queue, String action, @Nullable String entryId,
+			@Nullable String group, @Nullable String messageId) {
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("queue", queue);
+		result.put("action", action);
+		switch (action) {
+			case "replay" -> {
+				if (entryId != null) {
+					result.put("replayed", this.engine.admin().replay(queue, entryId) ? 1 : 0);
+				}
+				else {
+					result.put("replayed", this.engine.admin().replayAll(queue, group));
+				}
+			}
+			case "cancel" -> {
+				if (messageId == null) {
+					throw new IllegalArgumentException("Action 'cancel' needs a messageId");
+				}
+				result.put("cancelled", this.engine.template().cancel(queue, messageId));
+			}
+			default -> throw new IllegalArgumentException("Unknown action '" + action
+					+ "'; use 'replay' (entryId or group optional) or 'cancel' (messageId)");
+		}
+		return result;
+	}
+
+	/**
+	 * Deletes one dead letter.
+	 * @param queue the queue
+	 * @param entryId the dead letter's entry id
+	 * @return whether it existed
+	 */
+	@DeleteOperation
+	public Map<String, Object> deleteDeadLetter(@Selector String queue, @Selector String entryId) {
+		return Map.of("queue", queue, "entryId", entryId, "deleted",
+				this.engine.admin().deleteDeadLetter(queue, entryId));
+	}
+
+	/**
+	 * Deletes every dead letter of a queue.
+	 * @param queue the queue
+	 * @return how many were deleted
+	 */
+	@DeleteOperation
+	public Map<String, Object> purgeDeadLetters(@Selector String queue) {
+		return Map.of("queue", queue, "purged", this.engine.admin().purgeDeadLetters(queue));
 	}
 
 	private List<ListenerDescriptor> listeners() {

@@ -27,14 +27,12 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
- * Auto-configuration} for the {@code delayqueue} actuator endpoint: read-only by default,
- * with write operations when {@code delayqueue.admin.enabled=true}.
+ * Auto-configuration} for the {@code delayqueue} actuator endpoint: its write operations
+ * follow Spring Boot's endpoint access control (read-only by default).
  */
 @AutoConfiguration(after = DelayQueueAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
@@ -42,30 +40,11 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnAvailableEndpoint(DelayQueueEndpoint.class)
 public final class DelayQueueEndpointAutoConfiguration {
 
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnProperty(name = "delayqueue.admin.enabled", havingValue = "true")
-	static class AdminEndpointConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean(DelayQueueEndpoint.class)
-		DelayQueueAdminEndpoint delayQueueAdminEndpoint(DelayQueueEngine engine,
-				ObjectProvider<DelayListenerEndpointRegistry> listeners) {
-			return new DelayQueueAdminEndpoint(engine, listeners);
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnProperty(name = "delayqueue.admin.enabled", havingValue = "false", matchIfMissing = true)
-	static class ReadOnlyEndpointConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean(DelayQueueEndpoint.class)
-		DelayQueueEndpoint delayQueueEndpoint(DelayQueueEngine engine,
-				ObjectProvider<DelayListenerEndpointRegistry> listeners) {
-			return new DelayQueueEndpoint(engine, listeners);
-		}
-
+	@Bean
+	@ConditionalOnMissingBean
+	DelayQueueEndpoint delayQueueEndpoint(DelayQueueEngine engine,
+			ObjectProvider<DelayListenerEndpointRegistry> listeners) {
+		return new DelayQueueEndpoint(engine, listeners);
 	}
 
 }

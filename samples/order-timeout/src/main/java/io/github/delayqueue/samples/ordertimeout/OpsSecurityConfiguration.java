@@ -30,10 +30,10 @@ import org.springframework.security.web.SecurityFilterChain;
 
 /**
  * How to secure the {@code delayqueue} endpoint's write operations (on in this sample
- * with {@code delayqueue.admin.enabled=true}): reads stay open for the demo, writes
- * (replay, cancel, delete, purge) need the {@code OPS_ADMIN} role over HTTP Basic. The
- * orders API is open. A real application would protect the reads too (dead letters show
- * payloads) and keep its users elsewhere than in properties.
+ * with {@code management.endpoint.delayqueue.access=unrestricted}): reads stay open for
+ * the demo, writes (replay, cancel, delete, purge) need the {@code OPS_ADMIN} role over
+ * HTTP Basic. The orders API is open. A real application would protect the reads too
+ * (dead letters show payloads) and keep its users elsewhere than in properties.
  */
 @Configuration(proxyBeanMethods = false)
 class OpsSecurityConfiguration {
