@@ -76,7 +76,7 @@ class BoundedWaitTests {
 	private DelayQueueEngine engine(Duration clientTimeout, Duration operationTimeout) {
 		LettuceConnectionFactory factory = RedisServerExtension.connectionFactory(this.redis, clientTimeout);
 		this.factories.add(factory);
-		DelayQueueEngine.Builder builder = DelayQueueEngine.builder(factory);
+		DelayQueueEngineBuilder builder = DelayQueueEngine.builder(factory);
 		if (operationTimeout != null) {
 			builder.operationTimeout(operationTimeout);
 		}

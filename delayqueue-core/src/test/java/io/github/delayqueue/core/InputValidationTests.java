@@ -467,14 +467,14 @@ class InputValidationTests {
 				engineSetting("Scheduler max idle", (b) -> b.schedulerMaxIdle(null), "null"));
 	}
 
-	private static Arguments engineSetting(String what, Consumer<DelayQueueEngine.Builder> setter, String value) {
+	private static Arguments engineSetting(String what, Consumer<DelayQueueEngineBuilder> setter, String value) {
 		return arguments(Named.of(what + " " + value, setter), what, value);
 	}
 
 	@ParameterizedTest
 	@MethodSource("invalidEngineSettings")
-	void rejectsNonPositiveEngineSettings(Consumer<DelayQueueEngine.Builder> setter, String what, String value) {
-		DelayQueueEngine.Builder builder = DelayQueueEngine.builder(this.connectionFactory);
+	void rejectsNonPositiveEngineSettings(Consumer<DelayQueueEngineBuilder> setter, String what, String value) {
+		DelayQueueEngineBuilder builder = DelayQueueEngine.builder(this.connectionFactory);
 		assertClearRejection(() -> setter.accept(builder), what + " must be positive, but was " + value);
 		assertNothingReachedRedis();
 	}
@@ -489,7 +489,7 @@ class InputValidationTests {
 	@ParameterizedTest
 	@MethodSource("invalidKeyPrefixes")
 	void rejectsInvalidKeyPrefixes(String prefix) {
-		DelayQueueEngine.Builder builder = DelayQueueEngine.builder(this.connectionFactory);
+		DelayQueueEngineBuilder builder = DelayQueueEngine.builder(this.connectionFactory);
 		assertClearRejection(() -> builder.keyPrefix(prefix), "Key prefix",
 				"must be 1 to 64 letters, digits, '.', '_', ':' or '-' (no braces or spaces)");
 		assertNothingReachedRedis();

@@ -21,6 +21,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
+import io.github.delayqueue.core.listener.ListenerSetters;
 import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import org.jspecify.annotations.Nullable;
@@ -102,7 +103,7 @@ public class DelayListenerContainerFactoryConfigurer {
 
 	@SuppressWarnings("deprecation")
 	private static void apply(ListenerProperties source, Mapper map) {
-		ListenerSettings.Setters<?> settings = map.settings;
+		ListenerSetters<?> settings = map.settings;
 		map.map("concurrency", source.getConcurrency(), settings::concurrency);
 		map.map("prefetch", source.getPrefetch(), settings::prefetch);
 		map.map("visibility-timeout", source.getVisibilityTimeout(), settings::visibilityTimeout);
@@ -129,9 +130,9 @@ public class DelayListenerContainerFactoryConfigurer {
 
 		private final String prefix;
 
-		private final ListenerSettings.Setters<?> settings;
+		private final ListenerSetters<?> settings;
 
-		Mapper(String prefix, ListenerSettings.Setters<?> settings) {
+		Mapper(String prefix, ListenerSetters<?> settings) {
 			this.prefix = prefix;
 			this.settings = settings;
 		}

@@ -19,6 +19,7 @@ package io.github.delayqueue.autoconfigure;
 import java.util.concurrent.Executor;
 
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelayQueueEngineBuilder;
 import io.github.delayqueue.core.Durability;
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.DelayQueueTemplate;
@@ -72,7 +73,7 @@ public final class DelayQueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	DelayQueueEngine delayQueueEngine(RedisConnectionFactory connectionFactory, DelayQueueProperties properties,
 			ObjectProvider<MessageCodec> codec, ObjectProvider<DelayQueueObserver> observers) {
-		DelayQueueEngine.Builder builder = DelayQueueEngine.builder(connectionFactory)
+		DelayQueueEngineBuilder builder = DelayQueueEngine.builder(connectionFactory)
 			.keyPrefix(properties.getKeyPrefix())
 			.maxPayloadSize((int) properties.getMaxPayloadSize().toBytes())
 			.maxHeadersSize((int) properties.getMaxHeadersSize().toBytes())

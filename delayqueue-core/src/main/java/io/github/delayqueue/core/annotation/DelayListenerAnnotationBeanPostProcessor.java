@@ -35,6 +35,7 @@ import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.config.DelayListenerEndpoint;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
+import io.github.delayqueue.core.listener.ListenerSetters;
 import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 

@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 import io.github.delayqueue.core.listener.DelayMessageHandler;
+import io.github.delayqueue.core.listener.ListenerSetters;
 import io.github.delayqueue.core.listener.ListenerSettings;
 
 /**
@@ -46,7 +47,7 @@ public final class DelayListenerEndpoint {
 
 	private final String description;
 
-	private Consumer<ListenerSettings.Setters<?>> settings = (settings) -> {
+	private Consumer<ListenerSetters<?>> settings = (settings) -> {
 	};
 
 	/**
@@ -97,7 +98,7 @@ public final class DelayListenerEndpoint {
 	 * They are applied last, over the factory's defaults and its customizers.
 	 * @param customizer sets some settings
 	 */
-	public void settings(Consumer<ListenerSettings.Setters<?>> customizer) {
+	public void settings(Consumer<ListenerSetters<?>> customizer) {
 		Objects.requireNonNull(customizer, "Customizer must not be null");
 		this.settings = this.settings.andThen(customizer);
 	}
@@ -105,7 +106,7 @@ public final class DelayListenerEndpoint {
 	/**
 	 * @return the settings of this endpoint, applied after the factory's
 	 */
-	public Consumer<ListenerSettings.Setters<?>> getSettings() {
+	public Consumer<ListenerSetters<?>> getSettings() {
 		return this.settings;
 	}
 

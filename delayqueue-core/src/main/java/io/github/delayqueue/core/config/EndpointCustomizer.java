@@ -16,6 +16,7 @@
 
 package io.github.delayqueue.core.config;
 
+import io.github.delayqueue.core.listener.ListenerSetters;
 import io.github.delayqueue.core.listener.ListenerSettings;
 
 /**
@@ -32,6 +33,6 @@ public interface EndpointCustomizer {
 	 * @param settings the settings, holding the factory's defaults and earlier
 	 * customizers'
 	 */
-	void customize(DelayListenerEndpoint endpoint, ListenerSettings.Setters<?> settings);
+	void customize(DelayListenerEndpoint endpoint, ListenerSetters<?> settings);
 
 }

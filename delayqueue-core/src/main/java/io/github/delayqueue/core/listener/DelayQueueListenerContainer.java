@@ -200,11 +200,11 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	/**
 	 * Builds a {@link DelayQueueListenerContainer}; obtain one from
 	 * {@code DelayQueueEngine.listenerContainer}. Its settings are those of
-	 * {@link ListenerSettings.Setters}.
+	 * {@link ListenerSetters}.
 	 *
 	 * @param <T> the payload type
 	 */
-	public static final class Builder<T> extends ListenerSettings.Setters<Builder<T>> {
+	public static final class Builder<T> extends ListenerSetters<Builder<T>> {
 
 		private final EngineContext engine;
 

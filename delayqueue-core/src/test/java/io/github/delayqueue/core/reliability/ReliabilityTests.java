@@ -33,6 +33,7 @@ import java.util.function.Function;
 
 import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelayQueueEngineBuilder;
 import io.github.delayqueue.core.DelayQueueException;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.SendResult;
@@ -85,10 +86,10 @@ class ReliabilityTests {
 	}
 
 	private DelayQueueEngine engine(RedisServer redis, Clock clock) {
-		return engine(redis, DelayQueueEngine.Builder::build, clock);
+		return engine(redis, DelayQueueEngineBuilder::build, clock);
 	}
 
-	private DelayQueueEngine engine(RedisServer redis, Function<DelayQueueEngine.Builder, DelayQueueEngine> build,
+	private DelayQueueEngine engine(RedisServer redis, Function<DelayQueueEngineBuilder, DelayQueueEngine> build,
 			Clock clock) {
 		LettuceConnectionFactory factory = RedisServerExtension.connectionFactory(redis);
 		this.resources.add(factory::destroy);

@@ -1,0 +1,228 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+
+import io.github.delayqueue.core.codec.MessageCodec;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Builds a {@link DelayQueueEngine}; obtain one from
+ * {@link DelayQueueEngine#builder(RedisConnectionFactory)}.
+ */
+public final class DelayQueueEngineBuilder {
+
+	final RedisConnectionFactory connectionFactory;
+
+	String keyPrefix = "dq";
+
+	MessageCodec codec;
+
+	int maxPayloadSize = 1024 * 1024;
+
+	int maxHeadersSize = 16 * 1024;
+
+	int sendBatchSize = 500;
+
+	int promoteBatchSize = 500;
+
+	Duration schedulerMaxIdle = Duration.ofSeconds(2);
+
+	Duration operationTimeout = Duration.ofSeconds(2);
+
+	final List<DelayQueueObserver> observers = new ArrayList<>();
+
+	Durability sendDurability;
+
+	Executor asyncExecutor;
+
+	Clock clock = Clock.systemUTC();
+
+	DelayQueueEngineBuilder(RedisConnectionFactory connectionFactory) {
+		this.connectionFactory = Objects.requireNonNull(connectionFactory, "RedisConnectionFactory must not be null");
+	}
+
+	/**
+	 * Sets the key prefix (default {@code dq}).
+	 * @param keyPrefix the prefix: letters, digits, '.', '_', ':', '-'
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder keyPrefix(String keyPrefix) {
+		if (keyPrefix == null || !keyPrefix.matches("[A-Za-z0-9._:-]{1,64}")) {
+			throw new IllegalArgumentException("Key prefix '" + keyPrefix
+					+ "' must be 1 to 64 letters, digits, '.', '_', ':' or '-' (no braces or spaces)");
+		}
+		this.keyPrefix = keyPrefix;
+		return this;
+	}
+
+	/**
+	 * Sets the payload codec (default JSON through Jackson when present, else raw
+	 * {@code byte[]}/{@code String} only).
+	 * @param codec the codec
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder codec(MessageCodec codec) {
+		this.codec = Objects.requireNonNull(codec, "Codec must not be null");
+		return this;
+	}
+
+	/**
+	 * Sets the largest encoded payload accepted (default 1 MiB).
+	 * @param bytes the limit
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder maxPayloadSize(int bytes) {
+		this.maxPayloadSize = positive("Max payload size", bytes);
+		return this;
+	}
+
+	/**
+	 * Sets the largest total size of a message's headers (default 16 KiB).
+	 * @param bytes the limit
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder maxHeadersSize(int bytes) {
+		this.maxHeadersSize = positive("Max headers size", bytes);
+		return this;
+	}
+
+	/**
+	 * Sets how many messages of one queue one script call of {@code sendAll} carries
+	 * (default 500).
+	 * @param size the batch size
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder sendBatchSize(int size) {
+		this.sendBatchSize = positive("Send batch size", size);
+		return this;
+	}
+
+	/**
+	 * Sets how many due messages one promote call moves per source (default 500).
+	 * @param size the batch size
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder promoteBatchSize(int size) {
+		this.promoteBatchSize = positive("Promote batch size", size);
+		return this;
+	}
+
+	/**
+	 * Sets the longest a scheduler sleeps without checking Redis (default 2s): it bounds
+	 * the delay when a wake-up message is lost.
+	 * @param maxIdle the longest sleep
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder schedulerMaxIdle(Duration maxIdle) {
+		if (maxIdle == null || maxIdle.isNegative() || maxIdle.isZero()) {
+			throw new IllegalArgumentException("Scheduler max idle must be positive, but was " + maxIdle);
+		}
+		this.schedulerMaxIdle = maxIdle;
+		return this;
+	}
+
+	/**
+	 * Sets the longest one operation waits for Redis (default 2s), whatever the client's
+	 * command timeout (60s by default in Spring Boot): a send (per chunk of
+	 * {@code sendBatchSize} messages; a durable send adds its own timeout), cancel,
+	 * reschedule, admin call, and each command of the listeners and schedulers. Past it
+	 * the call fails with a {@link DelayQueueException} and may or may not have taken
+	 * effect.
+	 * @param timeout the bound
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder operationTimeout(Duration timeout) {
+		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+			throw new IllegalArgumentException("Operation timeout must be positive, but was " + timeout);
+		}
+		this.operationTimeout = timeout;
+		return this;
+	}
+
+	/**
+	 * Adds an observer, e.g. for metrics (default none). Observers are called in the
+	 * order added; one that throws is logged and does not affect the others or the
+	 * engine.
+	 * @param observer the observer
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder observer(DelayQueueObserver observer) {
+		Objects.requireNonNull(observer, "Observer must not be null");
+		if (observer != DelayQueueObserver.NOOP) {
+			this.observers.add(observer);
+		}
+		return this;
+	}
+
+	/**
+	 * Makes every send durable: it waits for replicas (or AOF fsyncs) to confirm it and
+	 * throws {@link UnconfirmedSendException} when they do not in time (default: sends do
+	 * not wait).
+	 * @param durability what to wait for, or {@code null} for nothing
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder sendDurability(Durability durability) {
+		this.sendDurability = durability;
+		return this;
+	}
+
+	/**
+	 * Sets the executor of the async operations (default 4 engine-owned threads).
+	 * @param executor the executor
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder asyncExecutor(Executor executor) {
+		this.asyncExecutor = Objects.requireNonNull(executor, "Executor must not be null");
+		return this;
+	}
+
+	/**
+	 * Sets the JVM clock (default UTC system clock). Due times never depend on it: they
+	 * are compared with the Redis clock inside the scripts, as is dead-letter retention.
+	 * It dates lateness figures only.
+	 * @param clock the clock
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder clock(Clock clock) {
+		this.clock = Objects.requireNonNull(clock, "Clock must not be null");
+		return this;
+	}
+
+	private static int positive(String what, int value) {
+		if (value <= 0) {
+			throw new IllegalArgumentException(what + " must be positive, but was " + value);
+		}
+		return value;
+	}
+
+	/**
+	 * Builds the engine.
+	 * @return the engine
+	 */
+	public DelayQueueEngine build() {
+		return new DelayQueueEngine(this);
+	}
+
+}

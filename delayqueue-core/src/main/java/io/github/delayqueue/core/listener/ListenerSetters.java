@@ -1,0 +1,342 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.listener;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+/**
+ * Where every listener setting is set and validated; {@link ListenerSettings.Builder} and
+ * {@link DelayQueueListenerContainer.Builder} share it.
+ *
+ * @param <B> the builder type, returned by each setter
+ */
+public abstract class ListenerSetters<B extends ListenerSetters<B>> {
+
+	private int concurrency = 4;
+
+	private Integer prefetch;
+
+	private Duration visibilityTimeout = Duration.ofSeconds(30);
+
+	private Duration leaseRenewalLimit;
+
+	private Duration pollTimeout = Duration.ofSeconds(5);
+
+	private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+	private Duration trimInterval = Duration.ofSeconds(30);
+
+	private Duration deadLetterRetention = Duration.ofDays(7);
+
+	private Duration staleConsumerTimeout = Duration.ofMinutes(10);
+
+	private int maxAttempts = RetryPolicy.DEFAULT.maxAttempts();
+
+	private Duration initialBackoff = RetryPolicy.DEFAULT.initialBackoff();
+
+	private double backoffMultiplier = RetryPolicy.DEFAULT.multiplier();
+
+	private Duration maxBackoff = RetryPolicy.DEFAULT.maxBackoff();
+
+	private double jitter = RetryPolicy.DEFAULT.jitter();
+
+	private Set<Class<? extends Throwable>> nonRetryable = new LinkedHashSet<>();
+
+	private Executor executor;
+
+	private boolean autoStartup = true;
+
+	ListenerSetters() {
+	}
+
+	@SuppressWarnings("unchecked")
+	private B self() {
+		return (B) this;
+	}
+
+	/**
+	 * Takes every setting of another builder, those it left to their default included (a
+	 * prefetch left unset stays equal to the concurrency, whatever the concurrency
+	 * becomes).
+	 * @param template the other builder
+	 * @return this builder
+	 */
+	public B from(ListenerSetters<?> template) {
+		Objects.requireNonNull(template, "Template must not be null");
+		this.concurrency = template.concurrency;
+		this.prefetch = template.prefetch;
+		this.visibilityTimeout = template.visibilityTimeout;
+		this.leaseRenewalLimit = template.leaseRenewalLimit;
+		this.pollTimeout = template.pollTimeout;
+		this.shutdownTimeout = template.shutdownTimeout;
+		this.trimInterval = template.trimInterval;
+		this.deadLetterRetention = template.deadLetterRetention;
+		this.staleConsumerTimeout = template.staleConsumerTimeout;
+		this.maxAttempts = template.maxAttempts;
+		this.initialBackoff = template.initialBackoff;
+		this.backoffMultiplier = template.backoffMultiplier;
+		this.maxBackoff = template.maxBackoff;
+		this.jitter = template.jitter;
+		this.nonRetryable = new LinkedHashSet<>(template.nonRetryable);
+		this.executor = template.executor;
+		this.autoStartup = template.autoStartup;
+		return self();
+	}
+
+	/**
+	 * Applies a customization, e.g. one layer of settings (a queue's properties, an
+	 * annotation's attributes).
+	 * @param customizer the customization
+	 * @return this builder
+	 */
+	public B apply(Consumer<? super ListenerSetters<?>> customizer) {
+		customizer.accept(this);
+		return self();
+	}
+
+	/**
+	 * Sets how many handlers run at once (default 4).
+	 * @param concurrency at least 1
+	 * @return this builder
+	 */
+	public B concurrency(int concurrency) {
+		this.concurrency = atLeastOne("Concurrency", concurrency);
+		return self();
+	}
+
+	/**
+	 * Sets how many read messages may wait for a free worker (default: concurrency).
+	 * @param prefetch at least 1
+	 * @return this builder
+	 */
+	public B prefetch(int prefetch) {
+		this.prefetch = atLeastOne("Prefetch", prefetch);
+		return self();
+	}
+
+	/**
+	 * Sets the lease of a delivery (default 30s): a message whose consumer neither acks
+	 * nor renews within it is redelivered to another consumer.
+	 * @param timeout the visibility timeout
+	 * @return this builder
+	 */
+	public B visibilityTimeout(Duration timeout) {
+		this.visibilityTimeout = positive("Visibility timeout", timeout);
+		return self();
+	}
+
+	/**
+	 * Sets how long the watchdog renews a running handler's lease (default 10 visibility
+	 * timeouts); past it (and any {@link DelayMessageContext#extendLease(Duration)}) the
+	 * container gives the message up with a {@link HandlerTimeoutException} and replaces
+	 * the handler's thread.
+	 * @param limit the limit
+	 * @return this builder
+	 */
+	public B leaseRenewalLimit(Duration limit) {
+		this.leaseRenewalLimit = positive("Lease renewal limit", limit);
+		return self();
+	}
+
+	/**
+	 * Sets how long one blocking read waits for messages (default 5s; kept below the
+	 * Redis client's command timeout).
+	 * @param timeout the poll timeout
+	 * @return this builder
+	 */
+	public B pollTimeout(Duration timeout) {
+		this.pollTimeout = positive("Poll timeout", timeout);
+		return self();
+	}
+
+	/**
+	 * Sets how long {@code stop} waits for running handlers (default 30s).
+	 * @param timeout the shutdown timeout
+	 * @return this builder
+	 */
+	public B shutdownTimeout(Duration timeout) {
+		this.shutdownTimeout = positive("Shutdown timeout", timeout);
+		return self();
+	}
+
+	/**
+	 * Sets how often acknowledged entries are trimmed from the streams and stale
+	 * consumers pruned (default 30s).
+	 * @param interval the interval
+	 * @return this builder
+	 */
+	public B trimInterval(Duration interval) {
+		this.trimInterval = positive("Trim interval", interval);
+		return self();
+	}
+
+	/**
+	 * Sets how long dead letters are kept (default 7 days).
+	 * @param retention the retention
+	 * @return this builder
+	 */
+	public B deadLetterRetention(Duration retention) {
+		this.deadLetterRetention = positive("Dead-letter retention", retention);
+		return self();
+	}
+
+	/**
+	 * Sets how long a consumer of the group that holds nothing may stay idle before the
+	 * trimming pass removes it from the group (default 10 minutes): consumers of crashed
+	 * containers do not pile up in {@code XINFO CONSUMERS}. A container removes its own
+	 * consumer on a clean stop.
+	 * @param timeout the timeout
+	 * @return this builder
+	 */
+	public B staleConsumerTimeout(Duration timeout) {
+		this.staleConsumerTimeout = positive("Stale consumer timeout", timeout);
+		return self();
+	}
+
+	/**
+	 * Sets the whole retry policy (default {@link RetryPolicy#DEFAULT}).
+	 * @param policy the policy
+	 * @return this builder
+	 */
+	public B retryPolicy(RetryPolicy policy) {
+		Objects.requireNonNull(policy, "Retry policy must not be null");
+		this.maxAttempts = policy.maxAttempts();
+		this.initialBackoff = policy.initialBackoff();
+		this.backoffMultiplier = policy.multiplier();
+		this.maxBackoff = policy.maxBackoff();
+		this.jitter = policy.jitter();
+		this.nonRetryable = new LinkedHashSet<>(policy.nonRetryable());
+		return self();
+	}
+
+	/**
+	 * Sets how many attempts a message gets (default 5), unless the message says.
+	 * @param attempts at least 1
+	 * @return this builder
+	 */
+	public B maxAttempts(int attempts) {
+		this.maxAttempts = atLeastOne("Max attempts", attempts);
+		return self();
+	}
+
+	/**
+	 * Sets the backoff before the second attempt (default 1s).
+	 * @param backoff the backoff, not negative
+	 * @return this builder
+	 */
+	public B initialBackoff(Duration backoff) {
+		this.initialBackoff = Objects.requireNonNull(backoff, "Initial backoff must not be null");
+		return self();
+	}
+
+	/**
+	 * Sets the factor each backoff grows by (default 2).
+	 * @param multiplier at least 1
+	 * @return this builder
+	 */
+	public B backoffMultiplier(double multiplier) {
+		this.backoffMultiplier = multiplier;
+		return self();
+	}
+
+	/**
+	 * Sets the longest backoff (default 10 minutes).
+	 * @param backoff the backoff
+	 * @return this builder
+	 */
+	public B maxBackoff(Duration backoff) {
+		this.maxBackoff = Objects.requireNonNull(backoff, "Max backoff must not be null");
+		return self();
+	}
+
+	/**
+	 * Sets the random spread of each backoff, as a fraction (default 0.2).
+	 * @param jitter between 0 and 1
+	 * @return this builder
+	 */
+	public B jitter(double jitter) {
+		this.jitter = jitter;
+		return self();
+	}
+
+	/**
+	 * Sets the exception types that are dead-lettered at once, never retried (default
+	 * none; undecodable messages never are).
+	 * @param types the types
+	 * @return this builder
+	 */
+	public B nonRetryable(Collection<Class<? extends Throwable>> types) {
+		this.nonRetryable = new LinkedHashSet<>(Objects.requireNonNull(types, "Types must not be null"));
+		return self();
+	}
+
+	/**
+	 * Sets the executor the workers run on (default: the container's own threads); e.g. a
+	 * virtual-thread executor.
+	 * @param executor the executor, or {@code null} for own threads
+	 * @return this builder
+	 */
+	public B executor(Executor executor) {
+		this.executor = executor;
+		return self();
+	}
+
+	/**
+	 * Sets whether a Spring context starts the container (default {@code true}).
+	 * @param autoStartup whether to start automatically
+	 * @return this builder
+	 */
+	public B autoStartup(boolean autoStartup) {
+		this.autoStartup = autoStartup;
+		return self();
+	}
+
+	/**
+	 * Builds the settings: validates the retry settings together.
+	 * @return the settings
+	 */
+	protected ListenerSettings buildSettings() {
+		RetryPolicy retry = new RetryPolicy(this.maxAttempts, this.initialBackoff, this.backoffMultiplier,
+				this.maxBackoff, this.jitter, this.nonRetryable);
+		return new ListenerSettings(this.concurrency, (this.prefetch != null) ? this.prefetch : this.concurrency,
+				this.visibilityTimeout,
+				(this.leaseRenewalLimit != null) ? this.leaseRenewalLimit : this.visibilityTimeout.multipliedBy(10),
+				this.pollTimeout, this.shutdownTimeout, this.trimInterval, this.deadLetterRetention,
+				this.staleConsumerTimeout, retry, this.executor, this.autoStartup);
+	}
+
+	private static int atLeastOne(String what, int value) {
+		if (value < 1) {
+			throw new IllegalArgumentException(what + " must be at least 1, but was " + value);
+		}
+		return value;
+	}
+
+	private static Duration positive(String what, Duration value) {
+		if (value == null || value.isNegative() || value.isZero()) {
+			throw new IllegalArgumentException(what + " must be positive, but was " + value);
+		}
+		return value;
+	}
+
+}
