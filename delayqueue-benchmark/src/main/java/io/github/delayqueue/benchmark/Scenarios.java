@@ -16,6 +16,7 @@
 
 package io.github.delayqueue.benchmark;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -251,12 +252,29 @@ final class Scenarios {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
 		while (System.nanoTime() < deadline) {
 			QueueStats stats = engine.admin().stats(QUEUE);
-			if (stats.scheduled() == 0 && stats.inFlight() == 0 && stats.ready() == 0) {
+			if (stats.scheduled() == 0 && stats.inFlight() == 0
+					&& (stats.ready() == 0 || (stats.ready() < 0 && everyGroupReadToTheEnd(engine)))) {
 				return;
 			}
 			Thread.sleep(50);
 		}
 		throw new IllegalStateException("Warm-up messages were not consumed within 60s");
+	}
+
+	/**
+	 * Whether every group has read the queue's stream to its last entry: what
+	 * {@link QueueStats#ready()} tells on Redis 7, read from the entry ids where it is -1
+	 * (Redis 6.2 reports no group lag).
+	 */
+	private boolean everyGroupReadToTheEnd(DelayQueueEngine engine) {
+		byte[] stream = engine.keys(QUEUE).stream().getBytes(StandardCharsets.UTF_8);
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			String last = connection.streamCommands().xInfo(stream).lastGeneratedId();
+			return connection.streamCommands()
+				.xInfoGroups(stream)
+				.stream()
+				.allMatch((group) -> last.equals(group.lastDeliveredId()));
+		}
 	}
 
 	interface MessageFactory {

@@ -625,7 +625,12 @@ class InputValidationTests {
 		Set<String> commands = new TreeSet<>();
 		for (String line : ((String) this.redis.execute("INFO", "commandstats")).split("\r\n")) {
 			if (line.startsWith("cmdstat_")) {
-				commands.add(line.substring("cmdstat_".length(), line.indexOf(':')));
+				String command = line.substring("cmdstat_".length(), line.indexOf(':'));
+				// before Redis 7.0 subcommands count under their command: the one CONFIG
+				// call is the test's own CONFIG RESETSTAT
+				if (!(command.equals("config") && line.contains(":calls=1,"))) {
+					commands.add(command);
+				}
 			}
 		}
 		commands.removeAll(INSPECTION_COMMANDS);

@@ -321,7 +321,7 @@ class LifecycleAndLeaseTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> groups().get("fast").pending() == 0);
 		// the fast group's container trims every 200ms: the slow group has read nothing
 		await().during(Duration.ofMillis(1200)).atMost(Duration.ofSeconds(2)).until(() -> xlen(stream) == 5);
-		assertThat(groups().get("slow").lag()).isEqualTo(5);
+		assertThat(groups().get("slow").lag()).isEqualTo(lag(5));
 
 		Set<String> slowReceived = ConcurrentHashMap.newKeySet();
 		CountDownLatch release = latch();
@@ -380,18 +380,26 @@ class LifecycleAndLeaseTests {
 		assertThat(stats.scheduled()).as("scheduled").isEqualTo(3);
 		assertThat(stats.inFlight()).as("in flight").isEqualTo(2);
 		assertThat(stats.dead()).as("dead").isEqualTo(1);
-		assertThat(stats.ready()).as("ready: the most any group has not read yet").isEqualTo(4);
+		assertThat(stats.ready()).as("ready: the most any group has not read yet").isEqualTo(lag(4));
 		assertThat(stats.groups()).extracting(GroupStats::group).containsExactlyInAnyOrder("a", "b");
-		assertThat(groups().get("a")).isEqualTo(new GroupStats("a", 1, 2, 0, 1));
-		assertThat(groups().get("b")).isEqualTo(new GroupStats("b", 0, 0, 4, 0));
+		assertThat(groups().get("a")).isEqualTo(new GroupStats("a", 1, 2, lag(0), 1));
+		assertThat(groups().get("b")).isEqualTo(new GroupStats("b", 0, 0, lag(4), 0));
 
 		release.countDown();
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.engine.admin().stats(this.queue).inFlight() == 0);
 		QueueStats after = this.engine.admin().stats(this.queue);
 		assertThat(after.scheduled()).isEqualTo(3);
 		assertThat(after.dead()).isEqualTo(1);
-		assertThat(groups().get("a")).isEqualTo(new GroupStats("a", 1, 0, 0, 1));
+		assertThat(groups().get("a")).isEqualTo(new GroupStats("a", 1, 0, lag(0), 1));
 		assertThat(this.engine.admin().queues()).contains(this.queue);
+	}
+
+	/**
+	 * The lag (or ready count) the stats report for {@code unread} entries: the number on
+	 * Redis 7.0+, -1 before ({@code XINFO GROUPS} has no {@code lag} on 6.2).
+	 */
+	private long lag(long unread) {
+		return this.redis.versionAtLeast("7.0") ? unread : -1;
 	}
 
 	private Map<String, GroupStats> groups() {

@@ -99,6 +99,8 @@ class MaxMemoryTests {
 				.contains("OOM command not allowed when used memory > 'maxmemory'");
 			assertThat(accepted).hasSizeGreaterThan(1000);
 			assertThat(engine.admin().stats("full").scheduled()).isEqualTo(accepted.size());
+			// on 6.2 nothing is promoted until memory is freed (docs/operations.md)
+			redis.requireVersion("7.0", "promotion over maxmemory (script flag allow-oom)");
 
 			Set<String> received = ConcurrentHashMap.newKeySet();
 			DelayQueueListenerContainer container = engine

@@ -28,6 +28,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Assumptions;
+
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 
@@ -351,6 +353,82 @@ public final class RedisServer implements AutoCloseable {
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * Returns the server's version, {@code redis_version} of {@code INFO server}, e.g.
+	 * {@code "7.0.15"}.
+	 * @return the version
+	 */
+	public String version() {
+		String info = (String) execute("INFO", "server");
+		for (String line : info.split("\r\n")) {
+			if (line.startsWith("redis_version:")) {
+				return line.substring("redis_version:".length()).trim();
+			}
+		}
+		throw new IllegalStateException("INFO server of " + describe() + " has no redis_version");
+	}
+
+	/**
+	 * Returns whether the server's version is at least {@code minimum}.
+	 * @param minimum a version such as {@code "7.0"} or {@code "7.2.4"}; missing parts
+	 * count as 0
+	 * @return whether the server is that version or newer
+	 */
+	public boolean versionAtLeast(String minimum) {
+		return compareVersions(version(), minimum) >= 0;
+	}
+
+	/**
+	 * Skips the calling test, as a failed JUnit Jupiter assumption, unless the server is
+	 * at least version {@code minimum}: for tests of behaviour that older servers do not
+	 * have. Checks made before the call still run (and fail) on an older server.
+	 * <pre class="code">
+	 * redis.requireVersion("7.0", "XINFO STREAM entries-added");
+	 * </pre>
+	 * @param minimum the oldest version that has the feature, e.g. {@code "7.0"}
+	 * @param feature what the test needs, for the reason given in the report
+	 * @throws org.opentest4j.TestAbortedException when the server is older
+	 */
+	public void requireVersion(String minimum, String feature) {
+		String version = version();
+		Assumptions.assumeTrue(compareVersions(version, minimum) >= 0, () -> "Needs Redis " + minimum + "+ for "
+				+ feature + "; the server is Redis " + version + " (" + this.launcher.describe() + ")");
+	}
+
+	/**
+	 * Compares two versions part by part, numerically ({@code "6.2.11" < "7.0"}).
+	 * @param left a version
+	 * @param right another version
+	 * @return negative, zero or positive as {@code left} is older, equal or newer
+	 */
+	static int compareVersions(String left, String right) {
+		String[] a = left.trim().split("\\.");
+		String[] b = right.trim().split("\\.");
+		for (int i = 0; i < Math.max(a.length, b.length); i++) {
+			int difference = Long.compare(versionPart(a, i), versionPart(b, i));
+			if (difference != 0) {
+				return difference;
+			}
+		}
+		return 0;
+	}
+
+	private static long versionPart(String[] parts, int index) {
+		if (index >= parts.length) {
+			return 0;
+		}
+		// leading digits only: "0-rc1" is 0
+		String part = parts[index];
+		int end = 0;
+		while (end < part.length() && Character.isDigit(part.charAt(end))) {
+			end++;
+		}
+		if (end == 0) {
+			throw new IllegalArgumentException("Not a Redis version: '" + String.join(".", parts) + "'");
+		}
+		return Long.parseLong(part.substring(0, end));
 	}
 
 	/**

@@ -22,6 +22,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.opentest4j.TestAbortedException;
 
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -29,6 +30,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
@@ -136,6 +138,7 @@ class RedisServerTests {
 		try (RedisServer redis = RedisServer.builder().aclUser("app", "pw", "~dq:*", "+@all").start()) {
 			assertThat(redis.execute("ACL", "WHOAMI")).isEqualTo("default");
 			assertThat(redis.execute("ACL", "GETUSER", "app")).isNotNull();
+			redis.requireVersion("7.0", "ACL DRYRUN");
 			assertThat(redis.execute("ACL", "DRYRUN", "app", "SET", "dq:x", "1")).isEqualTo("OK");
 		}
 	}
@@ -163,6 +166,40 @@ class RedisServerTests {
 			assertThat(redis.info("redis_version")).startsWith("6.2");
 			assertThat(redis.execute("DEBUG", "SLEEP", "0")).isEqualTo("OK");
 		}
+	}
+
+	@Test
+	void readsTheServerVersion() {
+		try (RedisServer redis = RedisServer.start()) {
+			String version = redis.version();
+			assertThat(version).matches("\\d+\\.\\d+\\.\\d+").isEqualTo(redis.info("redis_version"));
+			assertThat(redis.versionAtLeast(version)).isTrue();
+			assertThat(redis.versionAtLeast("6.2")).as("every server the suite supports").isTrue();
+			assertThat(redis.versionAtLeast("99.0")).isFalse();
+		}
+	}
+
+	@Test
+	void skipsATestThatNeedsANewerServerAndSaysWhy() {
+		try (RedisServer redis = RedisServer.start()) {
+			redis.requireVersion("6.2", "the oldest server the suite supports");
+			assertThatExceptionOfType(TestAbortedException.class)
+				.isThrownBy(() -> redis.requireVersion("99.0", "a future command"))
+				.withMessageStartingWith(
+						"Assumption failed: Needs Redis 99.0+ for a future command; the server is Redis "
+								+ redis.version() + " (");
+		}
+	}
+
+	@Test
+	void comparesVersionsPartByPartNumerically() {
+		assertThat(RedisServer.compareVersions("6.2.11", "7.0")).isNegative();
+		assertThat(RedisServer.compareVersions("7.0.15", "7.0")).isPositive();
+		assertThat(RedisServer.compareVersions("7.0", "7.0.0")).isZero();
+		assertThat(RedisServer.compareVersions("7.10.0", "7.2")).isPositive();
+		assertThat(RedisServer.compareVersions("7.2.0-rc1", "7.2")).isZero();
+		assertThatIllegalArgumentException().isThrownBy(() -> RedisServer.compareVersions("unstable", "7.0"))
+			.withMessageContaining("unstable");
 	}
 
 	@Test

@@ -95,15 +95,18 @@ class RandomizedHistoryTests {
 					.until(() -> histories.values()
 						.stream()
 						.allMatch((history) -> history.allFinished(sent, MAX_ATTEMPTS)));
-				// the last acks and nacks reach Redis
+				// the last acks and nacks reach Redis; before Redis 7.0 (no group lag)
+				// the
+				// ready count is -1
+				long noneReady = redis.versionAtLeast("7.0") ? 0 : -1;
 				await("nothing scheduled, ready, in flight or waiting for a retry").atMost(Duration.ofSeconds(10))
 					.pollInterval(Duration.ofMillis(100))
-					.until(() -> isQuiet(first.admin().stats(QUEUE)));
+					.until(() -> isQuiet(first.admin().stats(QUEUE), noneReady));
 				containers.forEach(DelayQueueListenerContainer::stop);
 
 				QueueStats stats = first.admin().stats(QUEUE);
 				assertThat(stats.scheduled()).as("scheduled").isZero();
-				assertThat(stats.ready()).as("ready").isZero();
+				assertThat(stats.ready()).as("ready").isEqualTo(noneReady);
 				assertThat(stats.inFlight()).as("in flight").isZero();
 				assertThat(stats.groups()).extracting(QueueStats.GroupStats::group)
 					.containsExactlyInAnyOrder("g", "audit");
@@ -173,8 +176,8 @@ class RandomizedHistoryTests {
 		return container;
 	}
 
-	private static boolean isQuiet(QueueStats stats) {
-		return stats.scheduled() == 0 && stats.ready() == 0 && stats.inFlight() == 0
+	private static boolean isQuiet(QueueStats stats, long noneReady) {
+		return stats.scheduled() == 0 && stats.ready() == noneReady && stats.inFlight() == 0
 				&& stats.groups().stream().allMatch((group) -> group.retryScheduled() == 0 && group.pending() == 0);
 	}
 
