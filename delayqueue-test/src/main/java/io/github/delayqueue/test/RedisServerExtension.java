@@ -53,7 +53,7 @@ public class RedisServerExtension implements BeforeAllCallback, AfterAllCallback
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
-	private final RedisServer.Builder builder;
+	private final RedisServerBuilder builder;
 
 	private volatile Resources resources;
 
@@ -69,7 +69,7 @@ public class RedisServerExtension implements BeforeAllCallback, AfterAllCallback
 	 * Creates an extension whose servers are built by the given builder.
 	 * @param builder the builder, or {@code null} to configure from {@link RedisTest}
 	 */
-	public RedisServerExtension(RedisServer.Builder builder) {
+	public RedisServerExtension(RedisServerBuilder builder) {
 		this.builder = builder;
 	}
 
@@ -103,7 +103,7 @@ public class RedisServerExtension implements BeforeAllCallback, AfterAllCallback
 		if (context.getStore(NAMESPACE).get(Resources.class, Resources.class) != null) {
 			return; // a @Nested class shares the server of its enclosing class
 		}
-		RedisServer.Builder serverBuilder = (this.builder != null) ? this.builder : builderFor(context);
+		RedisServerBuilder serverBuilder = (this.builder != null) ? this.builder : builderFor(context);
 		Resources started = new Resources(serverBuilder.start());
 		context.getStore(NAMESPACE).put(Resources.class, started);
 		this.resources = started;
@@ -120,8 +120,8 @@ public class RedisServerExtension implements BeforeAllCallback, AfterAllCallback
 		}
 	}
 
-	private static RedisServer.Builder builderFor(ExtensionContext context) {
-		RedisServer.Builder builder = RedisServer.builder();
+	private static RedisServerBuilder builderFor(ExtensionContext context) {
+		RedisServerBuilder builder = RedisServer.builder();
 		Optional<RedisTest> annotation = context.getTestClass()
 			.flatMap((type) -> AnnotationSupport.findAnnotation(type, RedisTest.class));
 		annotation.ifPresent((redisTest) -> {

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * server.
  * <p>
  * For options beyond these attributes, register {@link RedisServerExtension} with a
- * {@link RedisServer.Builder} instead.
+ * {@link RedisServerBuilder} instead.
  *
  * @see RedisServerExtension
  */

@@ -41,6 +41,7 @@ import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.test.RedisServer;
+import io.github.delayqueue.test.RedisServerBuilder;
 import io.github.delayqueue.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -79,7 +80,7 @@ class ReliabilityTests {
 		}
 	}
 
-	private RedisServer redis(RedisServer.Builder builder) {
+	private RedisServer redis(RedisServerBuilder builder) {
 		RedisServer server = builder.start();
 		this.resources.add(server);
 		return server;
