@@ -196,7 +196,8 @@ public final class SupervisedLoop {
 	}
 
 	private void loop() {
-		while (this.running) {
+		// a thread left over from a stop that timed out ends once a start has replaced it
+		while (this.running && this.thread == Thread.currentThread()) {
 			long sleepNanos;
 			try {
 				sleepNanos = this.job.runOnce();
@@ -215,6 +216,9 @@ public final class SupervisedLoop {
 			// the loop
 			Thread.interrupted();
 			sleep(sleepNanos);
+		}
+		if (this.thread != Thread.currentThread()) {
+			return;
 		}
 		try {
 			this.job.stopped();
