@@ -287,6 +287,30 @@ class LifecycleAndLeaseTests {
 	}
 
 	@Test
+	void leaseExtensionsOutOfRangeAreClampedOrRefusedClearly() throws Exception {
+		List<Object> outcomes = new CopyOnWriteArrayList<>();
+		start(container("g", (payload, context) -> {
+			outcomes.add(context.extendLease(Duration.ofSeconds(Long.MAX_VALUE)));
+			for (Duration bad : new Duration[] { Duration.ZERO, Duration.ofMillis(-1), null }) {
+				try {
+					context.extendLease(bad);
+					outcomes.add("accepted " + bad);
+				}
+				catch (IllegalArgumentException ex) {
+					outcomes.add(ex.getMessage());
+				}
+			}
+		}));
+		this.engine.template().send(this.queue, "x", Duration.ZERO);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> outcomes.size() == 4 && this.engine.admin().stats(this.queue).inFlight() == 0);
+		assertThat(outcomes).containsExactly(true, "Lease extension must be positive, but was PT0S",
+				"Lease extension must be positive, but was PT-0.001S",
+				"Lease extension must be positive, but was null");
+		assertThat(this.engine.admin().stats(this.queue).dead()).isZero();
+	}
+
+	@Test
 	void withoutAnExtendedLeaseALongHandlerLosesItsMessageToAnotherDelivery() throws Exception {
 		AtomicInteger invocations = new AtomicInteger();
 		startLeaseContainers((payload, context) -> {

@@ -67,6 +67,8 @@ public interface DelayMessageContext {
 	 * @param duration how long the handler still needs
 	 * @return {@code false} when the lease was already lost to another consumer (the
 	 * message will be, or is being, delivered again)
+	 * @throws IllegalArgumentException when the duration is {@code null}, zero or
+	 * negative (one over a century counts as a century)
 	 */
 	boolean extendLease(Duration duration);
 

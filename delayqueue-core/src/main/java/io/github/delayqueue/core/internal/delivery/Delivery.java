@@ -39,6 +39,8 @@ public final class Delivery implements DelayMessageContext {
 
 	private static final int SETTLED = 2;
 
+	private static final Duration MAX_EXTENSION = Duration.ofDays(36_500);
+
 	final String stream;
 
 	final String entryId;
@@ -150,7 +152,11 @@ public final class Delivery implements DelayMessageContext {
 
 	@Override
 	public boolean extendLease(Duration duration) {
-		long until = System.nanoTime() + duration.toNanos();
+		if (duration == null || duration.isNegative() || duration.isZero()) {
+			throw new IllegalArgumentException("Lease extension must be positive, but was " + duration);
+		}
+		// at most a century: nanoTime arithmetic stays far from overflow
+		long until = System.nanoTime() + ((duration.compareTo(MAX_EXTENSION) < 0) ? duration : MAX_EXTENSION).toNanos();
 		if (until - this.keepAliveUntilNanos > 0) {
 			this.keepAliveUntilNanos = until;
 		}
