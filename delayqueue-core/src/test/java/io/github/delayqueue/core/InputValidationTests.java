@@ -307,6 +307,10 @@ class InputValidationTests {
 					() -> new RetryPolicy(3, Duration.ofSeconds(1), 2, Duration.ofSeconds(10), jitter, Set.of()),
 					"Jitter must be between 0 and 1, but was " + jitter);
 		}
+		// a backoff whose millis overflow would fail every retry of the message
+		assertClearRejection(
+				() -> new RetryPolicy(3, Duration.ofSeconds(1), 2, Duration.ofSeconds(Long.MAX_VALUE), 0, Set.of()),
+				"Max backoff must be at most PT87600H (10 years), but was PT2562047788015215H30M7S");
 		assertNothingReachedRedis();
 	}
 

@@ -40,6 +40,9 @@ import io.github.delayqueue.core.codec.MessageDecodingException;
 public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multiplier, Duration maxBackoff,
 		double jitter, Set<Class<? extends Throwable>> nonRetryable) {
 
+	/** The longest backoff a policy may have: 10 years. */
+	public static final Duration MAX_BACKOFF = Duration.ofDays(3650);
+
 	/** The defaults: 5 attempts, 1s, x2, at most 10m, ±20%. */
 	public static final RetryPolicy DEFAULT = new RetryPolicy(5, Duration.ofSeconds(1), 2.0, Duration.ofMinutes(10),
 			0.2, Set.of());
@@ -62,6 +65,10 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 		if (initialBackoff.isNegative() || maxBackoff.compareTo(initialBackoff) < 0) {
 			throw new IllegalArgumentException(
 					"Backoff must satisfy 0 <= initial (" + initialBackoff + ") <= max (" + maxBackoff + ")");
+		}
+		if (maxBackoff.compareTo(MAX_BACKOFF) > 0) {
+			throw new IllegalArgumentException(
+					"Max backoff must be at most " + MAX_BACKOFF + " (10 years), but was " + maxBackoff);
 		}
 		if (!Double.isFinite(multiplier)) {
 			throw new IllegalArgumentException("Backoff multiplier must be a finite number, but was " + multiplier);

@@ -108,11 +108,21 @@ final class Processor {
 			// given up by the watchdog while the handler ran
 			return;
 		}
-		if (failure == null) {
-			this.acker.add(delivery);
+		try {
+			if (failure == null) {
+				this.acker.add(delivery);
+			}
+			else {
+				fail(delivery, failure);
+			}
 		}
-		else {
-			fail(delivery, failure);
+		catch (RuntimeException | Error ex) {
+			// never hold a settled delivery: its entry stays pending, and recovery takes
+			// it
+			// after the visibility timeout
+			this.holdings.finished(delivery);
+			Failures.logError(logger,
+					"Could not settle " + delivery + "; it is redelivered after the visibility timeout", ex);
 		}
 	}
 
