@@ -170,13 +170,6 @@ public final class SupervisedLoop {
 		return this.restarts;
 	}
 
-	/**
-	 * @return whether the last step failed (the loop backs off)
-	 */
-	public boolean isFailing() {
-		return this.backoffMillis > 0;
-	}
-
 	@Override
 	public String toString() {
 		return this.name;
