@@ -17,16 +17,27 @@
 package io.github.delayqueue.core;
 
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.github.delayqueue.core.DelayQueueTemplate.Chunk;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.ArrayOutput;
 import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
 
+import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.util.ClassUtils;
@@ -41,6 +52,21 @@ final class DurableSends {
 	private static final boolean LETTUCE = ClassUtils.isPresent("io.lettuce.core.output.IntegerOutput",
 			DurableSends.class.getClassLoader());
 
+	/** {@code WAITAOF}, which this Lettuce version does not name. */
+	private static final ProtocolKeyword WAITAOF = new ProtocolKeyword() {
+
+		@Override
+		public byte[] getBytes() {
+			return "WAITAOF".getBytes(StandardCharsets.US_ASCII);
+		}
+
+		@Override
+		public String toString() {
+			return "WAITAOF";
+		}
+
+	};
+
 	private DurableSends() {
 	}
 
@@ -49,6 +75,9 @@ final class DurableSends {
 	 * @return {replicas confirmed, local AOF confirmed (1/0) or -1 when not asked}
 	 */
 	static long[] send(DelayQueueEngine engine, RedisConnection connection, List<Chunk> chunks, Durability durability) {
+		if (connection instanceof RedisClusterConnection cluster) {
+			return sendOnCluster(engine, cluster, chunks, durability);
+		}
 		if (durability.localAof()) {
 			requireWaitAof(connection);
 		}
@@ -85,6 +114,88 @@ final class DurableSends {
 			return new long[] { ScriptRunner.asLong(counts.get(1)), ScriptRunner.asLong(counts.get(0)) };
 		}
 		return new long[] { ScriptRunner.asLong(wait), -1 };
+	}
+
+	/**
+	 * On Redis Cluster: each chunk's script runs on the master of its queue's slot (a
+	 * {@code NOSCRIPT} falls back to {@code EVAL} there: no {@code SCRIPT LOAD} is sent
+	 * to every node, replicas included), then one {@code WAIT} / {@code WAITAOF} per
+	 * master written to, routed by a key of that master's slot. The confirmations are the
+	 * smallest of those masters'.
+	 */
+	private static long[] sendOnCluster(DelayQueueEngine engine, RedisClusterConnection cluster, List<Chunk> chunks,
+			Durability durability) {
+		RedisAdvancedClusterAsyncCommands<byte[], byte[]> lettuce = lettuce(cluster);
+		Map<String, RedisClusterAsyncCommands<byte[], byte[]>> writtenTo = new LinkedHashMap<>();
+		for (Chunk chunk : chunks) {
+			engine.register(cluster, chunk.keys);
+			String nodeId = cluster.clusterGetNodeForKey(bytes(chunk.keys.stream())).getId();
+			// the script and the wait on the master's one connection: the wait counts the
+			// script's writes
+			RedisClusterAsyncCommands<byte[], byte[]> master = writtenTo.computeIfAbsent(nodeId,
+					lettuce::getConnection);
+			chunk.apply(asList(evalSend(master, chunk)));
+		}
+		long replicasConfirmed = Long.MAX_VALUE;
+		long localConfirmed = durability.localAof() ? Long.MAX_VALUE : -1;
+		for (RedisClusterAsyncCommands<byte[], byte[]> master : writtenTo.values()) {
+			if (durability.localAof()) {
+				List<Object> counts = asList(
+						await(master.dispatch(WAITAOF, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE),
+								new CommandArgs<>(ByteArrayCodec.INSTANCE).add(1)
+									.add(durability.replicas())
+									.add(durability.timeout().toMillis())),
+								"WAITAOF"));
+				localConfirmed = Math.min(localConfirmed, ScriptRunner.asLong(counts.get(0)));
+				replicasConfirmed = Math.min(replicasConfirmed, ScriptRunner.asLong(counts.get(1)));
+			}
+			else {
+				replicasConfirmed = Math.min(replicasConfirmed, await(
+						master.waitForReplication(durability.replicas(), durability.timeout().toMillis()), "WAIT"));
+			}
+		}
+		return new long[] { replicasConfirmed, localConfirmed };
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisAdvancedClusterAsyncCommands<byte[], byte[]> lettuce(RedisClusterConnection cluster) {
+		if (LETTUCE && cluster.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> lettuce) {
+			return (RedisAdvancedClusterAsyncCommands<byte[], byte[]>) lettuce;
+		}
+		throw new UnsupportedOperationException("A durable send on Redis Cluster needs the Lettuce client: the wait "
+				+ "must run on the connection that wrote to the queue's master");
+	}
+
+	/** Runs the send script by its digest, or by its source when the master lacks it. */
+	private static Object evalSend(RedisClusterAsyncCommands<byte[], byte[]> master, Chunk chunk) {
+		byte[][] keys = chunk.scriptKeys().stream().map(DurableSends::bytes).toArray(byte[][]::new);
+		byte[][] args = new byte[chunk.args.length][];
+		for (int i = 0; i < args.length; i++) {
+			args[i] = (chunk.args[i] instanceof byte[] raw) ? raw : bytes(String.valueOf(chunk.args[i]));
+		}
+		try {
+			return await(master.evalsha(Scripts.SEND.getSha1(), ScriptOutputType.MULTI, keys, args), "the send script");
+		}
+		catch (RedisSystemException ex) {
+			if (!String.valueOf(ex.getMessage()).contains("NOSCRIPT")) {
+				throw ex;
+			}
+			return await(master.eval(Scripts.SEND.getScriptAsString().getBytes(StandardCharsets.UTF_8),
+					ScriptOutputType.MULTI, keys, args), "the send script");
+		}
+	}
+
+	private static <T> T await(RedisFuture<T> future, String what) {
+		try {
+			return future.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RedisSystemException("Interrupted while waiting for " + what, ex);
+		}
+		catch (java.util.concurrent.ExecutionException ex) {
+			throw new RedisSystemException(what + " failed: " + ex.getCause().getMessage(), ex.getCause());
+		}
 	}
 
 	/**
