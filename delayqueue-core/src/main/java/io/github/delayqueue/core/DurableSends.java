@@ -171,18 +171,13 @@ final class DurableSends {
 		byte[][] keys = chunk.scriptKeys().stream().map(DurableSends::bytes).toArray(byte[][]::new);
 		byte[][] args = new byte[chunk.args.length][];
 		for (int i = 0; i < args.length; i++) {
-			args[i] = (chunk.args[i] instanceof byte[] raw) ? raw : bytes(String.valueOf(chunk.args[i]));
+			args[i] = ScriptRunner.encode(chunk.args[i]);
 		}
-		try {
-			return await(master.evalsha(Scripts.SEND.getSha1(), ScriptOutputType.MULTI, keys, args), "the send script");
-		}
-		catch (RedisSystemException ex) {
-			if (!String.valueOf(ex.getMessage()).contains("NOSCRIPT")) {
-				throw ex;
-			}
-			return await(master.eval(Scripts.SEND.getScriptAsString().getBytes(StandardCharsets.UTF_8),
-					ScriptOutputType.MULTI, keys, args), "the send script");
-		}
+		return ScriptRunner.bySha(
+				() -> await(master.evalsha(Scripts.SEND.getSha1(), ScriptOutputType.MULTI, keys, args),
+						"the send script"),
+				() -> await(master.eval(Scripts.SEND.getScriptAsString().getBytes(StandardCharsets.UTF_8),
+						ScriptOutputType.MULTI, keys, args), "the send script"));
 	}
 
 	private static <T> T await(RedisFuture<T> future, String what) {

@@ -133,23 +133,45 @@ public final class ScriptRunner {
 			keysAndArgs[i++] = key.getBytes(StandardCharsets.UTF_8);
 		}
 		for (Object arg : args) {
-			keysAndArgs[i++] = (arg instanceof byte[] bytes) ? bytes
-					: String.valueOf(arg).getBytes(StandardCharsets.UTF_8);
+			keysAndArgs[i++] = encode(arg);
 		}
-		Object result;
+		Object result = bySha(
+				() -> connection.scriptingCommands()
+					.evalSha(script.getSha1(), ReturnType.MULTI, keys.size(), keysAndArgs),
+				() -> connection.scriptingCommands()
+					.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), ReturnType.MULTI, keys.size(),
+							keysAndArgs));
+		return (result != null) ? (List<Object>) result : new ArrayList<>();
+	}
+
+	/**
+	 * Encodes a script argument: {@code byte[]} as is, anything else as its UTF-8 string.
+	 * @param arg the argument
+	 * @return its bytes
+	 */
+	public static byte[] encode(Object arg) {
+		return (arg instanceof byte[] bytes) ? bytes : String.valueOf(arg).getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Runs a script by its digest and, when the server does not have it
+	 * ({@code NOSCRIPT}: a restarted or flushed server, a new cluster node), by its
+	 * source.
+	 * @param bySha the call by digest
+	 * @param bySource the call by source
+	 * @param <T> the reply type
+	 * @return the reply
+	 */
+	public static <T> T bySha(Supplier<T> bySha, Supplier<T> bySource) {
 		try {
-			result = connection.scriptingCommands()
-				.evalSha(script.getSha1(), ReturnType.MULTI, keys.size(), keysAndArgs);
+			return bySha.get();
 		}
-		catch (DataAccessException ex) {
+		catch (RuntimeException ex) {
 			if (!isNoScript(ex)) {
 				throw ex;
 			}
-			result = connection.scriptingCommands()
-				.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), ReturnType.MULTI, keys.size(),
-						keysAndArgs);
+			return bySource.get();
 		}
-		return (result != null) ? (List<Object>) result : new ArrayList<>();
 	}
 
 	/**
