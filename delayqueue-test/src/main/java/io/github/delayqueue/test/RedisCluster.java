@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Assumptions;
 
@@ -48,9 +49,16 @@ public final class RedisCluster implements AutoCloseable {
 
 	private static final int SLOTS = 16384;
 
+	/**
+	 * The nodes' {@code cluster-node-timeout}: a master unreachable for this long is
+	 * failed over to a replica.
+	 */
+	public static final Duration NODE_TIMEOUT = Duration.ofSeconds(2);
+
 	private final List<RedisServer> masters = new ArrayList<>();
 
-	private final List<RedisServer> replicas = new ArrayList<>();
+	/** The replicas of master {@code i}, at index {@code i}. */
+	private final List<List<RedisServer>> replicas = new ArrayList<>();
 
 	private RedisCluster() {
 	}
@@ -71,18 +79,16 @@ public final class RedisCluster implements AutoCloseable {
 		Assumptions.assumeTrue(binary != null, "A Redis Cluster needs a local redis-server binary");
 		RedisCluster cluster = new RedisCluster();
 		try {
-			for (int i = 0; i < masters * (1 + replicasPerMaster); i++) {
-				RedisServer node = RedisServer.builder()
-					.binary(binary)
-					.config("cluster-enabled", "yes")
-					.config("cluster-node-timeout", "2000")
-					.config("cluster-require-full-coverage", "no")
-					.start();
-				(i < masters ? cluster.masters : cluster.replicas).add(node);
+			for (int i = 0; i < masters; i++) {
+				cluster.masters.add(startNode(binary));
+				cluster.replicas.add(new ArrayList<>());
+			}
+			for (int i = 0; i < masters * replicasPerMaster; i++) {
+				cluster.replicas.get(i / replicasPerMaster).add(startNode(binary));
 			}
 			cluster.assignSlots();
 			cluster.meet();
-			cluster.replicate(replicasPerMaster);
+			cluster.replicate();
 			cluster.awaitState();
 			return cluster;
 		}
@@ -90,6 +96,15 @@ public final class RedisCluster implements AutoCloseable {
 			cluster.close();
 			throw ex;
 		}
+	}
+
+	private static RedisServer startNode(Path binary) {
+		return RedisServer.builder()
+			.binary(binary)
+			.config("cluster-enabled", "yes")
+			.config("cluster-node-timeout", String.valueOf(NODE_TIMEOUT.toMillis()))
+			.config("cluster-require-full-coverage", "no")
+			.start();
 	}
 
 	private void assignSlots() {
@@ -120,19 +135,224 @@ public final class RedisCluster implements AutoCloseable {
 			.allMatch((node) -> String.valueOf(node.execute("CLUSTER", "NODES")).strip().split("\n").length == size));
 	}
 
-	private void replicate(int replicasPerMaster) {
-		for (int i = 0; i < this.replicas.size(); i++) {
-			RedisServer master = this.masters.get(i / replicasPerMaster);
-			String masterId = String.valueOf(master.execute("CLUSTER", "MYID"));
-			this.replicas.get(i).execute("CLUSTER", "REPLICATE", masterId);
+	private void replicate() {
+		for (int i = 0; i < this.masters.size(); i++) {
+			String masterId = nodeId(this.masters.get(i));
+			this.replicas.get(i).forEach((replica) -> replica.execute("CLUSTER", "REPLICATE", masterId));
 		}
 	}
 
-	private void awaitState() {
-		await("cluster_state:ok on every node", () -> nodes().stream()
+	private static String nodeId(RedisServer node) {
+		return String.valueOf(node.execute("CLUSTER", "MYID"));
+	}
+
+	/**
+	 * Waits until every running node reports {@code cluster_state:ok} and every running
+	 * replica is in sync with its master.
+	 */
+	public void awaitState() {
+		await("cluster_state:ok on every running node", () -> running()
 			.allMatch((node) -> String.valueOf(node.execute("CLUSTER", "INFO")).contains("cluster_state:ok")));
-		await("every replica in sync",
-				() -> this.replicas.stream().allMatch((replica) -> "up".equals(replica.info("master_link_status"))));
+		await("every running replica in sync", () -> running().filter((node) -> !this.masters.contains(node))
+			.allMatch((replica) -> "up".equals(replica.info("master_link_status"))));
+	}
+
+	private Stream<RedisServer> running() {
+		return nodes().stream().filter(RedisServer::isRunning);
+	}
+
+	/**
+	 * Fails master {@code index} over as a crash would: kills it ({@code SIGKILL}) and
+	 * waits until the cluster promoted one of its replicas (after {@link #NODE_TIMEOUT})
+	 * and every running node is {@code ok} again. The promoted replica takes the master's
+	 * place in {@link #masters()}; the killed node becomes one of its replicas, and
+	 * {@link RedisServer#startAgain()} brings it back as one.
+	 * @param index the master's index in {@link #masters()}
+	 * @return the promoted replica
+	 */
+	public RedisServer killMaster(int index) {
+		RedisServer master = this.masters.get(index);
+		requireReplica(index);
+		master.kill();
+		return awaitPromotion(index, master);
+	}
+
+	/**
+	 * Fails master {@code index} over without losing a write: {@code CLUSTER FAILOVER} on
+	 * its first replica, which waits until it caught up before it takes over.
+	 * @param index the master's index in {@link #masters()}
+	 * @return the promoted replica
+	 */
+	public RedisServer failover(int index) {
+		RedisServer master = this.masters.get(index);
+		requireReplica(index).execute("CLUSTER", "FAILOVER");
+		return awaitPromotion(index, master);
+	}
+
+	private RedisServer requireReplica(int index) {
+		List<RedisServer> candidates = this.replicas.get(index);
+		if (candidates.stream().noneMatch(RedisServer::isRunning)) {
+			throw new IllegalStateException("Master " + index + " has no running replica to fail over to");
+		}
+		return candidates.stream().filter(RedisServer::isRunning).findFirst().orElseThrow();
+	}
+
+	private RedisServer awaitPromotion(int index, RedisServer oldMaster) {
+		List<RedisServer> candidates = this.replicas.get(index);
+		RedisServer[] promoted = new RedisServer[1];
+		await("a replica of master " + index + " promoted", () -> {
+			for (RedisServer replica : candidates) {
+				if (replica.isRunning() && "master".equals(replica.info("role"))) {
+					promoted[0] = replica;
+					return true;
+				}
+			}
+			return false;
+		});
+		candidates.remove(promoted[0]);
+		candidates.add(oldMaster);
+		this.masters.set(index, promoted[0]);
+		await("cluster_state:ok on every running node", () -> running()
+			.allMatch((node) -> String.valueOf(node.execute("CLUSTER", "INFO")).contains("cluster_state:ok")));
+		return promoted[0];
+	}
+
+	/**
+	 * Returns the hash slot of a key ({@code CLUSTER KEYSLOT}).
+	 * @param key the key
+	 * @return its slot
+	 */
+	public int slotOf(String key) {
+		return ((Long) anyMaster().execute("CLUSTER", "KEYSLOT", key)).intValue();
+	}
+
+	/**
+	 * Returns the index in {@link #masters()} of the master serving a slot.
+	 * @param slot the slot
+	 * @return the master's index
+	 */
+	public int masterOf(int slot) {
+		for (int i = 0; i < this.masters.size(); i++) {
+			RedisServer master = this.masters.get(i);
+			if (master.isRunning() && servesSlot(master, slot)) {
+				return i;
+			}
+		}
+		throw new IllegalStateException("No running master serves slot " + slot);
+	}
+
+	private static boolean servesSlot(RedisServer master, int slot) {
+		String myId = nodeId(master);
+		for (Object range : (List<?>) master.execute("CLUSTER", "SLOTS")) {
+			List<?> entry = (List<?>) range;
+			long first = (Long) entry.get(0);
+			long last = (Long) entry.get(1);
+			String owner = String.valueOf(((List<?>) entry.get(2)).get(2));
+			if (first <= slot && slot <= last) {
+				return myId.equals(owner);
+			}
+		}
+		return false;
+	}
+
+	private RedisServer anyMaster() {
+		return this.masters.stream()
+			.filter(RedisServer::isRunning)
+			.findFirst()
+			.orElseThrow(() -> new IllegalStateException("No master is running"));
+	}
+
+	/**
+	 * Moves a slot, and its keys, to another master at once, as a fast
+	 * {@code redis-cli --cluster reshard} does.
+	 * @param slot the slot
+	 * @param toMaster the index in {@link #masters()} of the master that takes it
+	 */
+	public void migrateSlot(int slot, int toMaster) {
+		SlotMigration migration = beginSlotMigration(slot, toMaster);
+		migration.moveAll();
+		migration.finish();
+	}
+
+	/**
+	 * Starts moving a slot to another master ({@code SETSLOT IMPORTING} and
+	 * {@code MIGRATING}) and leaves it split until the caller moves its keys and
+	 * {@linkplain SlotMigration#finish() finishes}: while it is split, a command on keys
+	 * of the slot is redirected with {@code ASK}, or refused with {@code TRYAGAIN} when
+	 * its keys are on both sides.
+	 * @param slot the slot
+	 * @param toMaster the index in {@link #masters()} of the master that takes it
+	 * @return the migration in progress
+	 */
+	public SlotMigration beginSlotMigration(int slot, int toMaster) {
+		RedisServer source = this.masters.get(masterOf(slot));
+		RedisServer target = this.masters.get(toMaster);
+		if (source == target) {
+			throw new IllegalArgumentException("Slot " + slot + " is already served by master " + toMaster);
+		}
+		target.execute("CLUSTER", "SETSLOT", String.valueOf(slot), "IMPORTING", nodeId(source));
+		source.execute("CLUSTER", "SETSLOT", String.valueOf(slot), "MIGRATING", nodeId(target));
+		return new SlotMigration(slot, source, target);
+	}
+
+	/**
+	 * A slot on its way from one master to another, its keys moved by {@code MIGRATE}.
+	 */
+	public final class SlotMigration {
+
+		private final int slot;
+
+		private final RedisServer source;
+
+		private final RedisServer target;
+
+		private SlotMigration(int slot, RedisServer source, RedisServer target) {
+			this.slot = slot;
+			this.source = source;
+			this.target = target;
+		}
+
+		/**
+		 * Moves up to {@code count} keys of the slot to the target, one {@code MIGRATE}
+		 * each.
+		 * @param count the most keys to move
+		 * @return how many were moved (0 when none is left)
+		 */
+		public int moveKeys(int count) {
+			List<?> keys = (List<?>) this.source.execute("CLUSTER", "GETKEYSINSLOT", String.valueOf(this.slot),
+					String.valueOf(count));
+			for (Object key : keys) {
+				this.source.execute("MIGRATE", this.target.host(), String.valueOf(this.target.port()), "", "0", "5000",
+						"KEYS", String.valueOf(key));
+			}
+			return keys.size();
+		}
+
+		/**
+		 * Moves every key left in the slot to the target.
+		 */
+		public void moveAll() {
+			while (moveKeys(100) > 0) {
+				// until the slot is empty on the source
+			}
+		}
+
+		/**
+		 * Moves the keys left and assigns the slot to the target on every master
+		 * ({@code SETSLOT NODE}).
+		 */
+		public void finish() {
+			moveAll();
+			String targetId = nodeId(this.target);
+			this.target.execute("CLUSTER", "SETSLOT", String.valueOf(this.slot), "NODE", targetId);
+			this.source.execute("CLUSTER", "SETSLOT", String.valueOf(this.slot), "NODE", targetId);
+			for (RedisServer master : RedisCluster.this.masters) {
+				if (master != this.source && master != this.target && master.isRunning()) {
+					master.execute("CLUSTER", "SETSLOT", String.valueOf(this.slot), "NODE", targetId);
+				}
+			}
+		}
+
 	}
 
 	private static void await(String what, BooleanSupplier condition) {
@@ -159,11 +379,18 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/**
-	 * @return the replicas; replica {@code i} follows master
-	 * {@code i / replicasPerMaster}
+	 * @return every replica, those of the first master first
 	 */
 	public List<RedisServer> replicas() {
-		return List.copyOf(this.replicas);
+		return this.replicas.stream().flatMap(List::stream).toList();
+	}
+
+	/**
+	 * @param master the master's index in {@link #masters()}
+	 * @return the replicas of that master
+	 */
+	public List<RedisServer> replicasOf(int master) {
+		return List.copyOf(this.replicas.get(master));
 	}
 
 	/**
@@ -171,7 +398,7 @@ public final class RedisCluster implements AutoCloseable {
 	 */
 	public List<RedisServer> nodes() {
 		List<RedisServer> nodes = new ArrayList<>(this.masters);
-		nodes.addAll(this.replicas);
+		nodes.addAll(replicas());
 		return nodes;
 	}
 

@@ -17,7 +17,9 @@
 package io.github.delayqueue.test;
 
 import java.nio.charset.StandardCharsets;
+import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +27,7 @@ import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The test cluster launcher: a 3-master, 3-replica cluster on free ports whose slots are
@@ -55,12 +58,60 @@ class RedisClusterTests {
 			for (RedisServer master : cluster.masters()) {
 				assertThat((Long) master.execute("DBSIZE")).as("keys on %s", master).isPositive();
 			}
-			for (int i = 0; i < cluster.replicas().size(); i++) {
-				RedisServer replica = cluster.replicas().get(i);
+			for (int i = 0; i < cluster.masters().size(); i++) {
+				RedisServer replica = cluster.replicasOf(i).get(0);
 				RedisServer master = cluster.masters().get(i);
 				assertThat(replica.info("role")).isEqualTo("slave");
 				assertThat(replica.info("master_port")).isEqualTo(String.valueOf(master.port()));
 			}
+		}
+	}
+
+	@Test
+	void killingAMasterPromotesItsReplicaWhichKeepsTheKeys() {
+		try (RedisCluster cluster = RedisCluster.start(3, 1)) {
+			int slot = cluster.slotOf("k");
+			int index = cluster.masterOf(slot);
+			RedisServer master = cluster.masters().get(index);
+			RedisServer replica = cluster.replicasOf(index).get(0);
+			master.execute("SET", "k", "v");
+			master.execute("WAIT", "1", "2000");
+			RedisServer promoted = cluster.killMaster(index);
+			assertThat(promoted).isSameAs(replica);
+			assertThat(cluster.masters().get(index)).isSameAs(replica);
+			assertThat(cluster.masterOf(slot)).isEqualTo(index);
+			assertThat(promoted.execute("GET", "k")).isEqualTo("v");
+			master.startAgain();
+			cluster.awaitState();
+			assertThat(master.info("role")).isEqualTo("slave");
+			RedisServer back = cluster.failover(index);
+			assertThat(back).isSameAs(master);
+			assertThat(back.execute("GET", "k")).isEqualTo("v");
+		}
+	}
+
+	@Test
+	void migratesASlotWithItsKeysOrLeavesItSplit() {
+		try (RedisCluster cluster = RedisCluster.start(3, 0)) {
+			int slot = cluster.slotOf("{q}:a");
+			int from = cluster.masterOf(slot);
+			int to = (from + 1) % 3;
+			RedisServer source = cluster.masters().get(from);
+			source.execute("SET", "{q}:a", "1");
+			source.execute("SET", "{q}:b", "2");
+			RedisCluster.SlotMigration migration = cluster.beginSlotMigration(slot, to);
+			assertThat(migration.moveKeys(1)).isEqualTo(1);
+			// one key on each side: a command on both is refused until the move ends
+			assertThatExceptionOfType(UncheckedIOException.class)
+				.isThrownBy(() -> source.execute("MGET", "{q}:a", "{q}:b"))
+				.havingCause()
+				.withMessageContaining("TRYAGAIN");
+			migration.finish();
+			assertThat(cluster.masterOf(slot)).isEqualTo(to);
+			assertThat(cluster.masters().get(to).execute("MGET", "{q}:a", "{q}:b")).isEqualTo(List.of("1", "2"));
+			cluster.migrateSlot(slot, from);
+			assertThat(cluster.masterOf(slot)).isEqualTo(from);
+			assertThat((Long) source.execute("EXISTS", "{q}:a", "{q}:b")).isEqualTo(2);
 		}
 	}
 
