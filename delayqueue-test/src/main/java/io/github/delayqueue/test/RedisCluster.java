@@ -23,6 +23,9 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import org.junit.jupiter.api.Assumptions;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -227,6 +230,15 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/**
+	 * Returns the master that serves a key's slot.
+	 * @param key the key
+	 * @return the master
+	 */
+	public RedisServer serverFor(String key) {
+		return this.masters.get(masterOf(slotOf(key)));
+	}
+
+	/**
 	 * Returns the index in {@link #masters()} of the master serving a slot.
 	 * @param slot the slot
 	 * @return the master's index
@@ -413,8 +425,9 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Creates a started Lettuce connection factory for the cluster; the caller closes it
-	 * with {@code destroy()}.
+	 * Creates a started Lettuce connection factory for the cluster, with the client
+	 * options the delayqueue starter sets up for fast failover (see
+	 * {@link #fastFailoverOptions()}); the caller closes it with {@code destroy()}.
 	 * @param commandTimeout how long a command may take before it fails
 	 * @return the factory
 	 */
@@ -422,11 +435,30 @@ public final class RedisCluster implements AutoCloseable {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
 			.commandTimeout(commandTimeout)
 			.shutdownTimeout(Duration.ZERO)
+			.clientOptions(fastFailoverOptions())
 			.build();
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(clusterConfiguration(), client);
 		factory.afterPropertiesSet();
 		factory.start();
 		return factory;
+	}
+
+	/**
+	 * The cluster client options for fast failover, as the delayqueue starter sets them
+	 * up: the topology is refreshed every second and on every redirect or reconnect (the
+	 * adaptive triggers, on by default since Lettuce 7), and commands for a node that is
+	 * down fail at once instead of waiting out the command timeout.
+	 * @return the options
+	 */
+	public static ClusterClientOptions fastFailoverOptions() {
+		return ClusterClientOptions.builder()
+			.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+				.enablePeriodicRefresh(Duration.ofSeconds(1))
+				.adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
+				.refreshTriggersReconnectAttempts(1)
+				.build())
+			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+			.build();
 	}
 
 	/**
