@@ -24,6 +24,7 @@ import java.util.Map;
 import io.github.delayqueue.core.DelayQueueTemplate.Chunk;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.internal.redis.SlotRetries;
 
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -173,11 +174,11 @@ final class DurableSends {
 		for (int i = 0; i < args.length; i++) {
 			args[i] = ScriptRunner.encode(chunk.args[i]);
 		}
-		return ScriptRunner.bySha(
+		return SlotRetries.call(() -> ScriptRunner.bySha(
 				() -> await(master.evalsha(Scripts.SEND.getSha1(), ScriptOutputType.MULTI, keys, args),
 						"the send script"),
 				() -> await(master.eval(Scripts.SEND.getScriptAsString().getBytes(StandardCharsets.UTF_8),
-						ScriptOutputType.MULTI, keys, args), "the send script"));
+						ScriptOutputType.MULTI, keys, args), "the send script")));
 	}
 
 	private static <T> T await(RedisFuture<T> future, String what) {

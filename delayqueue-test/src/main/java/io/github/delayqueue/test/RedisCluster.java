@@ -333,11 +333,17 @@ public final class RedisCluster implements AutoCloseable {
 		public int moveKeys(int count) {
 			List<?> keys = (List<?>) this.source.execute("CLUSTER", "GETKEYSINSLOT", String.valueOf(this.slot),
 					String.valueOf(count));
-			for (Object key : keys) {
-				this.source.execute("MIGRATE", this.target.host(), String.valueOf(this.target.port()), "", "0", "5000",
-						"KEYS", String.valueOf(key));
-			}
+			keys.forEach((key) -> moveKey(String.valueOf(key)));
 			return keys.size();
+		}
+
+		/**
+		 * Moves one key of the slot to the target ({@code MIGRATE}).
+		 * @param key the key
+		 */
+		public void moveKey(String key) {
+			this.source.execute("MIGRATE", this.target.host(), String.valueOf(this.target.port()), "", "0", "5000",
+					"KEYS", key);
 		}
 
 		/**

@@ -29,6 +29,7 @@ import org.apache.commons.logging.LogFactory;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.SlotRetries;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -133,12 +134,14 @@ final class StreamReader implements SupervisedLoop.Job {
 			options = options.block(block);
 		}
 		List<String> streams = this.context.streams();
-		// the retry stream first: a due retry goes before the backlog
+		StreamReadOptions readOptions = options;
+		// the retry stream first: a due retry goes before the backlog; both streams are
+		// read at once, which a cluster refuses (TRYAGAIN) while their slot is split
 		@SuppressWarnings("unchecked")
-		List<ByteRecord> records = connection.streamCommands()
-			.xReadGroup(Consumer.from(this.context.group(), this.context.consumer()), options,
+		List<ByteRecord> records = SlotRetries.call(() -> connection.streamCommands()
+			.xReadGroup(Consumer.from(this.context.group(), this.context.consumer()), readOptions,
 					StreamOffset.create(QueueKeys.bytes(streams.get(1)), offset),
-					StreamOffset.create(QueueKeys.bytes(streams.get(0)), offset));
+					StreamOffset.create(QueueKeys.bytes(streams.get(0)), offset)));
 		if (records == null) {
 			return;
 		}

@@ -117,7 +117,9 @@ public final class ScriptRunner {
 	}
 
 	/**
-	 * Runs a script on a connection the caller holds.
+	 * Runs a script on a connection the caller holds; a momentary refusal of Redis
+	 * Cluster ({@code TRYAGAIN}, {@code CLUSTERDOWN}) is retried (see
+	 * {@link SlotRetries}).
 	 * @param connection the connection
 	 * @param script the script
 	 * @param keys its keys
@@ -135,12 +137,12 @@ public final class ScriptRunner {
 		for (Object arg : args) {
 			keysAndArgs[i++] = encode(arg);
 		}
-		Object result = bySha(
+		Object result = SlotRetries.call(() -> bySha(
 				() -> connection.scriptingCommands()
 					.evalSha(script.getSha1(), ReturnType.MULTI, keys.size(), keysAndArgs),
 				() -> connection.scriptingCommands()
 					.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), ReturnType.MULTI, keys.size(),
-							keysAndArgs));
+							keysAndArgs)));
 		return (result != null) ? (List<Object>) result : new ArrayList<>();
 	}
 

@@ -1,0 +1,174 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.delayqueue.core.cluster;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.SendResult;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import io.github.delayqueue.test.RedisCluster;
+import io.github.delayqueue.test.RedisClusterTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A queue whose slot migrates to another master: while its keys are split between the two
+ * (a {@code MIGRATE} in progress), Redis refuses the multi-key scripts and reads with
+ * {@code TRYAGAIN}; sends and promotions retry with a bounded backoff instead of failing
+ * or stalling, and nothing is lost or delivered early.
+ */
+@Tag("faults")
+@RedisClusterTest(masters = 3)
+class ClusterSlotMigrationTests {
+
+	private final RedisCluster cluster;
+
+	private final DelayQueueEngine engine;
+
+	private final List<DelayQueueListenerContainer> containers = new CopyOnWriteArrayList<>();
+
+	ClusterSlotMigrationTests(RedisCluster cluster, RedisConnectionFactory connectionFactory) {
+		this.cluster = cluster;
+		this.engine = DelayQueueEngine.builder(connectionFactory).build();
+	}
+
+	@AfterEach
+	void stop() {
+		this.containers.forEach(DelayQueueListenerContainer::stop);
+		this.engine.close();
+	}
+
+	/** Received payload → when it was handled. */
+	private Map<String, Instant> listen(String queue) {
+		Map<String, Instant> received = new ConcurrentHashMap<>();
+		DelayQueueListenerContainer container = this.engine
+			.listenerContainer(queue, "g", String.class,
+					(payload, context) -> received.putIfAbsent(payload, Instant.now()))
+			.build();
+		container.start();
+		this.containers.add(container);
+		return received;
+	}
+
+	@Test
+	void sendsAndPromotionsWaitOutASplitSlot() throws Exception {
+		String queue = "split";
+		QueueKeys keys = this.engine.keys(queue);
+		Map<String, Instant> received = listen(queue);
+		Map<String, Instant> due = new ConcurrentHashMap<>();
+		for (int i = 0; i < 10; i++) {
+			SendResult result = this.engine.template().send(queue, "before-" + i, Duration.ofMillis(600));
+			due.put("before-" + i, result.dueTime());
+		}
+		int slot = this.cluster.slotOf(keys.stream());
+		int target = (this.cluster.masterOf(slot) + 1) % 3;
+		RedisCluster.SlotMigration migration = this.cluster.beginSlotMigration(slot, target);
+		// the scheduled set on the target, the rest on the source: every script refused
+		migration.moveKey(keys.delayed());
+		CountDownLatch finished = new CountDownLatch(1);
+		Instant[] finishedAt = new Instant[1];
+		Thread finisher = new Thread(() -> {
+			try {
+				Thread.sleep(1200);
+				migration.finish();
+				finishedAt[0] = Instant.now();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			finally {
+				finished.countDown();
+			}
+		});
+		finisher.start();
+		for (int i = 0; i < 5; i++) {
+			SendResult result = this.engine.template().send(queue, "during-" + i, Duration.ofMillis(300));
+			assertThat(result.status()).isEqualTo(SendResult.Status.SCHEDULED);
+			due.put("during-" + i, result.dueTime());
+		}
+		assertThat(finished.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(this.cluster.masterOf(slot)).isEqualTo(target);
+		await().atMost(Duration.ofSeconds(10)).until(() -> received.keySet().containsAll(due.keySet()));
+		for (Map.Entry<String, Instant> message : due.entrySet()) {
+			Instant at = received.get(message.getKey());
+			assertThat(at).as("%s handled", message.getKey()).isAfterOrEqualTo(message.getValue());
+			Instant latest = (message.getValue().isAfter(finishedAt[0]) ? message.getValue() : finishedAt[0])
+				.plusMillis(1000);
+			assertThat(at).as("%s handled at most 1 s after it was due and its slot served", message.getKey())
+				.isBefore(latest);
+		}
+	}
+
+	@Test
+	void aSlowKeyByKeyMigrationUnderLoadLosesNothing() throws Exception {
+		String queue = "migrating";
+		QueueKeys keys = this.engine.keys(queue);
+		Map<String, Instant> received = listen(queue);
+		Map<String, Instant> due = new ConcurrentHashMap<>();
+		List<Throwable> failures = new CopyOnWriteArrayList<>();
+		// the queue's keys exist before the move starts
+		due.put("first", this.engine.template().send(queue, "first", Duration.ofMillis(100)).dueTime());
+		await().atMost(Duration.ofSeconds(5)).until(() -> received.containsKey("first"));
+		int slot = this.cluster.slotOf(keys.stream());
+		int target = (this.cluster.masterOf(slot) + 1) % 3;
+		Thread mover = new Thread(() -> {
+			try {
+				RedisCluster.SlotMigration migration = this.cluster.beginSlotMigration(slot, target);
+				while (migration.moveKeys(1) > 0) {
+					Thread.sleep(200);
+				}
+				migration.finish();
+			}
+			catch (Throwable ex) {
+				failures.add(ex);
+			}
+		});
+		mover.start();
+		int sent = 0;
+		while (mover.isAlive() || sent < 50) {
+			String payload = "m-" + sent++;
+			try {
+				due.put(payload, this.engine.template().send(queue, payload, Duration.ofMillis(200)).dueTime());
+			}
+			catch (RuntimeException ex) {
+				failures.add(ex);
+			}
+			Thread.sleep(10);
+		}
+		mover.join();
+		assertThat(failures).isEmpty();
+		assertThat(this.cluster.masterOf(slot)).isEqualTo(target);
+		await().atMost(Duration.ofSeconds(15)).until(() -> received.keySet().containsAll(due.keySet()));
+		assertThat(received.keySet()).isEqualTo(due.keySet());
+		due.forEach((payload, dueTime) -> assertThat(received.get(payload)).as(payload).isAfterOrEqualTo(dueTime));
+	}
+
+}
