@@ -74,6 +74,8 @@ public class DelayQueueProperties {
 
 	private final DurableSend durableSend = new DurableSend();
 
+	private final Cluster cluster = new Cluster();
+
 	/**
 	 * Per-queue listener settings, by queue name: the keys of delayqueue.listener, over
 	 * those. A @DelayListener attribute wins over these.
@@ -162,6 +164,32 @@ public class DelayQueueProperties {
 
 	public DurableSend getDurableSend() {
 		return this.durableSend;
+	}
+
+	public Cluster getCluster() {
+		return this.cluster;
+	}
+
+	public static class Cluster {
+
+		/**
+		 * Whether to set up the application's Lettuce Redis Cluster client for fast
+		 * failover: topology refreshed periodically (every second unless
+		 * spring.data.redis.lettuce.cluster.refresh.period says otherwise) and commands
+		 * for a node that is down rejected at once instead of waiting out the command
+		 * timeout. A LettuceClientOptionsBuilderCustomizer of the application runs after
+		 * and wins.
+		 */
+		private boolean fastFailover = true;
+
+		public boolean isFastFailover() {
+			return this.fastFailover;
+		}
+
+		public void setFastFailover(boolean fastFailover) {
+			this.fastFailover = fastFailover;
+		}
+
 	}
 
 	public static class DurableSend {

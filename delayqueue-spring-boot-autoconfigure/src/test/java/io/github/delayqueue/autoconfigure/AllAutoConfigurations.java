@@ -35,12 +35,21 @@ final class AllAutoConfigurations {
 	}
 
 	static ApplicationContextRunner runner(RedisServer redis) {
+		return runner().withPropertyValues("spring.data.redis.host=" + redis.host(),
+				"spring.data.redis.port=" + redis.port());
+	}
+
+	/**
+	 * A runner with no Redis address: the caller adds one.
+	 * @return the runner
+	 */
+	static ApplicationContextRunner runner() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-					DelayQueueAutoConfiguration.class, DelayQueueMetricsAutoConfiguration.class,
-					DelayQueueEndpointAutoConfiguration.class, DelayQueueHealthContributorAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
-					"management.endpoints.web.exposure.include=*");
+					DelayQueueRedisClusterAutoConfiguration.class, DelayQueueAutoConfiguration.class,
+					DelayQueueMetricsAutoConfiguration.class, DelayQueueEndpointAutoConfiguration.class,
+					DelayQueueHealthContributorAutoConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=*");
 	}
 
 }
