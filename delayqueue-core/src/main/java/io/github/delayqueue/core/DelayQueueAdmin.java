@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
@@ -32,6 +33,9 @@ import io.github.delayqueue.core.internal.redis.WireFormat;
 import io.github.delayqueue.core.internal.redis.Scripts;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.connection.RedisClusterServerCommands;
 import org.springframework.data.redis.connection.RedisConnection;
 
 /**
@@ -68,38 +72,61 @@ public class DelayQueueAdmin {
 	/**
 	 * Reads the server settings that decide what delayqueue can promise: the
 	 * {@code maxmemory-policy} ({@code CONFIG GET}) and the persistence ({@code INFO}).
-	 * Settings the server does not let this client read are {@code null}.
+	 * Settings the server does not let this client read are {@code null}. On Redis
+	 * Cluster every master is read and the weakest answer reported (see
+	 * {@link ServerCheck#weakest(List)}).
 	 * @return what was read
 	 * @throws DelayQueueException when Redis cannot be reached
 	 */
 	public ServerCheck checkServer() {
 		return DelayQueueTemplate.inRedis("check the Redis server",
 				() -> this.engine.scripts().execute((connection) -> {
-					Properties persistence = connection.serverCommands().info("persistence");
-					String policy = null;
-					String fsync = null;
-					try {
-						policy = connection.serverCommands()
-							.getConfig("maxmemory-policy")
-							.getProperty("maxmemory-policy");
-						fsync = connection.serverCommands().getConfig("appendfsync").getProperty("appendfsync");
+					if (connection instanceof RedisClusterConnection cluster) {
+						// a cluster connection's INFO and CONFIG name every key after its
+						// node: read
+						// each master on its own, and report the weakest
+						List<ServerCheck> masters = new ArrayList<>();
+						for (RedisClusterNode node : cluster.clusterGetNodes()) {
+							if (node.isMaster() && !node.isMarkedAsFail()) {
+								RedisClusterServerCommands server = cluster.serverCommands();
+								masters.add(read((section) -> server.info(node, section),
+										(parameter) -> server.getConfig(node, parameter)));
+							}
+						}
+						return ServerCheck.weakest(masters);
 					}
-					catch (DataAccessException ex) {
-						// CONFIG disabled or not permitted (managed Redis, ACL): unknown
-					}
-					String aof = (persistence != null) ? persistence.getProperty("aof_enabled") : null;
-					return new ServerCheck(serverVersion(connection), policy,
-							(aof != null) ? "1".equals(aof.trim()) : null, fsync);
+					return read(connection.serverCommands()::info, connection.serverCommands()::getConfig);
 				}));
 	}
 
+	private static ServerCheck read(Function<String, Properties> info, Function<String, Properties> config) {
+		Properties persistence = info.apply("persistence");
+		Properties server = info.apply("server");
+		String policy = null;
+		String fsync = null;
+		try {
+			policy = config.apply("maxmemory-policy").getProperty("maxmemory-policy");
+			fsync = config.apply("appendfsync").getProperty("appendfsync");
+		}
+		catch (DataAccessException ex) {
+			// CONFIG disabled or not permitted (managed Redis, ACL): unknown
+		}
+		String aof = (persistence != null) ? persistence.getProperty("aof_enabled") : null;
+		return new ServerCheck((server != null) ? server.getProperty("redis_version") : null, policy,
+				(aof != null) ? "1".equals(aof.trim()) : null, fsync);
+	}
+
 	/**
-	 * Reads the server's version ({@code INFO server}).
+	 * Reads the server's version ({@code INFO server}); on a cluster, the version of the
+	 * master that serves a key.
 	 * @param connection the connection
+	 * @param key a key, for a cluster
 	 * @return the version, or {@code null} when the server does not say
 	 */
-	static String serverVersion(RedisConnection connection) {
-		Properties server = connection.serverCommands().info("server");
+	static String serverVersion(RedisConnection connection, String key) {
+		Properties server = (connection instanceof RedisClusterConnection cluster)
+				? cluster.serverCommands().info(cluster.clusterGetNodeForKey(QueueKeys.bytes(key)), "server")
+				: connection.serverCommands().info("server");
 		return (server != null) ? server.getProperty("redis_version") : null;
 	}
 

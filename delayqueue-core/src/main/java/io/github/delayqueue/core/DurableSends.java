@@ -80,7 +80,7 @@ final class DurableSends {
 			return sendOnCluster(engine, cluster, chunks, durability);
 		}
 		if (durability.localAof()) {
-			requireWaitAof(connection);
+			requireWaitAof(connection, chunks.get(0).keys.stream());
 		}
 		for (Chunk chunk : chunks) {
 			engine.register(connection, chunk.keys);
@@ -128,6 +128,12 @@ final class DurableSends {
 			Durability durability) {
 		RedisAdvancedClusterAsyncCommands<byte[], byte[]> lettuce = lettuce(cluster);
 		Map<String, RedisClusterAsyncCommands<byte[], byte[]>> writtenTo = new LinkedHashMap<>();
+		if (durability.localAof()) {
+			// every master written to must know WAITAOF, before anything is written
+			for (Chunk chunk : chunks) {
+				requireWaitAof(cluster, chunk.keys.stream());
+			}
+		}
 		for (Chunk chunk : chunks) {
 			engine.register(cluster, chunk.keys);
 			String nodeId = cluster.clusterGetNodeForKey(bytes(chunk.keys.stream())).getId();
@@ -235,8 +241,8 @@ final class DurableSends {
 		}
 	}
 
-	private static void requireWaitAof(RedisConnection connection) {
-		String version = DelayQueueAdmin.serverVersion(connection);
+	private static void requireWaitAof(RedisConnection connection, String key) {
+		String version = DelayQueueAdmin.serverVersion(connection, key);
 		if (version != null && !atLeast(version, 7, 2)) {
 			throw new UnsupportedOperationException("A durable send that waits for the AOF needs WAITAOF, "
 					+ "which Redis " + version + " does not have (Redis 7.2+); use Durability.replicas(...) instead");

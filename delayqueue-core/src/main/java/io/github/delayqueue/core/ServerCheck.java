@@ -41,6 +41,64 @@ public record ServerCheck(String version, String maxmemoryPolicy, Boolean append
 	}
 
 	/**
+	 * Combines the checks of several servers (the masters of a cluster) into the weakest:
+	 * the oldest version, an evicting policy if any master has one, AOF off if any master
+	 * has it off, and the least safe fsync policy. A setting unknown on every server
+	 * stays unknown.
+	 * @param checks the checks of each server
+	 * @return the weakest
+	 */
+	public static ServerCheck weakest(List<ServerCheck> checks) {
+		String version = null;
+		String policy = null;
+		String fsync = null;
+		boolean anyAofOff = false;
+		boolean anyAofUnknown = checks.isEmpty();
+		for (ServerCheck check : checks) {
+			if (check.version != null && (version == null || compare(check.version, version) < 0)) {
+				version = check.version;
+			}
+			if (check.maxmemoryPolicy != null
+					&& (policy == null || ("noeviction".equals(policy) && check.mayEvict()))) {
+				policy = check.maxmemoryPolicy;
+			}
+			anyAofOff |= Boolean.FALSE.equals(check.appendOnly);
+			anyAofUnknown |= check.appendOnly == null;
+			if (check.appendFsync != null
+					&& (fsync == null || FSYNC_SAFETY.indexOf(check.appendFsync) < FSYNC_SAFETY.indexOf(fsync))) {
+				fsync = check.appendFsync;
+			}
+		}
+		Boolean appendOnly = anyAofOff ? Boolean.FALSE : anyAofUnknown ? null : Boolean.TRUE;
+		return new ServerCheck(version, policy, appendOnly, fsync);
+	}
+
+	/** The fsync policies, least safe first. */
+	private static final List<String> FSYNC_SAFETY = List.of("no", "everysec", "always");
+
+	private static int compare(String version, String other) {
+		String[] left = version.trim().split("\\.");
+		String[] right = other.trim().split("\\.");
+		for (int i = 0; i < Math.max(left.length, right.length); i++) {
+			int a = (i < left.length) ? parse(left[i]) : 0;
+			int b = (i < right.length) ? parse(right[i]) : 0;
+			if (a != b) {
+				return Integer.compare(a, b);
+			}
+		}
+		return 0;
+	}
+
+	private static int parse(String part) {
+		try {
+			return Integer.parseInt(part);
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
+	/**
 	 * Describes each setting that weakens the guarantees, as a sentence for a log.
 	 * @return the problems, empty when none is known
 	 */
