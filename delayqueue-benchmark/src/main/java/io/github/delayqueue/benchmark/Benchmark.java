@@ -25,6 +25,7 @@ import java.util.Map;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -38,6 +39,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  *
  * <pre>
  * java -jar delayqueue-benchmark/target/delayqueue-benchmark.jar --redis redis://127.0.0.1:6390 --scenario burst
+ * java -jar delayqueue-benchmark/target/delayqueue-benchmark.jar --cluster 127.0.0.1:7101,127.0.0.1:7102 --scenario spread
  * </pre>
  */
 public final class Benchmark {
@@ -46,23 +48,26 @@ public final class Benchmark {
 
 	private static final String USAGE = """
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
+			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
 			  scenarios: burst | spread | memory | scale | idle | all | smoke
 			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
 			  --concurrency C    listener concurrency (burst 64, spread 8)
 			  --seconds S        idle duration (10)
 			  --warm-up W        unmeasured messages sent and consumed first (20000; smoke 1000)
-			Every scenario runs FLUSHDB first: use a dedicated server.""";
+			  --cluster NODES    a Redis Cluster instead of --redis (memory and command counts summed over its masters)
+			Every scenario runs FLUSHDB first (on every master of a cluster): use a dedicated server.""";
 
 	private Benchmark() {
 	}
 
 	public static void main(String[] args) throws Exception {
 		Map<String, String> options = parse(args);
-		if (!options.containsKey("redis") || !options.containsKey("scenario")) {
+		if (options.containsKey("redis") == options.containsKey("cluster") || !options.containsKey("scenario")) {
 			System.err.println(USAGE);
 			System.exit(2);
 		}
-		LettuceConnectionFactory factory = connect(options.get("redis"));
+		LettuceConnectionFactory factory = options.containsKey("cluster") ? connectCluster(options.get("cluster"))
+				: connect(options.get("redis"));
 		try {
 			List<Map<String, Object>> results = run(factory, options);
 			for (Map<String, Object> result : results) {
@@ -155,6 +160,23 @@ public final class Benchmark {
 		}
 		if (uri.getPath() != null && uri.getPath().length() > 1) {
 			configuration.setDatabase(Integer.parseInt(uri.getPath().substring(1)));
+		}
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration,
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(60)).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	static LettuceConnectionFactory connectCluster(String nodes) {
+		RedisClusterConfiguration configuration = new RedisClusterConfiguration();
+		for (String node : nodes.split(",")) {
+			int colon = node.lastIndexOf(':');
+			if (colon < 1 || colon == node.length() - 1) {
+				throw new IllegalArgumentException("--cluster must look like HOST:PORT,HOST:PORT,..., not " + nodes);
+			}
+			configuration.clusterNode(node.substring(0, colon).trim(),
+					Integer.parseInt(node.substring(colon + 1).trim()));
 		}
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration,
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(60)).build());

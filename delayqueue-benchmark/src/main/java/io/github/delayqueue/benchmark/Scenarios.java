@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,6 +36,8 @@ import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -314,16 +315,26 @@ final class Scenarios {
 	}
 
 	private long usedMemory() {
-		return Long.parseLong(info("memory").getProperty("used_memory"));
+		return sumOverMasters("memory", "used_memory");
 	}
 
 	private long commandsProcessed() {
-		return Long.parseLong(info("stats").getProperty("total_commands_processed"));
+		return sumOverMasters("stats", "total_commands_processed");
 	}
 
-	private Properties info(String section) {
+	/** An {@code INFO} field of the server, or its sum over the masters of a cluster. */
+	private long sumOverMasters(String section, String field) {
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			return connection.serverCommands().info(section);
+			if (connection instanceof RedisClusterConnection cluster) {
+				long sum = 0;
+				for (RedisClusterNode node : cluster.clusterGetNodes()) {
+					if (node.isMaster()) {
+						sum += Long.parseLong(cluster.serverCommands().info(node, section).getProperty(field));
+					}
+				}
+				return sum;
+			}
+			return Long.parseLong(connection.serverCommands().info(section).getProperty(field));
 		}
 	}
 

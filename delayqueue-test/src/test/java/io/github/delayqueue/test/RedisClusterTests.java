@@ -75,7 +75,7 @@ class RedisClusterTests {
 			RedisServer master = cluster.masters().get(index);
 			RedisServer replica = cluster.replicasOf(index).get(0);
 			master.execute("SET", "k", "v");
-			master.execute("WAIT", "1", "2000");
+			assertThat(master.execute("WAIT", "1", "5000")).as("replicas that have the key").isEqualTo(1L);
 			RedisServer promoted = cluster.killMaster(index);
 			assertThat(promoted).isSameAs(replica);
 			assertThat(cluster.masters().get(index)).isSameAs(replica);
