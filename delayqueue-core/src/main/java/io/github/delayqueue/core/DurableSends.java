@@ -136,12 +136,7 @@ final class DurableSends {
 		}
 		for (Chunk chunk : chunks) {
 			engine.register(cluster, chunk.keys);
-			String nodeId = cluster.clusterGetNodeForKey(bytes(chunk.keys.stream())).getId();
-			// the script and the wait on the master's one connection: the wait counts the
-			// script's writes
-			RedisClusterAsyncCommands<byte[], byte[]> master = writtenTo.computeIfAbsent(nodeId,
-					lettuce::getConnection);
-			chunk.apply(asList(evalSend(master, chunk)));
+			chunk.apply(asList(evalOnOwner(cluster, lettuce, chunk, writtenTo)));
 		}
 		long replicasConfirmed = Long.MAX_VALUE;
 		long localConfirmed = durability.localAof() ? Long.MAX_VALUE : -1;
@@ -173,6 +168,60 @@ final class DurableSends {
 				+ "must run on the connection that wrote to the queue's master");
 	}
 
+	/**
+	 * Runs a chunk's script on the master that owns its queue's slot, on that master's
+	 * one connection (the wait that follows counts the script's writes), and records the
+	 * master in {@code writtenTo}. While the slot migrates the script may be refused
+	 * ({@code TRYAGAIN}) or redirected ({@code ASK}: its keys already moved;
+	 * {@code MOVED}: the slot did): it is retried within {@link SlotRetries#BUDGET}, on
+	 * the master a {@code MOVED} names. Redis refuses or redirects before running
+	 * anything, so no retry writes twice.
+	 */
+	private static Object evalOnOwner(RedisClusterConnection cluster,
+			RedisAdvancedClusterAsyncCommands<byte[], byte[]> lettuce, Chunk chunk,
+			Map<String, RedisClusterAsyncCommands<byte[], byte[]>> writtenTo) {
+		String[] movedTo = new String[1];
+		return SlotRetries.call(() -> {
+			String node = (movedTo[0] != null) ? movedTo[0]
+					: cluster.clusterGetNodeForKey(bytes(chunk.keys.stream())).getId();
+			RedisClusterAsyncCommands<byte[], byte[]> master = writtenTo.containsKey(node) ? writtenTo.get(node)
+					: (movedTo[0] != null) ? lettuce.getConnection(hostOf(node), portOf(node))
+							: lettuce.getConnection(node);
+			try {
+				Object reply = evalSend(master, chunk);
+				writtenTo.putIfAbsent(node, master);
+				return reply;
+			}
+			catch (RuntimeException ex) {
+				String moved = redirection(ex, "MOVED ");
+				if (moved != null) {
+					movedTo[0] = moved;
+				}
+				throw ex;
+			}
+		}, (ex) -> SlotRetries.isMomentary(ex) || redirection(ex, "MOVED ") != null || redirection(ex, "ASK ") != null);
+	}
+
+	/** The {@code host:port} of a {@code MOVED} or {@code ASK} error, or {@code null}. */
+	private static String redirection(Throwable ex, String kind) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			String message = cause.getMessage();
+			if (message != null && message.startsWith(kind)) {
+				String[] parts = message.trim().split(" ");
+				return (parts.length == 3) ? parts[2] : null;
+			}
+		}
+		return null;
+	}
+
+	private static String hostOf(String address) {
+		return address.substring(0, address.lastIndexOf(':'));
+	}
+
+	private static int portOf(String address) {
+		return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+	}
+
 	/** Runs the send script by its digest, or by its source when the master lacks it. */
 	private static Object evalSend(RedisClusterAsyncCommands<byte[], byte[]> master, Chunk chunk) {
 		byte[][] keys = chunk.scriptKeys().stream().map(DurableSends::bytes).toArray(byte[][]::new);
@@ -180,11 +229,11 @@ final class DurableSends {
 		for (int i = 0; i < args.length; i++) {
 			args[i] = ScriptRunner.encode(chunk.args[i]);
 		}
-		return SlotRetries.call(() -> ScriptRunner.bySha(
+		return ScriptRunner.bySha(
 				() -> await(master.evalsha(Scripts.SEND.getSha1(), ScriptOutputType.MULTI, keys, args),
 						"the send script"),
 				() -> await(master.eval(Scripts.SEND.getScriptAsString().getBytes(StandardCharsets.UTF_8),
-						ScriptOutputType.MULTI, keys, args), "the send script")));
+						ScriptOutputType.MULTI, keys, args), "the send script"));
 	}
 
 	private static <T> T await(RedisFuture<T> future, String what) {

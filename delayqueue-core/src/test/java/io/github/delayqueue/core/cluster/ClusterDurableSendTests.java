@@ -23,6 +23,7 @@ import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.Durability;
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.UnconfirmedSendException;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.test.RedisCluster;
 import io.github.delayqueue.test.RedisServer;
 import org.junit.jupiter.api.AfterAll;
@@ -91,6 +92,44 @@ class ClusterDurableSendTests {
 			}
 			assertThat(engine.template().send("orders", "after", Duration.ofMinutes(5)).status())
 				.isEqualTo(SendResult.Status.SCHEDULED);
+		}
+	}
+
+	@Test
+	void aDurableSendFollowsItsQueueToTheMasterItsSlotMovesTo() throws Exception {
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(connectionFactory)
+			.sendDurability(Durability.replicas(1, Duration.ofMillis(500)))
+			.build()) {
+			String queue = "moving";
+			QueueKeys keys = engine.keys(queue);
+			assertThat(engine.template().send(queue, "before", Duration.ofMinutes(5)).status())
+				.isEqualTo(SendResult.Status.SCHEDULED);
+			int slot = cluster.slotOf(keys.stream());
+			int target = (cluster.masterOf(slot) + 1) % 3;
+			RedisCluster.SlotMigration migration = cluster.beginSlotMigration(slot, target);
+			// every key the send script touches is on the target: the source answers ASK
+			migration.moveKey(keys.delayed());
+			migration.moveKey(keys.messages());
+			Thread finisher = new Thread(() -> {
+				try {
+					Thread.sleep(800);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				migration.finish();
+			});
+			finisher.start();
+			try {
+				assertThat(engine.template().send(queue, "during", Duration.ofMinutes(5)).status())
+					.isEqualTo(SendResult.Status.SCHEDULED);
+			}
+			finally {
+				finisher.join();
+			}
+			assertThat(engine.template().send(queue, "after", Duration.ofMinutes(5)).status())
+				.isEqualTo(SendResult.Status.SCHEDULED);
+			assertThat(engine.admin().stats(queue).scheduled()).isEqualTo(3);
 		}
 	}
 

@@ -17,6 +17,7 @@ package io.github.delayqueue.core.internal.redis;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.github.delayqueue.core.internal.runtime.Failures;
@@ -48,6 +49,18 @@ public final class SlotRetries {
 	 * @return its result
 	 */
 	public static <T> T call(Supplier<T> call) {
+		return call(call, SlotRetries::isMomentary);
+	}
+
+	/**
+	 * Runs a call, retrying it while it fails in a way the caller deems momentary.
+	 * @param call the call
+	 * @param momentary which failures to retry (e.g. {@link #isMomentary} and
+	 * redirections the caller follows itself)
+	 * @param <T> its result
+	 * @return its result
+	 */
+	public static <T> T call(Supplier<T> call, Predicate<Throwable> momentary) {
 		long deadline = System.nanoTime() + BUDGET.toNanos();
 		long pause = FIRST_PAUSE_NANOS;
 		while (true) {
@@ -55,7 +68,7 @@ public final class SlotRetries {
 				return call.get();
 			}
 			catch (RuntimeException ex) {
-				if (!isMomentary(ex) || System.nanoTime() + pause - deadline > 0 || !sleep(pause)) {
+				if (!momentary.test(ex) || System.nanoTime() + pause - deadline > 0 || !sleep(pause)) {
 					throw ex;
 				}
 				pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
