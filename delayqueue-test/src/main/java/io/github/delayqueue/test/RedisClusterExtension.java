@@ -26,10 +26,6 @@ import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
 
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
-
 /**
  * JUnit Jupiter extension that starts a {@link RedisCluster} per test class and injects
  * it, or a Spring Data Redis cluster connection factory or template pointing at it, into
@@ -44,78 +40,45 @@ public class RedisClusterExtension implements BeforeAllCallback, AfterAllCallbac
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
-		if (context.getStore(NAMESPACE).get(Resources.class, Resources.class) != null) {
+		if (resources(context) != null) {
 			return; // a @Nested class shares the cluster of its enclosing class
 		}
 		RedisClusterTest settings = context.getTestClass()
 			.flatMap((type) -> AnnotationSupport.findAnnotation(type, RedisClusterTest.class))
 			.orElseThrow(() -> new IllegalStateException("RedisClusterExtension needs @RedisClusterTest"));
 		RedisCluster cluster = RedisCluster.start(settings.masters(), settings.replicasPerMaster());
-		context.getStore(NAMESPACE).put(Resources.class, new Resources(cluster));
+		context.getStore(NAMESPACE)
+			.put(ConnectionResources.class,
+					new ConnectionResources<>(cluster, cluster.connectionFactory(COMMAND_TIMEOUT)));
 	}
 
 	@Override
 	public void afterAll(ExtensionContext context) {
-		Resources own = context.getStore(NAMESPACE).remove(Resources.class, Resources.class);
+		ConnectionResources<RedisCluster> own = resources(context);
+		context.getStore(NAMESPACE).remove(ConnectionResources.class);
 		if (own != null) {
 			own.close();
 		}
 	}
 
+	@SuppressWarnings("unchecked")
+	private static ConnectionResources<RedisCluster> resources(ExtensionContext context) {
+		return context.getStore(NAMESPACE).get(ConnectionResources.class, ConnectionResources.class);
+	}
+
 	@Override
 	public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-		Class<?> type = parameterContext.getParameter().getType();
-		return type == RedisCluster.class || type == RedisConnectionFactory.class
-				|| type == LettuceConnectionFactory.class || type == StringRedisTemplate.class;
+		return ConnectionResources.supports(parameterContext, RedisCluster.class);
 	}
 
 	@Override
 	public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-		Resources current = extensionContext.getStore(NAMESPACE).get(Resources.class, Resources.class);
+		ConnectionResources<RedisCluster> current = resources(extensionContext);
 		if (current == null) {
 			throw new ParameterResolutionException("No Redis Cluster for " + parameterContext.getParameter()
 					+ ": the cluster is started in beforeAll of a class annotated with @RedisClusterTest");
 		}
-		Class<?> type = parameterContext.getParameter().getType();
-		if (type == RedisCluster.class) {
-			return current.cluster;
-		}
-		if (type == StringRedisTemplate.class) {
-			return current.template();
-		}
-		return current.connectionFactory;
-	}
-
-	private static final class Resources implements AutoCloseable {
-
-		final RedisCluster cluster;
-
-		final LettuceConnectionFactory connectionFactory;
-
-		private StringRedisTemplate template;
-
-		Resources(RedisCluster cluster) {
-			this.cluster = cluster;
-			this.connectionFactory = cluster.connectionFactory(COMMAND_TIMEOUT);
-		}
-
-		synchronized StringRedisTemplate template() {
-			if (this.template == null) {
-				this.template = new StringRedisTemplate(this.connectionFactory);
-			}
-			return this.template;
-		}
-
-		@Override
-		public void close() {
-			try {
-				this.connectionFactory.destroy();
-			}
-			finally {
-				this.cluster.close();
-			}
-		}
-
+		return current.resolve(parameterContext);
 	}
 
 }

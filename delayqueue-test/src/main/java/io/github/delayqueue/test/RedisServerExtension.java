@@ -55,7 +55,7 @@ public class RedisServerExtension implements BeforeAllCallback, AfterAllCallback
 
 	private final RedisServerBuilder builder;
 
-	private volatile Resources resources;
+	private volatile ConnectionResources<RedisServer> resources;
 
 	/**
 	 * Creates the extension used by {@link RedisTest}: the server is configured from the
@@ -79,7 +79,7 @@ public class RedisServerExtension implements BeforeAllCallback, AfterAllCallback
 	 * @return the server
 	 */
 	public RedisServer server() {
-		return requireResources().server;
+		return requireResources().redis;
 	}
 
 	/**
@@ -90,8 +90,8 @@ public class RedisServerExtension implements BeforeAllCallback, AfterAllCallback
 		return requireResources().connectionFactory;
 	}
 
-	private Resources requireResources() {
-		Resources current = this.resources;
+	private ConnectionResources<RedisServer> requireResources() {
+		ConnectionResources<RedisServer> current = this.resources;
 		if (current == null) {
 			throw new IllegalStateException("The Redis server is started before the first test of the class");
 		}
@@ -100,18 +100,20 @@ public class RedisServerExtension implements BeforeAllCallback, AfterAllCallback
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
-		if (context.getStore(NAMESPACE).get(Resources.class, Resources.class) != null) {
+		if (resources(context) != null) {
 			return; // a @Nested class shares the server of its enclosing class
 		}
 		RedisServerBuilder serverBuilder = (this.builder != null) ? this.builder : builderFor(context);
-		Resources started = new Resources(serverBuilder.start());
-		context.getStore(NAMESPACE).put(Resources.class, started);
+		RedisServer server = serverBuilder.start();
+		ConnectionResources<RedisServer> started = new ConnectionResources<>(server, connectionFactory(server));
+		context.getStore(NAMESPACE).put(ConnectionResources.class, started);
 		this.resources = started;
 	}
 
 	@Override
 	public void afterAll(ExtensionContext context) {
-		Resources own = context.getStore(NAMESPACE).remove(Resources.class, Resources.class);
+		ConnectionResources<RedisServer> own = resources(context);
+		context.getStore(NAMESPACE).remove(ConnectionResources.class);
 		if (own != null) {
 			own.close();
 			if (this.resources == own) {
@@ -144,36 +146,32 @@ public class RedisServerExtension implements BeforeAllCallback, AfterAllCallback
 		return builder;
 	}
 
+	@SuppressWarnings("unchecked")
+	private static ConnectionResources<RedisServer> resources(ExtensionContext context) {
+		return context.getStore(NAMESPACE).get(ConnectionResources.class, ConnectionResources.class);
+	}
+
 	@Override
 	public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-		Class<?> type = parameterContext.getParameter().getType();
-		return type == RedisServer.class || type == RedisConnectionFactory.class
-				|| type == LettuceConnectionFactory.class || type == StringRedisTemplate.class;
+		return ConnectionResources.supports(parameterContext, RedisServer.class);
 	}
 
 	@Override
 	public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-		Resources current = extensionContext.getStore(NAMESPACE).get(Resources.class, Resources.class);
+		ConnectionResources<RedisServer> current = resources(extensionContext);
 		if (current == null) {
 			throw new ParameterResolutionException("No Redis server for " + parameterContext.getParameter()
 					+ ": the server is started in beforeAll of a class annotated with @RedisTest");
 		}
-		Class<?> type = parameterContext.getParameter().getType();
-		if (type == RedisServer.class) {
-			return current.server;
-		}
-		if (type == StringRedisTemplate.class) {
-			return current.template();
-		}
-		return current.connectionFactory;
+		return current.resolve(parameterContext);
 	}
 
 	@Override
 	public void testFailed(ExtensionContext context, Throwable cause) {
-		Resources current = context.getStore(NAMESPACE).get(Resources.class, Resources.class);
+		ConnectionResources<RedisServer> current = resources(context);
 		if (current != null) {
 			System.err.printf("%n----- %s log (test %s failed) -----%n%s%n----- end of redis-server log -----%n",
-					current.server.describe(), context.getDisplayName(), tail(current.server.log(), 200));
+					current.redis.describe(), context.getDisplayName(), tail(current.redis.log(), 200));
 		}
 	}
 
@@ -209,38 +207,6 @@ public class RedisServerExtension implements BeforeAllCallback, AfterAllCallback
 		factory.afterPropertiesSet();
 		factory.start();
 		return factory;
-	}
-
-	private static final class Resources implements AutoCloseable {
-
-		final RedisServer server;
-
-		final LettuceConnectionFactory connectionFactory;
-
-		private StringRedisTemplate template;
-
-		Resources(RedisServer server) {
-			this.server = server;
-			this.connectionFactory = connectionFactory(server);
-		}
-
-		synchronized StringRedisTemplate template() {
-			if (this.template == null) {
-				this.template = new StringRedisTemplate(this.connectionFactory);
-			}
-			return this.template;
-		}
-
-		@Override
-		public void close() {
-			try {
-				this.connectionFactory.destroy();
-			}
-			finally {
-				this.server.close();
-			}
-		}
-
 	}
 
 }
