@@ -33,7 +33,7 @@ import org.apache.commons.logging.LogFactory;
  * Every loop of the engine (readers, schedulers, lease keepers, ackers) runs on this
  * class, so they all behave alike:
  * <ul>
- * <li>a failing step is retried with the same backoff (100 ms doubling to 1 s);</li>
+ * <li>a failing step is retried with the same backoff (100 ms doubling to 500 ms);</li>
  * <li>the first failure of an outage is logged at WARN with its reason, the recovery at
  * INFO; the failures in between at DEBUG;</li>
  * <li>a thread that ends while the loop should run (an {@link Error} escaping the failure
@@ -47,8 +47,8 @@ public final class SupervisedLoop {
 
 	static final long FIRST_BACKOFF_MILLIS = 100;
 
-	// at most 1 s: work resumes within about a second of Redis coming back (a failover)
-	static final long MAX_BACKOFF_MILLIS = 1000;
+	// at most 0.5 s: work resumes within about a second of Redis coming back (a failover)
+	static final long MAX_BACKOFF_MILLIS = 500;
 
 	private final String name;
 
