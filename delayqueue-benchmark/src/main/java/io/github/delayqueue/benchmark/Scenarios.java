@@ -120,6 +120,7 @@ final class Scenarios {
 			try {
 				warmUp(engine);
 				measuring.set(true);
+				long commandsBefore = commandsProcessed();
 				long lead = 3000 + n / 25;
 				Instant due = Instant.ofEpochMilli(clock.nowMillis() + lead);
 				long start = System.nanoTime();
@@ -128,6 +129,7 @@ final class Scenarios {
 				double sendSeconds = (System.nanoTime() - start) / 1e9;
 				boolean complete = done.await(lead + 120_000, TimeUnit.MILLISECONDS);
 				double drainSeconds = (lastAck.get() - due.toEpochMilli() * 1000) / 1e6;
+				long commands = commandsProcessed() - commandsBefore;
 				Map<String, Object> result = new LinkedHashMap<>();
 				result.put("scenario", "burst");
 				result.put("n", n);
@@ -138,6 +140,9 @@ final class Scenarios {
 				result.put("acked", acked.get());
 				result.put("complete", complete);
 				result.put("sent_after_due", sentAfterDue);
+				// Redis commands (those inside scripts included) per message sent and
+				// acked
+				result.put("redis_commands_per_message", round(commands / (double) n));
 				return result;
 			}
 			finally {

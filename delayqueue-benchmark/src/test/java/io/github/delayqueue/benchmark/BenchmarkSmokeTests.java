@@ -44,6 +44,7 @@ class BenchmarkSmokeTests {
 		assertThat(results.get(0)).containsEntry("complete", true)
 			.containsEntry("acked", 200)
 			.containsKeys("enqueue_per_s", "drain_per_s", "lateness_p99_ms");
+		assertThat((double) results.get(0).get("redis_commands_per_message")).isPositive();
 		assertThat(results.get(1)).containsEntry("complete", true).containsEntry("received", 200);
 		assertThat(results.get(2)).containsEntry("scheduled", 200L).containsEntry("payload_bytes", 64);
 		assertThat((double) results.get(2).get("bytes_per_message")).isPositive();

@@ -129,7 +129,35 @@ class ClusterSlotMigrationTests {
 
 	@Test
 	void aSlowKeyByKeyMigrationUnderLoadLosesNothing() throws Exception {
-		String queue = "migrating";
+		migrateUnderLoad("migrating", (slot, target) -> {
+			RedisCluster.SlotMigration migration = this.cluster.beginSlotMigration(slot, target);
+			while (migration.moveKeys(1) > 0) {
+				Thread.sleep(200);
+			}
+			migration.finish();
+		});
+	}
+
+	@Test
+	void aFastReshardUnderLoadLosesNothing() throws Exception {
+		migrateUnderLoad("resharded", (slot, target) -> {
+			Thread.sleep(300);
+			this.cluster.migrateSlot(slot, target);
+			Thread.sleep(300);
+		});
+	}
+
+	interface Move {
+
+		void run(int slot, int target) throws Exception;
+
+	}
+
+	/**
+	 * Sends a message every 10 ms, due 200 ms later, while a move runs: no send fails,
+	 * everything is delivered, nothing early.
+	 */
+	private void migrateUnderLoad(String queue, Move move) throws Exception {
 		QueueKeys keys = this.engine.keys(queue);
 		Map<String, Instant> received = listen(queue);
 		Map<String, Instant> due = new ConcurrentHashMap<>();
@@ -141,11 +169,7 @@ class ClusterSlotMigrationTests {
 		int target = (this.cluster.masterOf(slot) + 1) % 3;
 		Thread mover = new Thread(() -> {
 			try {
-				RedisCluster.SlotMigration migration = this.cluster.beginSlotMigration(slot, target);
-				while (migration.moveKeys(1) > 0) {
-					Thread.sleep(200);
-				}
-				migration.finish();
+				move.run(slot, target);
 			}
 			catch (Throwable ex) {
 				failures.add(ex);
