@@ -29,6 +29,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -82,6 +83,20 @@ class AccessControlTests {
 	@Test
 	void everythingWorksUnderTheLeastPrivilegeAcl() {
 		LettuceConnectionFactory factory = connect("orders-app", "app-secret");
+		try {
+			exerciseEverything(factory);
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	/**
+	 * Sends, delivers, retries, dead-letters, replays, purges, cancels, reschedules and
+	 * checks the server through a factory whose user has the least-privilege rules.
+	 * @param factory the factory
+	 */
+	static void exerciseEverything(RedisConnectionFactory factory) {
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(factory).build()) {
 			Set<String> received = ConcurrentHashMap.newKeySet();
 			DelayQueueListenerContainer container = engine
@@ -117,9 +132,6 @@ class AccessControlTests {
 			finally {
 				container.stop();
 			}
-		}
-		finally {
-			factory.destroy();
 		}
 	}
 
