@@ -118,7 +118,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		}
 		this.template = new DelayQueueTemplate(this);
 		this.admin = new DelayQueueAdmin(this);
-		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this::keys, this.promoteBatchSize,
+		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this.promoteBatchSize,
 				this.schedulerMaxIdle);
 		this.context = new EngineContext(this.scripts, this::keys, this.codec, this.observer, this.clock,
 				this.schedulers, this::register, clientTimeout(builder.connectionFactory));

@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
+import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.HandlerTimeoutException;
@@ -269,23 +270,24 @@ class RuntimeFaultTests {
 			throws Exception {
 		ExecutorService threads = Executors.newFixedThreadPool(4);
 		try (io.github.delayqueue.core.internal.scheduling.Schedulers schedulers = new io.github.delayqueue.core.internal.scheduling.Schedulers(
-				new io.github.delayqueue.core.internal.redis.ScriptRunner(connectionFactory), connectionFactory,
-				this.engine::keys, 100, Duration.ofMillis(200))) {
+				new io.github.delayqueue.core.internal.redis.ScriptRunner(connectionFactory), connectionFactory, 100,
+				Duration.ofMillis(200))) {
+			QueueKeys keys = this.engine.keys(this.queue);
 			for (int round = 0; round < 1000; round++) {
 				// one member joined for good; others join and leave around it
 				List<Future<?>> steps = new ArrayList<>();
-				steps.add(threads.submit(() -> schedulers.join(this.queue, "g1")));
-				steps.add(threads.submit(() -> schedulers.leave(this.queue, "g2")));
-				steps.add(threads.submit(() -> schedulers.join(this.queue, "g2")));
-				steps.add(threads.submit(() -> schedulers.leave(this.queue, "g1")));
+				steps.add(threads.submit(() -> schedulers.join(keys, "g1")));
+				steps.add(threads.submit(() -> schedulers.leave(keys, "g2")));
+				steps.add(threads.submit(() -> schedulers.join(keys, "g2")));
+				steps.add(threads.submit(() -> schedulers.leave(keys, "g1")));
 				for (Future<?> step : steps) {
 					step.get(30, TimeUnit.SECONDS);
 				}
 				// each round joins and leaves each group once: any remaining members (a
 				// leave may have come before its join) must have a scheduler
-				schedulers.join(this.queue, "anchor");
-				assertThat(schedulers.isServing(this.queue)).as("round " + round).isTrue();
-				schedulers.leave(this.queue, "anchor");
+				schedulers.join(keys, "anchor");
+				assertThat(schedulers.isServing(keys)).as("round " + round).isTrue();
+				schedulers.leave(keys, "anchor");
 			}
 		}
 		finally {

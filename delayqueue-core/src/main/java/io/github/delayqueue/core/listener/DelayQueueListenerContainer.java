@@ -144,7 +144,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			if (this.running) {
 				return;
 			}
-			this.engine.schedulers().join(queue(), group());
+			this.engine.schedulers().join(this.context.keys(), group());
 			this.runtime.start();
 			this.running = true;
 		}
@@ -161,7 +161,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				this.runtime.stop();
 			}
 			finally {
-				this.engine.schedulers().leave(queue(), group());
+				this.engine.schedulers().leave(this.context.keys(), group());
 			}
 		}
 	}
@@ -189,7 +189,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	 * @return whether it is healthy
 	 */
 	public boolean isHealthy() {
-		return this.running && this.runtime.isServing() && this.engine.schedulers().isServing(queue());
+		return this.running && this.runtime.isServing() && this.engine.schedulers().isServing(this.context.keys());
 	}
 
 	@Override

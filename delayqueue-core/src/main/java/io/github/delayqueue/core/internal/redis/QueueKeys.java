@@ -20,25 +20,64 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The Redis keys of one queue. All share the hash tag {@code {queue}}, so every script
- * touches one cluster slot. See {@code docs/data-model.md}.
+ * The Redis keys of one queue, or of one partition of a queue. All keys of a partition
+ * share one hash tag, so every script touches one cluster slot: {@code {queue}} for
+ * partition 0 (the only one of an unpartitioned queue, whose keys are those of every
+ * earlier version) and {@code {queue#n}} for partition {@code n} (queue names cannot
+ * contain {@code #}, so no queue's keys are another's partition). See
+ * {@code docs/data-model.md} and {@code docs/scaling.md}.
  *
  * @param prefix the key prefix (default {@code dq})
  * @param queue the queue name
+ * @param partition the partition, 0 for an unpartitioned queue
  */
-public record QueueKeys(String prefix, String queue) {
+public record QueueKeys(String prefix, String queue, int partition) {
+
+	/** The most partitions a queue can have. */
+	public static final int MAX_PARTITIONS = 1024;
 
 	/**
-	 * Creates the keys of a queue, validating its name.
+	 * Creates the keys of a partition of a queue, validating the queue's name.
 	 * @param prefix the key prefix
 	 * @param queue the queue name
+	 * @param partition the partition, from 0
 	 */
 	public QueueKeys {
 		QueueNames.queue(queue);
+		if (partition < 0 || partition >= MAX_PARTITIONS) {
+			throw new IllegalArgumentException("Partition of queue '" + queue + "' must be between 0 and "
+					+ (MAX_PARTITIONS - 1) + ", but was " + partition);
+		}
+	}
+
+	/**
+	 * Creates the keys of an unpartitioned queue (its partition 0), validating its name.
+	 * @param prefix the key prefix
+	 * @param queue the queue name
+	 */
+	public QueueKeys(String prefix, String queue) {
+		this(prefix, queue, 0);
+	}
+
+	/**
+	 * Returns the keys of another partition of the same queue.
+	 * @param other the partition
+	 * @return its keys
+	 */
+	public QueueKeys partition(int other) {
+		return new QueueKeys(this.prefix, this.queue, other);
+	}
+
+	/**
+	 * @return the hash tag of this partition's keys: the queue name for partition 0,
+	 * {@code queue#n} for partition {@code n}
+	 */
+	public String tag() {
+		return (this.partition == 0) ? this.queue : this.queue + "#" + this.partition;
 	}
 
 	private String key(String suffix) {
-		return this.prefix + ":{" + this.queue + "}:" + suffix;
+		return this.prefix + ":{" + tag() + "}:" + suffix;
 	}
 
 	/**

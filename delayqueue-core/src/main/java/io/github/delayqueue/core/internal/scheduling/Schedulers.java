@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
@@ -40,15 +39,13 @@ public final class Schedulers implements AutoCloseable {
 
 	private final ScriptRunner scripts;
 
-	private final Function<String, QueueKeys> keys;
-
 	private final WakeUps wakeUps;
 
 	private final int batchSize;
 
 	private final Duration maxIdle;
 
-	private final Map<String, QueueScheduler> byQueue = new HashMap<>();
+	private final Map<QueueKeys, QueueScheduler> byQueue = new HashMap<>();
 
 	private boolean closed;
 
@@ -56,14 +53,11 @@ public final class Schedulers implements AutoCloseable {
 	 * Creates the registry.
 	 * @param scripts the script runner
 	 * @param connectionFactory the connection factory of the wake-up subscription
-	 * @param keys the keys of a queue
 	 * @param batchSize the most messages moved per source and promote call
 	 * @param maxIdle the longest sleep between two promote calls
 	 */
-	public Schedulers(ScriptRunner scripts, RedisConnectionFactory connectionFactory, Function<String, QueueKeys> keys,
-			int batchSize, Duration maxIdle) {
+	public Schedulers(ScriptRunner scripts, RedisConnectionFactory connectionFactory, int batchSize, Duration maxIdle) {
 		this.scripts = scripts;
-		this.keys = keys;
 		this.wakeUps = new WakeUps(connectionFactory);
 		this.batchSize = batchSize;
 		this.maxIdle = maxIdle;
@@ -72,18 +66,17 @@ public final class Schedulers implements AutoCloseable {
 	/**
 	 * Registers a group as consuming a queue on this node: the queue's scheduler promotes
 	 * its due messages and the group's due retries.
-	 * @param queue the queue
+	 * @param queue the keys of the queue (or of one of its partitions)
 	 * @param group the group
 	 */
-	public synchronized void join(String queue, String group) {
+	public synchronized void join(QueueKeys queue, String group) {
 		QueueNames.group(group);
 		if (this.closed) {
 			throw new IllegalStateException("The engine is closed");
 		}
 		QueueScheduler scheduler = this.byQueue.get(queue);
 		if (scheduler == null) {
-			scheduler = new QueueScheduler(this.scripts, this.keys.apply(queue), this.wakeUps, this.batchSize,
-					this.maxIdle);
+			scheduler = new QueueScheduler(this.scripts, queue, this.wakeUps, this.batchSize, this.maxIdle);
 			scheduler.start();
 			this.byQueue.put(queue, scheduler);
 		}
@@ -92,10 +85,10 @@ public final class Schedulers implements AutoCloseable {
 
 	/**
 	 * Removes a group; the queue's scheduler stops with its last group.
-	 * @param queue the queue
+	 * @param queue the keys of the queue (or of one of its partitions)
 	 * @param group the group
 	 */
-	public void leave(String queue, String group) {
+	public void leave(QueueKeys queue, String group) {
 		QueueScheduler stopping = null;
 		synchronized (this) {
 			QueueScheduler scheduler = this.byQueue.get(queue);
@@ -112,10 +105,10 @@ public final class Schedulers implements AutoCloseable {
 
 	/**
 	 * Returns whether a queue has a scheduler on this node whose loop is served.
-	 * @param queue the queue
+	 * @param queue the keys of the queue (or of one of its partitions)
 	 * @return whether it does
 	 */
-	public synchronized boolean isServing(String queue) {
+	public synchronized boolean isServing(QueueKeys queue) {
 		QueueScheduler scheduler = this.byQueue.get(queue);
 		return scheduler != null && scheduler.isServing();
 	}
