@@ -16,30 +16,44 @@
 package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.test.RedisCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The Lettuce cluster client set up for fast failover: periodic topology refresh and
  * commands rejected while a node is disconnected, unless the application configured
- * otherwise; a single server's client is left as it is.
+ * otherwise; a single server's client is left as it is. Health, the actuator endpoint and
+ * the start-up server check work on the cluster.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class DelayQueueRedisClusterAutoConfigurationTests {
 
 	private static RedisCluster cluster;
@@ -120,6 +134,51 @@ class DelayQueueRedisClusterAutoConfigurationTests {
 				.isEqualTo(ClientOptions.DisconnectedBehavior.DEFAULT);
 			assertThat(refresh(context).isPeriodicRefreshEnabled()).isFalse();
 		});
+	}
+
+	@Test
+	void healthTheEndpointAndTheServerCheckWorkOnACluster(CapturedOutput output) {
+		cluster.masters().get(2).execute("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+		try {
+			AllAutoConfigurations.runner().withPropertyValues(clusterNodes()).run((context) -> {
+				assertThat(context).hasNotFailed();
+				// the start-up check read every master and warned about the evicting one
+				assertThat(output).contains("Redis maxmemory-policy is 'allkeys-lru'");
+				DelayQueueEngine engine = context.getBean(DelayQueueEngine.class);
+				Set<String> received = ConcurrentHashMap.newKeySet();
+				DelayQueueListenerContainer container = engine
+					.listenerContainer("ops", "g", String.class, (payload, message) -> {
+						if (payload.startsWith("bad")) {
+							throw new IllegalStateException("refused");
+						}
+						received.add(payload);
+					})
+					.retryPolicy(RetryPolicy.fixed(1, Duration.ofMillis(10)))
+					.build();
+				container.start();
+				try {
+					engine.template().send("ops", "good", Duration.ZERO);
+					engine.template().send("ops", "bad", Duration.ZERO);
+					engine.template().send("ops", "later", Duration.ofHours(1));
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> received.contains("good") && engine.admin().stats("ops").dead() == 1);
+					assertThat(context.getBean(DelayQueueHealthIndicator.class).health().getStatus())
+						.isEqualTo(Status.UP);
+					DelayQueueEndpoint endpoint = context.getBean(DelayQueueEndpoint.class);
+					DelayQueueEndpoint.QueuesDescriptor queues = endpoint.queues();
+					assertThat(queues.error()).isNull();
+					assertThat(queues.queues().get("ops").scheduled()).isEqualTo(1);
+					DelayQueueEndpoint.QueueDescriptor queue = endpoint.queue("ops", null);
+					assertThat(queue.deadLetters()).hasSize(1);
+				}
+				finally {
+					container.stop();
+				}
+			});
+		}
+		finally {
+			cluster.masters().get(2).execute("CONFIG", "SET", "maxmemory-policy", "noeviction");
+		}
 	}
 
 	@Test
