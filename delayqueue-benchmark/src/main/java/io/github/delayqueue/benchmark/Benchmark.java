@@ -49,10 +49,13 @@ public final class Benchmark {
 	private static final String USAGE = """
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-			  scenarios: burst | spread | memory | scale | idle | all | smoke
+			  scenarios: burst | spread | memory | scale | idle | cluster | all | smoke
+			  cluster            burst on a queue of --partitions P (12) partitions, concurrency per partition 64 / P,
+			                     with each master's share of the commands
 			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
 			  --concurrency C    listener concurrency (burst 64, spread 8)
 			  --seconds S        idle duration (10)
+			  --partitions P     partitions of the cluster scenario's queue (12)
 			  --warm-up W        unmeasured messages sent and consumed first (20000; smoke 1000)
 			  --cluster NODES    a Redis Cluster instead of --redis (memory and command counts summed over its masters)
 			Every scenario runs FLUSHDB first (on every master of a cluster): use a dedicated server.""";
@@ -93,6 +96,11 @@ public final class Benchmark {
 			case "spread" -> results.add(scenarios.spread(or(n, 2_000), or(concurrency, 8)));
 			case "memory" -> results.add(scenarios.memory(or(n, 100_000)));
 			case "idle" -> results.add(scenarios.idle(idle));
+			case "cluster" -> {
+				int partitions = Integer.parseInt(options.getOrDefault("partitions", "12"));
+				// concurrency is per partition: about burst's 64 handlers in all
+				results.add(scenarios.burst(or(n, 20_000), or(concurrency, Math.max(1, 64 / partitions)), partitions));
+			}
 			case "scale" -> results.addAll(scale(scenarios, or(n, 1_000_000), or(concurrency, 64)));
 			case "all" -> {
 				results.add(scenarios.burst(20_000, or(concurrency, 64)));

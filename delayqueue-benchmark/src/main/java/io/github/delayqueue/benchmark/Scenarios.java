@@ -33,6 +33,7 @@ import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.QueueStats;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 
@@ -90,6 +91,14 @@ final class Scenarios {
 	}
 
 	Map<String, Object> burst(int n, int concurrency) throws InterruptedException {
+		return burst(n, concurrency, 1);
+	}
+
+	/**
+	 * The burst scenario on a queue of {@code partitions} partitions; on a cluster it
+	 * also reports each master's share of the commands Redis executed during the run.
+	 */
+	Map<String, Object> burst(int n, int concurrency, int partitions) throws InterruptedException {
 		flush();
 		RedisClock clock = RedisClock.measure(this.connectionFactory);
 		Latencies lateness = new Latencies(n);
@@ -107,7 +116,10 @@ final class Scenarios {
 				}
 			}
 		};
-		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).observer(observer).build()) {
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory)
+			.observer(observer)
+			.partitions(QUEUE, partitions)
+			.build()) {
 			DelayQueueListenerContainer container = engine
 				.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
 					if (measuring.get()) {
@@ -121,6 +133,7 @@ final class Scenarios {
 				warmUp(engine);
 				measuring.set(true);
 				long commandsBefore = commandsProcessed();
+				List<Long> perMasterBefore = commandsPerMaster();
 				long lead = 3000 + n / 25;
 				Instant due = Instant.ofEpochMilli(clock.nowMillis() + lead);
 				long start = System.nanoTime();
@@ -130,6 +143,7 @@ final class Scenarios {
 				boolean complete = done.await(lead + 120_000, TimeUnit.MILLISECONDS);
 				double drainSeconds = (lastAck.get() - due.toEpochMilli() * 1000) / 1e6;
 				long commands = commandsProcessed() - commandsBefore;
+				List<Long> perMasterAfter = commandsPerMaster();
 				Map<String, Object> result = new LinkedHashMap<>();
 				result.put("scenario", "burst");
 				result.put("n", n);
@@ -143,6 +157,14 @@ final class Scenarios {
 				// Redis commands (those inside scripts included) per message sent and
 				// acked
 				result.put("redis_commands_per_message", round(commands / (double) n));
+				result.put("partitions", partitions);
+				if (perMasterAfter.size() > 1) {
+					List<Double> shares = new ArrayList<>();
+					for (int i = 0; i < perMasterAfter.size(); i++) {
+						shares.add(round(100.0 * (perMasterAfter.get(i) - perMasterBefore.get(i)) / commands));
+					}
+					result.put("commands_percent_per_master", shares);
+				}
 				return result;
 			}
 			finally {
@@ -273,13 +295,18 @@ final class Scenarios {
 	 * (Redis 6.2 reports no group lag).
 	 */
 	private boolean everyGroupReadToTheEnd(DelayQueueEngine engine) {
-		byte[] stream = engine.keys(QUEUE).stream().getBytes(StandardCharsets.UTF_8);
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			String last = connection.streamCommands().xInfo(stream).lastGeneratedId();
-			return connection.streamCommands()
-				.xInfoGroups(stream)
-				.stream()
-				.allMatch((group) -> last.equals(group.lastDeliveredId()));
+			for (QueueKeys keys : engine.partitionKeys(QUEUE)) {
+				byte[] stream = keys.stream().getBytes(StandardCharsets.UTF_8);
+				String last = connection.streamCommands().xInfo(stream).lastGeneratedId();
+				if (!connection.streamCommands()
+					.xInfoGroups(stream)
+					.stream()
+					.allMatch((group) -> last.equals(group.lastDeliveredId()))) {
+					return false;
+				}
+			}
+			return true;
 		}
 	}
 
@@ -325,6 +352,32 @@ final class Scenarios {
 
 	private long commandsProcessed() {
 		return sumOverMasters("stats", "total_commands_processed");
+	}
+
+	/**
+	 * The commands each master of a cluster executed so far, masters in slot order; one
+	 * figure for a single server.
+	 */
+	private List<Long> commandsPerMaster() {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			if (connection instanceof RedisClusterConnection cluster) {
+				List<RedisClusterNode> masters = new ArrayList<>();
+				for (RedisClusterNode node : cluster.clusterGetNodes()) {
+					if (node.isMaster()) {
+						masters.add(node);
+					}
+				}
+				masters.sort(java.util.Comparator.comparingInt((node) -> node.getSlotRange().getSlotsArray().length == 0
+						? Integer.MAX_VALUE : node.getSlotRange().getSlotsArray()[0]));
+				List<Long> counts = new ArrayList<>();
+				for (RedisClusterNode master : masters) {
+					counts.add(Long.parseLong(
+							cluster.serverCommands().info(master, "stats").getProperty("total_commands_processed")));
+				}
+				return counts;
+			}
+			return List.of(commandsProcessed());
+		}
 	}
 
 	/** An {@code INFO} field of the server, or its sum over the masters of a cluster. */

@@ -45,6 +45,8 @@ public final class DelayMessage<T> {
 
 	private final String id;
 
+	private final String key;
+
 	private final T payload;
 
 	private final Duration delay;
@@ -60,6 +62,7 @@ public final class DelayMessage<T> {
 	private DelayMessage(Builder<T> builder) {
 		this.queue = QueueNames.queue(builder.queue);
 		this.id = (builder.id != null) ? QueueNames.messageId(builder.id) : null;
+		this.key = (builder.key != null) ? QueueNames.messageKey(builder.key) : null;
 		this.payload = Objects.requireNonNull(builder.payload, "Payload must not be null");
 		this.delay = builder.delay;
 		this.deliverAt = builder.deliverAt;
@@ -93,6 +96,14 @@ public final class DelayMessage<T> {
 	 */
 	public String id() {
 		return this.id;
+	}
+
+	/**
+	 * @return the key that chooses the partition of a partitioned queue, or {@code null}
+	 * for the id
+	 */
+	public String key() {
+		return this.key;
 	}
 
 	/**
@@ -150,6 +161,8 @@ public final class DelayMessage<T> {
 
 		private String id;
 
+		private String key;
+
 		private Duration delay = Duration.ZERO;
 
 		private Instant deliverAt;
@@ -182,6 +195,19 @@ public final class DelayMessage<T> {
 		 */
 		public Builder<T> id(String id) {
 			this.id = id;
+			return this;
+		}
+
+		/**
+		 * Sets the key that chooses the partition of a partitioned queue: messages with
+		 * the same key go to the same partition (the queue's {@link Partitioner}).
+		 * Without it, the id is the key. It has no effect on a queue of one partition.
+		 * @param key the key (the rules of an id: at most 256 UTF-8 bytes, no control
+		 * characters)
+		 * @return this builder
+		 */
+		public Builder<T> key(String key) {
+			this.key = key;
 			return this;
 		}
 

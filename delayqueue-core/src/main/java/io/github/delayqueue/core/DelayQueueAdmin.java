@@ -136,9 +136,41 @@ public class DelayQueueAdmin {
 	 * @return its stats
 	 */
 	public QueueStats stats(String queue) {
-		QueueKeys keys = this.engine.keys(queue);
+		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
 		return DelayQueueTemplate.inRedis("read stats of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((connection) -> stats(connection, keys)));
+				() -> this.engine.scripts().execute((connection) -> {
+					this.engine.verifyPartitions(connection, queue);
+					QueueStats total = null;
+					for (QueueKeys keys : partitions) {
+						QueueStats partition = stats(connection, keys);
+						total = (total == null) ? partition : sum(total, partition);
+					}
+					return total;
+				}));
+	}
+
+	/**
+	 * Adds up the stats of two partitions: counts are summed, a group's consumers are the
+	 * most seen in one partition (every consumer reads every partition), and an unknown
+	 * ready count or lag (-1) stays unknown.
+	 */
+	private static QueueStats sum(QueueStats a, QueueStats b) {
+		Map<String, QueueStats.GroupStats> groups = new LinkedHashMap<>();
+		for (QueueStats.GroupStats group : a.groups()) {
+			groups.put(group.group(), group);
+		}
+		for (QueueStats.GroupStats group : b.groups()) {
+			groups.merge(group.group(), group,
+					(x, y) -> new QueueStats.GroupStats(x.group(), Math.max(x.consumers(), y.consumers()),
+							x.pending() + y.pending(), sumKnown(x.lag(), y.lag()),
+							x.retryScheduled() + y.retryScheduled()));
+		}
+		return new QueueStats(a.queue(), a.scheduled() + b.scheduled(), sumKnown(a.ready(), b.ready()),
+				a.inFlight() + b.inFlight(), a.dead() + b.dead(), new ArrayList<>(groups.values()));
+	}
+
+	private static long sumKnown(long a, long b) {
+		return (a < 0 || b < 0) ? -1 : a + b;
 	}
 
 	private QueueStats stats(RedisConnection connection, QueueKeys keys) {
@@ -194,22 +226,38 @@ public class DelayQueueAdmin {
 	 * @return the page
 	 */
 	public List<DeadLetter> deadLetters(String queue, String after, int count) {
-		QueueKeys keys = this.engine.keys(queue);
+		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
 		if (count < 1) {
 			throw new IllegalArgumentException("Page size must be at least 1, but was " + count);
 		}
-		String start = (after != null) ? "(" + QueueNames.deadLetterId(after) : "-";
-		if (LARGEST_ENTRY_ID.equals(after)) {
-			// nothing comes after it, and Redis rejects it as an exclusive start
-			return List.of();
+		int first = 0;
+		String start = "-";
+		if (after != null) {
+			QueueNames.deadLetterId(after);
+			first = QueueNames.deadLetterPartition(after);
+			String streamId = QueueNames.deadLetterStreamId(after);
+			// nothing comes after the largest id in its partition, and Redis rejects it
+			// as
+			// an exclusive start
+			start = LARGEST_ENTRY_ID.equals(streamId) ? null : "(" + streamId;
 		}
+		int firstPartition = first;
+		String firstStart = start;
 		return DelayQueueTemplate.inRedis("list dead letters of queue '" + queue + "'",
 				() -> this.engine.scripts().execute((connection) -> {
-					List<Object> reply = ScriptRunner.run(connection, Scripts.DEAD_RANGE, List.of(keys.dead()), start,
-							"+", count);
+					this.engine.verifyPartitions(connection, queue);
 					List<DeadLetter> page = new ArrayList<>();
-					for (Object item : reply) {
-						page.add(WireFormat.deadLetter(queue, (List<?>) item));
+					for (int partition = firstPartition; partition < partitions.size()
+							&& page.size() < count; partition++) {
+						String from = (partition == firstPartition) ? firstStart : "-";
+						if (from == null) {
+							continue;
+						}
+						List<Object> reply = ScriptRunner.run(connection, Scripts.DEAD_RANGE,
+								List.of(partitions.get(partition).dead()), from, "+", count - page.size());
+						for (Object item : reply) {
+							page.add(WireFormat.deadLetter(queue, partition, (List<?>) item));
+						}
 					}
 					return page;
 				}));
@@ -224,23 +272,40 @@ public class DelayQueueAdmin {
 	 * @throws IllegalArgumentException when the entry id is not a stream id
 	 */
 	public boolean replay(String queue, String entryId) {
-		QueueKeys keys = this.engine.keys(queue);
 		QueueNames.deadLetterId(entryId);
-		DeadLetter letter = find(queue, entryId);
+		QueueKeys keys = partitionOf(queue, entryId);
+		if (keys == null) {
+			return false;
+		}
+		DeadLetter letter = find(queue, keys, entryId);
 		if (letter == null) {
 			return false;
 		}
 		return replay(keys, letter);
 	}
 
-	private DeadLetter find(String queue, String entryId) {
-		QueueKeys keys = this.engine.keys(queue);
+	/**
+	 * The keys of the partition a dead-letter entry id names, or {@code null} when the
+	 * queue has no such partition.
+	 */
+	private QueueKeys partitionOf(String queue, String entryId) {
+		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
+		DelayQueueTemplate.inRedis("read the partitions of queue '" + queue + "'", () -> {
+			this.engine.verifyPartitions(queue);
+			return null;
+		});
+		int partition = QueueNames.deadLetterPartition(entryId);
+		return (partition < partitions.size()) ? partitions.get(partition) : null;
+	}
+
+	private DeadLetter find(String queue, QueueKeys keys, String entryId) {
+		String streamId = QueueNames.deadLetterStreamId(entryId);
 		return DelayQueueTemplate.inRedis("read dead letter " + entryId, () -> this.engine.scripts().execute((c) -> {
-			List<?> entries = ScriptRunner.run(c, Scripts.DEAD_RANGE, List.of(keys.dead()), entryId, entryId, 1);
+			List<?> entries = ScriptRunner.run(c, Scripts.DEAD_RANGE, List.of(keys.dead()), streamId, streamId, 1);
 			if (entries == null || entries.isEmpty()) {
 				return null;
 			}
-			return WireFormat.deadLetter(queue, (List<?>) entries.get(0));
+			return WireFormat.deadLetter(queue, keys.partition(), (List<?>) entries.get(0));
 		}));
 	}
 
@@ -248,8 +313,8 @@ public class DelayQueueAdmin {
 		String group = QueueNames.group(letter.group());
 		List<Object> reply = DelayQueueTemplate.inRedis("replay dead letter " + letter.entryId(),
 				() -> this.engine.scripts()
-					.run(Scripts.REPLAY, List.of(keys.dead(), keys.retryDelayed(group)), letter.entryId(), group,
-							keys.wakeChannel()));
+					.run(Scripts.REPLAY, List.of(keys.dead(), keys.retryDelayed(group)),
+							QueueNames.deadLetterStreamId(letter.entryId()), group, keys.wakeChannel()));
 		return ScriptRunner.asLong(reply.get(0)) == 1;
 	}
 
@@ -260,7 +325,6 @@ public class DelayQueueAdmin {
 	 * @return how many were replayed
 	 */
 	public int replayAll(String queue, String group) {
-		QueueKeys keys = this.engine.keys(queue);
 		int replayed = 0;
 		String after = null;
 		while (true) {
@@ -269,7 +333,8 @@ public class DelayQueueAdmin {
 				return replayed;
 			}
 			for (DeadLetter letter : page) {
-				if ((group == null || group.equals(letter.group())) && replay(keys, letter)) {
+				if ((group == null || group.equals(letter.group()))
+						&& replay(partitionOf(queue, letter.entryId()), letter)) {
 					replayed++;
 				}
 			}
@@ -285,13 +350,16 @@ public class DelayQueueAdmin {
 	 * @throws IllegalArgumentException when the entry id is not a stream id
 	 */
 	public boolean deleteDeadLetter(String queue, String entryId) {
-		QueueKeys keys = this.engine.keys(queue);
 		QueueNames.deadLetterId(entryId);
+		QueueKeys keys = partitionOf(queue, entryId);
+		if (keys == null) {
+			return false;
+		}
 		Long deleted = DelayQueueTemplate.inRedis("delete dead letter " + entryId,
 				() -> this.engine.scripts()
 					.execute((c) -> c.streamCommands()
-						.xDel(QueueKeys.bytes(keys.dead()),
-								org.springframework.data.redis.connection.stream.RecordId.of(entryId))));
+						.xDel(QueueKeys.bytes(keys.dead()), org.springframework.data.redis.connection.stream.RecordId
+							.of(QueueNames.deadLetterStreamId(entryId)))));
 		return deleted != null && deleted > 0;
 	}
 
@@ -302,10 +370,17 @@ public class DelayQueueAdmin {
 	 * concurrently
 	 */
 	public long purgeDeadLetters(String queue) {
-		QueueKeys keys = this.engine.keys(queue);
-		List<Object> reply = DelayQueueTemplate.inRedis("purge dead letters of queue '" + queue + "'",
-				() -> this.engine.scripts().run(Scripts.PURGE_DEAD, List.of(keys.dead())));
-		return ScriptRunner.asLong(reply.get(0));
+		DelayQueueTemplate.inRedis("read the partitions of queue '" + queue + "'", () -> {
+			this.engine.verifyPartitions(queue);
+			return null;
+		});
+		long purged = 0;
+		for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+			List<Object> reply = DelayQueueTemplate.inRedis("purge dead letters of queue '" + queue + "'",
+					() -> this.engine.scripts().run(Scripts.PURGE_DEAD, List.of(keys.dead())));
+			purged += ScriptRunner.asLong(reply.get(0));
+		}
+		return purged;
 	}
 
 }

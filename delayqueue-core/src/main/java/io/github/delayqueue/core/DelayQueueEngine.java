@@ -18,6 +18,9 @@ package io.github.delayqueue.core;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -31,6 +34,7 @@ import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.EngineContext;
 import io.github.delayqueue.core.internal.runtime.DaemonThreads;
 import io.github.delayqueue.core.internal.scheduling.Schedulers;
@@ -92,6 +96,14 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final Set<String> registered = ConcurrentHashMap.newKeySet();
 
+	private final Map<String, Integer> partitions;
+
+	private final Partitioner partitioner;
+
+	private final Set<String> partitionsVerified = ConcurrentHashMap.newKeySet();
+
+	private final Map<String, List<QueueKeys>> partitionKeys = new ConcurrentHashMap<>();
+
 	private final Schedulers schedulers;
 
 	private final EngineContext context;
@@ -108,6 +120,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.observer = builder.observers.isEmpty() ? DelayQueueObserver.NOOP : new GuardedObserver(builder.observers);
 		this.clock = builder.clock;
 		this.sendDurability = builder.sendDurability;
+		this.partitions = Map.copyOf(builder.partitions);
+		this.partitioner = builder.partitioner;
 		if (builder.asyncExecutor != null) {
 			this.ownedExecutor = null;
 			this.asyncExecutor = builder.asyncExecutor;
@@ -120,8 +134,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.admin = new DelayQueueAdmin(this);
 		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this.promoteBatchSize,
 				this.schedulerMaxIdle);
-		this.context = new EngineContext(this.scripts, this::keys, this.codec, this.observer, this.clock,
-				this.schedulers, this::register, clientTimeout(builder.connectionFactory));
+		this.context = new EngineContext(this.scripts, this::keys, this::partitions, this.codec, this.observer,
+				this.clock, this.schedulers, this::register, clientTimeout(builder.connectionFactory));
 	}
 
 	/** The client's command timeout, when the factory tells it. */
@@ -199,7 +213,53 @@ public final class DelayQueueEngine implements AutoCloseable {
 		return new QueueKeys(this.keyPrefix, queue);
 	}
 
+	/**
+	 * Returns how many partitions a queue has, as declared on this engine.
+	 * @param queue the queue
+	 * @return the partition count, 1 unless declared
+	 */
+	public int partitions(String queue) {
+		return this.partitions.getOrDefault(QueueNames.queue(queue), 1);
+	}
+
+	/**
+	 * Returns the keys of every partition of a queue.
+	 * @param queue the queue
+	 * @return the keys, partition 0 first
+	 */
+	public List<QueueKeys> partitionKeys(String queue) {
+		return this.partitionKeys.computeIfAbsent(QueueNames.queue(queue), (name) -> {
+			QueueKeys first = keys(name);
+			int count = partitions(name);
+			List<QueueKeys> all = new ArrayList<>(count);
+			for (int partition = 0; partition < count; partition++) {
+				all.add(first.partition(partition, count));
+			}
+			return List.copyOf(all);
+		});
+	}
+
+	/**
+	 * Returns the keys of the partition a message key maps to.
+	 * @param queue the queue
+	 * @param key the message's key (its id when it has none)
+	 * @return the keys of its partition
+	 */
+	QueueKeys keysFor(String queue, String key) {
+		int count = partitions(queue);
+		if (count == 1) {
+			return keys(queue);
+		}
+		int partition = this.partitioner.partition(key, count);
+		if (partition < 0 || partition >= count) {
+			throw new IllegalStateException("The partitioner " + this.partitioner + " mapped key '" + key
+					+ "' of queue '" + queue + "' to partition " + partition + ", outside 0 to " + (count - 1));
+		}
+		return partitionKeys(queue).get(partition);
+	}
+
 	void register(RedisConnection connection, QueueKeys keys) {
+		verifyPartitions(connection, keys.queue());
 		if (!this.registered.contains(keys.queue())) {
 			connection.setCommands().sAdd(QueueKeys.bytes(keys.registry()), QueueKeys.bytes(keys.queue()));
 			this.registered.add(keys.queue());
@@ -207,12 +267,50 @@ public final class DelayQueueEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Adds a queue to the registry of queues (once per queue and engine).
+	 * Checks, once per queue and engine, that Redis holds the partition count declared
+	 * here, storing it on first use.
+	 * @throws IllegalStateException when Redis holds another count
+	 */
+	void verifyPartitions(RedisConnection connection, String queue) {
+		if (this.partitionsVerified.contains(queue)) {
+			return;
+		}
+		int declared = partitions(queue);
+		long stored = ScriptRunner.asLong(
+				ScriptRunner.run(connection, Scripts.DECLARE_PARTITIONS, List.of(keys(queue).meta()), declared).get(0));
+		if (stored != declared) {
+			throw new IllegalStateException("Queue '" + queue + "' has " + stored + " partition(s) in Redis, but "
+					+ declared + " are declared here. Producers and consumers of a queue must declare the same "
+					+ "count (DelayQueueEngineBuilder.partitions, delayqueue.queues." + queue
+					+ ".partitions); a queue can grow from 1 partition, but its count cannot change after that");
+		}
+		this.partitionsVerified.add(queue);
+	}
+
+	/**
+	 * Checks, once per queue and engine, that Redis holds the partition count declared
+	 * here (see {@link #verifyPartitions(RedisConnection, String)}).
 	 * @param queue the queue
+	 * @throws IllegalStateException when Redis holds another count
+	 */
+	void verifyPartitions(String queue) {
+		if (!this.partitionsVerified.contains(QueueNames.queue(queue))) {
+			this.scripts.execute((connection) -> {
+				verifyPartitions(connection, queue);
+				return null;
+			});
+		}
+	}
+
+	/**
+	 * Adds a queue to the registry of queues and checks its partition count against Redis
+	 * (once per queue and engine).
+	 * @param queue the queue
+	 * @throws IllegalStateException when Redis holds another partition count
 	 */
 	public void register(String queue) {
 		QueueKeys keys = keys(queue);
-		if (!this.registered.contains(queue)) {
+		if (!this.registered.contains(queue) || !this.partitionsVerified.contains(queue)) {
 			this.scripts.execute((connection) -> {
 				register(connection, keys);
 				return null;

@@ -19,11 +19,16 @@ package io.github.delayqueue.core;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
 import io.github.delayqueue.core.codec.MessageCodec;
+
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueNames;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -58,6 +63,10 @@ public final class DelayQueueEngineBuilder {
 	Executor asyncExecutor;
 
 	Clock clock = Clock.systemUTC();
+
+	final Map<String, Integer> partitions = new LinkedHashMap<>();
+
+	Partitioner partitioner = Partitioner.CRC32;
 
 	DelayQueueEngineBuilder(RedisConnectionFactory connectionFactory) {
 		this.connectionFactory = Objects.requireNonNull(connectionFactory, "RedisConnectionFactory must not be null");
@@ -207,6 +216,38 @@ public final class DelayQueueEngineBuilder {
 	 */
 	public DelayQueueEngineBuilder clock(Clock clock) {
 		this.clock = Objects.requireNonNull(clock, "Clock must not be null");
+		return this;
+	}
+
+	/**
+	 * Declares how many partitions a queue has (default 1): each partition is a slot of
+	 * its own on Redis Cluster, so one queue spreads over several masters. The count is
+	 * stored in Redis on first use; an engine whose declaration differs from Redis's
+	 * refuses to send to or consume the queue, naming both counts. A queue can grow from
+	 * 1 partition to more (its messages stay in partition 0 and are delivered from
+	 * there); any other change is refused. Producers and consumers of the queue must
+	 * declare the same count. See {@code docs/scaling.md}.
+	 * @param queue the queue
+	 * @param count the partition count, 1 to {@value QueueKeys#MAX_PARTITIONS}
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder partitions(String queue, int count) {
+		QueueNames.queue(queue);
+		if (count < 1 || count > QueueKeys.MAX_PARTITIONS) {
+			throw new IllegalArgumentException("Partitions of queue '" + queue + "' must be between 1 and "
+					+ QueueKeys.MAX_PARTITIONS + ", but was " + count);
+		}
+		this.partitions.put(queue, count);
+		return this;
+	}
+
+	/**
+	 * Sets how a message's key chooses its partition (default {@link Partitioner#CRC32}).
+	 * @param partitioner the partitioner
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder partitioner(Partitioner partitioner) {
+		this.partitioner = Objects.requireNonNull(partitioner, "Partitioner must not be null");
 		return this;
 	}
 

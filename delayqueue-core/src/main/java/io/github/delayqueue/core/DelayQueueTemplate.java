@@ -23,9 +23,12 @@ import java.util.Base64;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.github.delayqueue.core.internal.runtime.BoundedCalls;
@@ -105,21 +108,26 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 * in time
 	 */
 	public List<SendResult> sendAll(Collection<? extends DelayMessage<?>> messages, Durability durability) {
-		Map<String, List<Prepared>> byQueue = new LinkedHashMap<>();
+		// by partition: one script call touches one slot
+		Map<QueueKeys, List<Prepared>> byPartition = new LinkedHashMap<>();
+		Set<String> queueNames = new LinkedHashSet<>();
 		List<Prepared> all = new ArrayList<>(messages.size());
 		for (DelayMessage<?> message : messages) {
 			Prepared prepared = prepare(message);
 			all.add(prepared);
-			byQueue.computeIfAbsent(message.queue(), (queue) -> new ArrayList<>()).add(prepared);
+			QueueKeys keys = this.engine.keysFor(message.queue(),
+					(message.key() != null) ? message.key() : prepared.id);
+			byPartition.computeIfAbsent(keys, (partition) -> new ArrayList<>()).add(prepared);
+			queueNames.add(message.queue());
 		}
 		if (all.isEmpty()) {
 			return List.of();
 		}
-		String queues = String.join(", ", byQueue.keySet());
+		String queues = String.join(", ", queueNames);
 		Duration bound = this.engine.scripts().bound();
 		long[] confirmed = inRedis("send to queue(s) " + queues,
 				() -> this.engine.scripts().executeUnbounded((connection) -> {
-					List<Chunk> chunks = chunks(byQueue);
+					List<Chunk> chunks = chunks(byPartition);
 					if (durability != null) {
 						// one pipeline: each chunk's bound, and the time the replicas may
 						// take
@@ -150,11 +158,10 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		return results;
 	}
 
-	private List<Chunk> chunks(Map<String, List<Prepared>> byQueue) {
+	private List<Chunk> chunks(Map<QueueKeys, List<Prepared>> byPartition) {
 		List<Chunk> chunks = new ArrayList<>();
 		int size = this.engine.sendBatchSize();
-		byQueue.forEach((queue, batch) -> {
-			QueueKeys keys = this.engine.keys(queue);
+		byPartition.forEach((keys, batch) -> {
 			for (int from = 0; from < batch.size(); from += size) {
 				chunks.add(new Chunk(keys, batch.subList(from, Math.min(batch.size(), from + size))));
 			}
@@ -232,33 +239,52 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public boolean cancel(String queue, String id) {
-		QueueKeys keys = this.engine.keys(queue);
 		QueueNames.messageId(id);
-		List<Object> reply = inRedis("cancel message '" + id + "' in queue '" + queue + "'",
-				() -> this.engine.scripts().run(Scripts.CANCEL, List.of(keys.delayed(), keys.messages()), id));
-		return ScriptRunner.asLong(reply.get(0)) == 1;
+		return inRedis("cancel message '" + id + "' in queue '" + queue + "'",
+				() -> inEachPartition(queue, id,
+						(keys) -> ScriptRunner.asLong(this.engine.scripts()
+							.run(Scripts.CANCEL, List.of(keys.delayed(), keys.messages()), id)
+							.get(0)) == 1));
 	}
 
 	@Override
 	public boolean reschedule(String queue, String id, Duration delay) {
-		QueueKeys keys = this.engine.keys(queue);
 		QueueNames.messageId(id);
-		return reschedule(keys, id, WireFormat.DUE_IN, DueTimes.delayMillis(delay));
+		return reschedule(queue, id, WireFormat.DUE_IN, DueTimes.delayMillis(delay));
 	}
 
 	@Override
 	public boolean reschedule(String queue, String id, Instant at) {
-		QueueKeys keys = this.engine.keys(queue);
 		QueueNames.messageId(id);
-		return reschedule(keys, id, WireFormat.DUE_AT, DueTimes.epochMillis(at));
+		return reschedule(queue, id, WireFormat.DUE_AT, DueTimes.epochMillis(at));
 	}
 
-	private boolean reschedule(QueueKeys keys, String id, String kind, long value) {
-		List<Object> reply = inRedis("reschedule message '" + id + "' in queue '" + keys.queue() + "'",
-				() -> this.engine.scripts()
-					.run(Scripts.RESCHEDULE, List.of(keys.delayed(), keys.messages(), keys.stream()), id, kind, value,
-							keys.wakeChannel()));
-		return ScriptRunner.asLong(reply.get(0)) == 1;
+	private boolean reschedule(String queue, String id, String kind, long value) {
+		return inRedis("reschedule message '" + id + "' in queue '" + queue + "'",
+				() -> inEachPartition(queue, id,
+						(keys) -> ScriptRunner.asLong(this.engine.scripts()
+							.run(Scripts.RESCHEDULE, List.of(keys.delayed(), keys.messages(), keys.stream()), id, kind,
+									value, keys.wakeChannel())
+							.get(0)) == 1));
+	}
+
+	/**
+	 * Applies an operation on a scheduled message to the partition its id maps to, then,
+	 * in a partitioned queue, to the others (a message sent with a key of its own may be
+	 * in any), until one applies it.
+	 */
+	private boolean inEachPartition(String queue, String id, Predicate<QueueKeys> operation) {
+		this.engine.verifyPartitions(queue);
+		QueueKeys first = this.engine.keysFor(queue, id);
+		if (operation.test(first)) {
+			return true;
+		}
+		for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+			if (!keys.equals(first) && operation.test(keys)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	@Override

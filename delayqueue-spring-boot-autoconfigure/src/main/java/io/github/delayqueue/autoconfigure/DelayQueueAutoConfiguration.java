@@ -81,6 +81,21 @@ public final class DelayQueueAutoConfiguration {
 			.operationTimeout(properties.getOperationTimeout())
 			.sendBatchSize(properties.getSendBatchSize())
 			.promoteBatchSize(properties.getScheduler().getBatchSize());
+		if (properties.getListener().getPartitions() != null) {
+			throw new IllegalStateException("delayqueue.listener.partitions is not a setting of every listener: "
+					+ "set delayqueue.queues.<name>.partitions for the queue to partition");
+		}
+		properties.getQueues().forEach((queue, settings) -> {
+			if (settings.getPartitions() != null) {
+				try {
+					builder.partitions(queue, settings.getPartitions());
+				}
+				catch (IllegalArgumentException ex) {
+					// the message says it all: the property, the value and the range
+					throw new IllegalStateException("delayqueue.queues." + queue + ".partitions: " + ex.getMessage());
+				}
+			}
+		});
 		DelayQueueProperties.DurableSend durable = properties.getDurableSend();
 		if (durable.getReplicas() > 0 || durable.isLocalAof()) {
 			builder.sendDurability(new Durability(durable.getReplicas(), durable.isLocalAof(), durable.getTimeout()));

@@ -96,6 +96,22 @@ public class ListenerProperties {
 
 	private final DeadLetter deadLetter = new DeadLetter();
 
+	/**
+	 * Number of partitions of the queue (under delayqueue.queues.<name> only), each a
+	 * slot of its own on Redis Cluster. Producers and consumers of the queue must set the
+	 * same number; it is stored in Redis on first use, and a different number is refused.
+	 * Concurrency and prefetch apply per partition. Default 1.
+	 */
+	private Integer partitions;
+
+	public Integer getPartitions() {
+		return this.partitions;
+	}
+
+	public void setPartitions(Integer partitions) {
+		this.partitions = partitions;
+	}
+
 	public Integer getConcurrency() {
 		return this.concurrency;
 	}

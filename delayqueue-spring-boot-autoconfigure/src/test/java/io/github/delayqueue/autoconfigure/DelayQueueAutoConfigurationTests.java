@@ -154,6 +154,26 @@ class DelayQueueAutoConfigurationTests {
 	}
 
 	@Test
+	void bindsThePartitionsOfAQueueAndNamesTheBadOnes() {
+		this.runner.withPropertyValues("delayqueue.queues.orders.partitions=4").run((context) -> {
+			DelayQueueEngine engine = context.getBean(DelayQueueEngine.class);
+			assertThat(engine.partitions("orders")).isEqualTo(4);
+			assertThat(engine.partitions("other")).isEqualTo(1);
+		});
+		this.runner.withPropertyValues("delayqueue.queues.orders.partitions=0").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessage("delayqueue.queues.orders.partitions: Partitions of queue 'orders' must be between 1 and "
+						+ "1024, but was 0");
+		});
+		this.runner.withPropertyValues("delayqueue.listener.partitions=2").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("set delayqueue.queues.<name>.partitions");
+		});
+	}
+
+	@Test
 	void failsAtStartupOnAnInvalidKeyPrefix() {
 		this.runner.withPropertyValues("delayqueue.key-prefix={bad}").run((context) -> {
 			assertThat(context).hasFailed();

@@ -33,16 +33,18 @@ import io.github.delayqueue.core.internal.redis.ScriptRunner;
  *
  * @param scripts the script runner
  * @param keys the keys of a queue (validating its name)
+ * @param partitions the partition count of a queue
  * @param codec the payload codec
  * @param observer the observer
  * @param clock the JVM clock (lateness figures only)
  * @param schedulers the engine's schedulers
- * @param registry adds a queue to the registry of queues
+ * @param registry adds a queue to the registry of queues and checks its partition count
+ * against Redis
  * @param clientTimeout the Redis client's command timeout, or {@code null} when unknown
  */
-public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys, MessageCodec codec,
-		DelayQueueObserver observer, Clock clock, Schedulers schedulers, Consumer<String> registry,
-		Duration clientTimeout) {
+public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys,
+		Function<String, Integer> partitions, MessageCodec codec, DelayQueueObserver observer, Clock clock,
+		Schedulers schedulers, Consumer<String> registry, Duration clientTimeout) {
 
 	/**
 	 * Returns how long a listener's blocking read may wait: its poll timeout, lowered

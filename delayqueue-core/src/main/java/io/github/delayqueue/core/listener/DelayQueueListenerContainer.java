@@ -18,6 +18,8 @@ package io.github.delayqueue.core.listener;
 
 import java.lang.reflect.Type;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -56,7 +58,10 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 	private final ListenerContext context;
 
-	private final ListenerRuntime runtime;
+	/** One runtime per partition of the queue, partition 0 first. */
+	private final List<ListenerRuntime> runtimes = new ArrayList<>();
+
+	private final List<QueueKeys> partitions = new ArrayList<>();
 
 	private final Object lifecycleLock = new Object();
 
@@ -73,8 +78,17 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		}
 		this.context = new ListenerContext(builder.engine.scripts(), keys, builder.group, builder.consumerName,
 				settings, builder.engine.observer(), builder.engine.codec(), builder.engine.clock(), readBlock);
-		this.runtime = new ListenerRuntime(this.context, builder.payloadType, builder.handler,
-				() -> this.engine.registry().accept(keys.queue()));
+		int count = builder.engine.partitions().apply(builder.queue);
+		for (int partition = 0; partition < count; partition++) {
+			QueueKeys partitionKeys = keys.partition(partition, count);
+			ListenerContext partitionContext = new ListenerContext(this.context.scripts(), partitionKeys,
+					this.context.group(), this.context.consumer(), settings, this.context.observer(),
+					this.context.codec(), this.context.clock(), readBlock);
+			this.partitions.add(partitionKeys);
+			// each partition's reader checks the queue's partition count when it connects
+			this.runtimes.add(new ListenerRuntime(partitionContext, builder.payloadType, builder.handler,
+					() -> this.engine.registry().accept(keys.queue())));
+		}
 	}
 
 	/**
@@ -127,7 +141,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	 * @return how many messages this container holds (read, running or awaiting ack)
 	 */
 	public int heldMessages() {
-		return this.runtime.held();
+		return this.runtimes.stream().mapToInt(ListenerRuntime::held).sum();
 	}
 
 	/**
@@ -135,7 +149,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	 * replacement worker since the container was built
 	 */
 	public long abandonedHandlers() {
-		return this.runtime.abandonedHandlers();
+		return this.runtimes.stream().mapToLong(ListenerRuntime::abandonedHandlers).sum();
 	}
 
 	@Override
@@ -144,8 +158,8 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			if (this.running) {
 				return;
 			}
-			this.engine.schedulers().join(this.context.keys(), group());
-			this.runtime.start();
+			this.partitions.forEach((partition) -> this.engine.schedulers().join(partition, group()));
+			this.runtimes.forEach(ListenerRuntime::start);
 			this.running = true;
 		}
 	}
@@ -158,10 +172,35 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			}
 			this.running = false;
 			try {
-				this.runtime.stop();
+				stopRuntimes();
 			}
 			finally {
-				this.engine.schedulers().leave(this.context.keys(), group());
+				this.partitions.forEach((partition) -> this.engine.schedulers().leave(partition, group()));
+			}
+		}
+	}
+
+	/**
+	 * Stops the partitions' runtimes at once: each waits for its handlers in parallel.
+	 */
+	private void stopRuntimes() {
+		if (this.runtimes.size() == 1) {
+			this.runtimes.get(0).stop();
+			return;
+		}
+		List<Thread> stopping = new ArrayList<>();
+		for (ListenerRuntime runtime : this.runtimes) {
+			Thread thread = new Thread(runtime::stop, this.context.threadName("stop"));
+			thread.start();
+			stopping.add(thread);
+		}
+		for (Thread thread : stopping) {
+			try {
+				thread.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
 			}
 		}
 	}
@@ -189,7 +228,8 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	 * @return whether it is healthy
 	 */
 	public boolean isHealthy() {
-		return this.running && this.runtime.isServing() && this.engine.schedulers().isServing(this.context.keys());
+		return this.running && this.runtimes.stream().allMatch(ListenerRuntime::isServing)
+				&& this.partitions.stream().allMatch((partition) -> this.engine.schedulers().isServing(partition));
 	}
 
 	@Override

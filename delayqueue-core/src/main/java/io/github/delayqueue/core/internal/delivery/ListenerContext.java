@@ -62,7 +62,8 @@ public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group
 	 * @return {@code queue 'q', group 'g'} for log lines
 	 */
 	public String label() {
-		return "queue '" + queue() + "', group '" + this.group + "'";
+		String partition = (this.keys.partition() == 0) ? "" : " (partition " + this.keys.partition() + ")";
+		return "queue '" + queue() + "'" + partition + ", group '" + this.group + "'";
 	}
 
 	/**
@@ -70,7 +71,7 @@ public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group
 	 * @return a thread name naming the queue and group
 	 */
 	public String threadName(String role) {
-		return "delayqueue-" + queue() + "-" + this.group + "-" + role;
+		return "delayqueue-" + this.keys.tag() + "-" + this.group + "-" + role;
 	}
 
 }

@@ -28,6 +28,7 @@ import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.core.internal.redis.Envelope;
+import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 
@@ -186,7 +187,8 @@ final class Processor {
 			Failures.logError(logger,
 					"Dead-lettered message '" + delivery.messageId + "' of " + this.context.label() + " after "
 							+ Math.min(delivery.attempt, delivery.maxAttempts) + " attempt(s) as dead letter "
-							+ deadEntry + " (replay it with that entry id): " + Failures.summary(failure),
+							+ QueueNames.deadLetterId(this.context.keys().partition(), deadEntry)
+							+ " (replay it with that entry id): " + Failures.summary(failure),
 					failure);
 			this.context.observer()
 				.dead(this.context.queue(), this.context.group(), delivery.processingTime(), failure);

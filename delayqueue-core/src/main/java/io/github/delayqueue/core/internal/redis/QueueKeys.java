@@ -23,15 +23,17 @@ import java.util.List;
  * The Redis keys of one queue, or of one partition of a queue. All keys of a partition
  * share one hash tag, so every script touches one cluster slot: {@code {queue}} for
  * partition 0 (the only one of an unpartitioned queue, whose keys are those of every
- * earlier version) and {@code {queue#n}} for partition {@code n} (queue names cannot
- * contain {@code #}, so no queue's keys are another's partition). See
+ * earlier version) and {@code {queue#n}} or {@code {queue#n.k}} for partition {@code n},
+ * chosen by {@link PartitionTags} to spread the partitions evenly over the slots (queue
+ * names cannot contain {@code #}, so no queue's keys are another's partition). See
  * {@code docs/data-model.md} and {@code docs/scaling.md}.
  *
  * @param prefix the key prefix (default {@code dq})
  * @param queue the queue name
  * @param partition the partition, 0 for an unpartitioned queue
+ * @param tag the hash tag of the partition's keys
  */
-public record QueueKeys(String prefix, String queue, int partition) {
+public record QueueKeys(String prefix, String queue, int partition, String tag) {
 
 	/** The most partitions a queue can have. */
 	public static final int MAX_PARTITIONS = 1024;
@@ -41,6 +43,7 @@ public record QueueKeys(String prefix, String queue, int partition) {
 	 * @param prefix the key prefix
 	 * @param queue the queue name
 	 * @param partition the partition, from 0
+	 * @param tag the hash tag of the partition's keys
 	 */
 	public QueueKeys {
 		QueueNames.queue(queue);
@@ -48,6 +51,7 @@ public record QueueKeys(String prefix, String queue, int partition) {
 			throw new IllegalArgumentException("Partition of queue '" + queue + "' must be between 0 and "
 					+ (MAX_PARTITIONS - 1) + ", but was " + partition);
 		}
+		java.util.Objects.requireNonNull(tag, "tag");
 	}
 
 	/**
@@ -56,28 +60,25 @@ public record QueueKeys(String prefix, String queue, int partition) {
 	 * @param queue the queue name
 	 */
 	public QueueKeys(String prefix, String queue) {
-		this(prefix, queue, 0);
+		this(prefix, queue, 0, queue);
 	}
 
 	/**
-	 * Returns the keys of another partition of the same queue.
+	 * Returns the keys of a partition of the same queue.
 	 * @param other the partition
+	 * @param partitions the queue's partition count
 	 * @return its keys
 	 */
-	public QueueKeys partition(int other) {
-		return new QueueKeys(this.prefix, this.queue, other);
-	}
-
-	/**
-	 * @return the hash tag of this partition's keys: the queue name for partition 0,
-	 * {@code queue#n} for partition {@code n}
-	 */
-	public String tag() {
-		return (this.partition == 0) ? this.queue : this.queue + "#" + this.partition;
+	public QueueKeys partition(int other, int partitions) {
+		if (other < 0 || other >= partitions) {
+			throw new IllegalArgumentException("Partition of queue '" + this.queue + "' must be between 0 and "
+					+ (partitions - 1) + ", but was " + other);
+		}
+		return new QueueKeys(this.prefix, this.queue, other, PartitionTags.tag(this.queue, other, partitions));
 	}
 
 	private String key(String suffix) {
-		return this.prefix + ":{" + tag() + "}:" + suffix;
+		return this.prefix + ":{" + this.tag + "}:" + suffix;
 	}
 
 	/**
@@ -124,6 +125,14 @@ public record QueueKeys(String prefix, String queue, int partition) {
 	 */
 	public String dead() {
 		return key("dead");
+	}
+
+	/**
+	 * @return the HASH of the queue's metadata (its partition count), always in partition
+	 * 0's slot
+	 */
+	public String meta() {
+		return this.prefix + ":{" + this.queue + "}:meta";
 	}
 
 	/**

@@ -94,22 +94,35 @@ public final class QueueNames {
 	 * or a lone UTF-16 surrogate
 	 */
 	public static String messageId(String id) {
+		return idLike("Message id", id);
+	}
+
+	/**
+	 * Validates a message key (the partition key): the rules of an id.
+	 * @param key the key
+	 * @return the key
+	 * @throws IllegalArgumentException when it is null, empty, too long or not valid text
+	 */
+	public static String messageKey(String key) {
+		return idLike("Message key", key);
+	}
+
+	private static String idLike(String what, String id) {
 		if (id == null || id.isEmpty()) {
-			throw new IllegalArgumentException("Message id must not be null or empty");
+			throw new IllegalArgumentException(what + " must not be null or empty");
 		}
 		int lone = loneSurrogate(id);
 		if (lone >= 0) {
 			throw new IllegalArgumentException(
-					"Message id '" + abbreviate(id) + "' must be valid UTF-16: it has a lone surrogate at index " + lone
+					what + " '" + abbreviate(id) + "' must be valid UTF-16: it has a lone surrogate at index " + lone
 							+ ", which UTF-8 cannot encode (it would become '?')");
 		}
 		if (id.getBytes(StandardCharsets.UTF_8).length > MAX_ID_BYTES) {
 			throw new IllegalArgumentException(
-					"Message id must be at most " + MAX_ID_BYTES + " bytes in UTF-8 ('" + abbreviate(id) + "')");
+					what + " must be at most " + MAX_ID_BYTES + " bytes in UTF-8 ('" + abbreviate(id) + "')");
 		}
 		if (id.chars().anyMatch(Character::isISOControl)) {
-			throw new IllegalArgumentException(
-					"Message id '" + abbreviate(id) + "' must not contain control characters");
+			throw new IllegalArgumentException(what + " '" + abbreviate(id) + "' must not contain control characters");
 		}
 		return id;
 	}
@@ -125,13 +138,50 @@ public final class QueueNames {
 		if (entryId == null) {
 			throw new IllegalArgumentException("Dead-letter entry id must not be null");
 		}
-		Matcher matcher = ENTRY_ID.matcher(entryId);
-		if (!matcher.matches() || !isUnsignedLong(matcher.group(1)) || !isUnsignedLong(matcher.group(2))) {
+		int slash = entryId.indexOf('/');
+		String streamId = (slash < 0) ? entryId : entryId.substring(slash + 1);
+		Matcher matcher = ENTRY_ID.matcher(streamId);
+		if (!matcher.matches() || !isUnsignedLong(matcher.group(1)) || !isUnsignedLong(matcher.group(2))
+				|| (slash >= 0 && !isPartition(entryId.substring(0, slash)))) {
 			throw new IllegalArgumentException("Dead-letter entry id must be a stream id '<ms>-<seq>' "
-					+ "(two unsigned 64-bit decimal numbers, e.g. '1700000000000-0'), but was '" + abbreviate(entryId)
-					+ "'");
+					+ "(two unsigned 64-bit decimal numbers, e.g. '1700000000000-0'), prefixed with its partition "
+					+ "in a partitioned queue ('3/1700000000000-0'), but was '" + abbreviate(entryId) + "'");
 		}
 		return entryId;
+	}
+
+	private static boolean isPartition(String digits) {
+		return digits.matches("[1-9][0-9]{0,3}") && Integer.parseInt(digits) < QueueKeys.MAX_PARTITIONS;
+	}
+
+	/**
+	 * Returns the dead-letter entry id of a dead letter: its stream id, prefixed with its
+	 * partition ({@code 3/1700000000000-0}) unless in partition 0.
+	 * @param partition the partition of its dead-letter stream
+	 * @param streamId its id in that stream
+	 * @return the dead-letter entry id
+	 */
+	public static String deadLetterId(int partition, String streamId) {
+		return (partition == 0) ? streamId : partition + "/" + streamId;
+	}
+
+	/**
+	 * Returns the partition of a valid dead-letter entry id.
+	 * @param entryId the entry id
+	 * @return its partition, 0 when it has no prefix
+	 */
+	public static int deadLetterPartition(String entryId) {
+		int slash = entryId.indexOf('/');
+		return (slash < 0) ? 0 : Integer.parseInt(entryId.substring(0, slash));
+	}
+
+	/**
+	 * Returns the stream id of a valid dead-letter entry id.
+	 * @param entryId the entry id
+	 * @return its id in its partition's dead-letter stream
+	 */
+	public static String deadLetterStreamId(String entryId) {
+		return entryId.substring(entryId.indexOf('/') + 1);
 	}
 
 	private static boolean isUnsignedLong(String digits) {

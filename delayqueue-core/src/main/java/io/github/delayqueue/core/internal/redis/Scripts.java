@@ -72,6 +72,9 @@ public final class Scripts {
 	/** Reads the consumer groups of a stream. */
 	public static final RedisScript<List<Object>> GROUPS = load("groups");
 
+	/** Declares a queue's partition count, or reads the one declared before. */
+	public static final RedisScript<List<Object>> DECLARE_PARTITIONS = load("declare-partitions");
+
 	/** Reads a page of dead letters. */
 	public static final RedisScript<List<Object>> DEAD_RANGE = load("dead-range");
 

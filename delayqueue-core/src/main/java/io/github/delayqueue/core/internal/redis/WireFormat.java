@@ -156,7 +156,20 @@ public final class WireFormat {
 	 * @return the dead letter
 	 */
 	public static DeadLetter deadLetter(String queue, List<?> entry) {
-		return deadLetter(queue, ScriptRunner.asString(entry.get(0)), fields((List<?>) entry.get(1)));
+		return deadLetter(queue, 0, entry);
+	}
+
+	/**
+	 * Reads a dead-letter stream entry of a partition; its entry id carries the partition
+	 * (see {@link QueueNames#deadLetterId(int, String)}).
+	 * @param queue the queue
+	 * @param partition the partition whose dead-letter stream it is in
+	 * @param entry the entry: id and flat field list
+	 * @return the dead letter
+	 */
+	public static DeadLetter deadLetter(String queue, int partition, List<?> entry) {
+		return deadLetter(queue, QueueNames.deadLetterId(partition, ScriptRunner.asString(entry.get(0))),
+				fields((List<?>) entry.get(1)));
 	}
 
 	private static DeadLetter deadLetter(String queue, String entryId, Map<String, byte[]> fields) {

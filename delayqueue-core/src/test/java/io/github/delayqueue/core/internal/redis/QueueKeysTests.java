@@ -16,7 +16,9 @@
 package io.github.delayqueue.core.internal.redis;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 import io.github.delayqueue.test.RedisCluster;
 import io.github.delayqueue.test.RedisClusterTest;
@@ -36,7 +38,7 @@ class QueueKeysTests {
 	void partitionZeroKeepsTheKeysOfAnUnpartitionedQueue() {
 		QueueKeys queue = new QueueKeys("dq", "orders");
 		assertThat(queue.partition()).isZero();
-		assertThat(queue.partition(0)).isEqualTo(queue);
+		assertThat(queue.partition(0, 12)).isEqualTo(queue);
 		assertThat(queue.tag()).isEqualTo("orders");
 		assertThat(queue.delayed()).isEqualTo("dq:{orders}:delayed");
 		assertThat(queue.stream()).isEqualTo("dq:{orders}:stream");
@@ -46,31 +48,43 @@ class QueueKeysTests {
 
 	@Test
 	void everyOtherPartitionHasAHashTagOfItsOwn() {
-		QueueKeys third = new QueueKeys("dq", "orders").partition(3);
-		assertThat(third.tag()).isEqualTo("orders#3");
+		QueueKeys third = new QueueKeys("dq", "orders").partition(3, 12);
+		assertThat(third.tag()).startsWith("orders#3");
 		assertThat(third.queue()).isEqualTo("orders");
-		assertThat(third.delayed()).isEqualTo("dq:{orders#3}:delayed");
-		assertThat(third.retryDelayed("g")).isEqualTo("dq:{orders#3}:retry-delayed:g");
-		assertThat(third.dead()).isEqualTo("dq:{orders#3}:dead");
+		assertThat(third.partition()).isEqualTo(3);
+		assertThat(third.delayed()).isEqualTo("dq:{" + third.tag() + "}:delayed");
+		assertThat(third.retryDelayed("g")).isEqualTo("dq:{" + third.tag() + "}:retry-delayed:g");
+		assertThat(third.meta()).isEqualTo("dq:{orders}:meta");
 		assertThat(third.registry()).isEqualTo("dq:queues");
-		assertThatIllegalArgumentException().isThrownBy(() -> third.partition(-1))
-			.withMessage("Partition of queue 'orders' must be between 0 and 1023, but was -1");
-		assertThatIllegalArgumentException().isThrownBy(() -> third.partition(QueueKeys.MAX_PARTITIONS));
+		assertThatIllegalArgumentException().isThrownBy(() -> third.partition(-1, 12))
+			.withMessage("Partition of queue 'orders' must be between 0 and 11, but was -1");
+		assertThatIllegalArgumentException().isThrownBy(() -> third.partition(12, 12));
 		assertThatIllegalArgumentException().isThrownBy(() -> new QueueKeys("dq", "orders#3"))
 			.withMessageContaining("may only contain");
 	}
 
 	@Test
-	void twelvePartitionsSpreadOverTheMastersOfACluster(RedisCluster cluster) {
-		QueueKeys queue = new QueueKeys("dq", "orders");
-		Map<Integer, Integer> perMaster = new HashMap<>();
-		for (int partition = 0; partition < 12; partition++) {
-			int master = cluster.masterOf(cluster.slotOf(queue.partition(partition).stream()));
-			perMaster.merge(master, 1, Integer::sum);
+	void partitionsSpreadEvenlyOverTheMastersOfACluster(RedisCluster cluster) {
+		for (String name : new String[] { "orders", "bench", "a", "invoices.v2" }) {
+			for (int partitions : new int[] { 3, 12, 30 }) {
+				QueueKeys queue = new QueueKeys("dq", name);
+				Map<Integer, Integer> perMaster = new HashMap<>();
+				Set<Integer> slots = new HashSet<>();
+				for (int partition = 0; partition < partitions; partition++) {
+					String key = queue.partition(partition, partitions).stream();
+					int slot = cluster.slotOf(key);
+					assertThat(PartitionTags.slot(queue.partition(partition, partitions).tag())).as("CRC16 of " + key)
+						.isEqualTo(slot);
+					slots.add(slot);
+					perMaster.merge(cluster.masterOf(slot), 1, Integer::sum);
+				}
+				assertThat(slots).as("%s, %d partitions: a slot each", name, partitions).hasSize(partitions);
+				// the 3 masters own thirds of the slots, give or take one slot at a
+				// border
+				assertThat(perMaster.values()).as("%s, %d partitions per master", name, partitions)
+					.allMatch((count) -> Math.abs(count - partitions / 3) <= 1);
+			}
 		}
-		assertThat(perMaster).as("partitions per master").hasSize(3);
-		// 4, 4 and 4 for this name: CRC16 spreads consecutive tags well
-		assertThat(perMaster.values()).allMatch((count) -> count >= 3 && count <= 5);
 	}
 
 }
