@@ -57,6 +57,26 @@ class ClusterBenchmarkSmokeTests {
 	}
 
 	@Test
+	void theClusterScenarioSpreadsAPartitionedQueueOverTheMasters(RedisCluster cluster) throws Exception {
+		LettuceConnectionFactory factory = cluster.connectionFactory(java.time.Duration.ofSeconds(10));
+		try {
+			Map<String, Object> result = Benchmark
+				.run(factory, Map.of("scenario", "cluster", "n", "600", "partitions", "3", "warm-up", "1000"))
+				.get(0);
+			assertThat(result).containsEntry("complete", true)
+				.containsEntry("acked", 600)
+				.containsEntry("partitions", 3);
+			@SuppressWarnings("unchecked")
+			List<Double> shares = (List<Double>) result.get("commands_percent_per_master");
+			// one partition per master: each carries about a third of the commands
+			assertThat(shares).hasSize(3).allMatch((share) -> share > 20 && share < 47);
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
 	void rejectsMalformedClusterNodes() {
 		assertThatIllegalArgumentException().isThrownBy(() -> Benchmark.connectCluster("127.0.0.1"))
 			.withMessageContaining("HOST:PORT,HOST:PORT");

@@ -184,8 +184,8 @@ abstract class PartitionContract {
 		Set<String> ids = new HashSet<>();
 		all.forEach((letter) -> ids.add(letter.entryId()));
 		assertThat(all).hasSize(20);
-		assertThat(ids).hasSize(20).anyMatch((id) -> id.contains("/"));
-		DeadLetter prefixed = all.stream().filter((letter) -> letter.entryId().contains("/")).findFirst().orElseThrow();
+		assertThat(ids).hasSize(20).anyMatch((id) -> id.contains(":"));
+		DeadLetter prefixed = all.stream().filter((letter) -> letter.entryId().contains(":")).findFirst().orElseThrow();
 		assertThat(this.engine.admin().replay(this.queue, prefixed.entryId())).isTrue();
 		await().atMost(Duration.ofSeconds(10)).until(() -> received.get(prefixed.messageId()) == 2);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.engine.admin().stats(this.queue).dead() == 20);
@@ -221,7 +221,7 @@ abstract class PartitionContract {
 	}
 
 	@Test
-	void anEngineThatDeclaresAnotherCountIsRefused() {
+	void anEngineThatDeclaresAnotherCountIsRefused() throws InterruptedException {
 		this.engine.template().send(this.queue, "first", Duration.ofHours(1));
 		AtomicInteger refused = new AtomicInteger();
 		for (int other : new int[] { 1, this.partitions + 1 }) {
@@ -234,6 +234,22 @@ abstract class PartitionContract {
 		}
 		assertThat(refused).hasValue(2);
 		assertThat(this.engine.admin().stats(this.queue).scheduled()).isEqualTo(1);
+		// a listener of an engine that declares another count reads nothing and creates
+		// no
+		// group: its readers refuse to start on the queue (and log why, retrying)
+		DelayQueueEngine wrong = track(
+				DelayQueueEngine.builder(this.connectionFactory).partitions(this.queue, this.partitions + 1).build());
+		Set<String> received = ConcurrentHashMap.newKeySet();
+		DelayQueueListenerContainer container = wrong
+			.listenerContainer(this.queue, "g", String.class, (payload, context) -> received.add(payload))
+			.build();
+		container.start();
+		track(container::stop);
+		this.engine.template().send(this.queue, "now", Duration.ZERO);
+		Thread.sleep(1500);
+		assertThat(received).isEmpty();
+		assertThat(this.engine.admin().stats(this.queue).groups()).as("groups created by the refused listener")
+			.isEmpty();
 	}
 
 }

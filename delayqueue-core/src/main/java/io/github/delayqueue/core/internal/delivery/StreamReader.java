@@ -67,8 +67,9 @@ final class StreamReader implements SupervisedLoop.Job {
 	private volatile RedisConnection connection;
 
 	/**
-	 * @param onConnected runs once a connection is ready and the groups exist (e.g. to
-	 * register the queue)
+	 * @param onConnected runs once a connection is ready, before the groups are created
+	 * (registers the queue and checks its partition count; when it throws, nothing is
+	 * read)
 	 */
 	StreamReader(ListenerContext context, Holdings holdings, LeaseKeeper leases, Runnable onConnected) {
 		this.context = context;
@@ -100,8 +101,11 @@ final class StreamReader implements SupervisedLoop.Job {
 		if (current == null) {
 			current = this.context.scripts().connectionFactory().getConnection();
 			this.connection = current;
-			ensureGroups(current);
+			// first: it checks the queue's partition count, and a refused listener must
+			// not
+			// create its group
 			this.onConnected.run();
+			ensureGroups(current);
 			readOwnPending(current);
 			if (!this.loop.isRunning()) {
 				// stopped while connecting: interrupt() may have missed the connection

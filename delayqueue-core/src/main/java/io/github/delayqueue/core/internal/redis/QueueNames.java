@@ -138,14 +138,14 @@ public final class QueueNames {
 		if (entryId == null) {
 			throw new IllegalArgumentException("Dead-letter entry id must not be null");
 		}
-		int slash = entryId.indexOf('/');
+		int slash = entryId.indexOf(':');
 		String streamId = (slash < 0) ? entryId : entryId.substring(slash + 1);
 		Matcher matcher = ENTRY_ID.matcher(streamId);
 		if (!matcher.matches() || !isUnsignedLong(matcher.group(1)) || !isUnsignedLong(matcher.group(2))
 				|| (slash >= 0 && !isPartition(entryId.substring(0, slash)))) {
 			throw new IllegalArgumentException("Dead-letter entry id must be a stream id '<ms>-<seq>' "
 					+ "(two unsigned 64-bit decimal numbers, e.g. '1700000000000-0'), prefixed with its partition "
-					+ "in a partitioned queue ('3/1700000000000-0'), but was '" + abbreviate(entryId) + "'");
+					+ "in a partitioned queue ('3:1700000000000-0'), but was '" + abbreviate(entryId) + "'");
 		}
 		return entryId;
 	}
@@ -156,13 +156,14 @@ public final class QueueNames {
 
 	/**
 	 * Returns the dead-letter entry id of a dead letter: its stream id, prefixed with its
-	 * partition ({@code 3/1700000000000-0}) unless in partition 0.
+	 * partition ({@code 3:1700000000000-0}, a character that a URL path segment keeps)
+	 * unless in partition 0.
 	 * @param partition the partition of its dead-letter stream
 	 * @param streamId its id in that stream
 	 * @return the dead-letter entry id
 	 */
 	public static String deadLetterId(int partition, String streamId) {
-		return (partition == 0) ? streamId : partition + "/" + streamId;
+		return (partition == 0) ? streamId : partition + ":" + streamId;
 	}
 
 	/**
@@ -171,7 +172,7 @@ public final class QueueNames {
 	 * @return its partition, 0 when it has no prefix
 	 */
 	public static int deadLetterPartition(String entryId) {
-		int slash = entryId.indexOf('/');
+		int slash = entryId.indexOf(':');
 		return (slash < 0) ? 0 : Integer.parseInt(entryId.substring(0, slash));
 	}
 
@@ -181,7 +182,7 @@ public final class QueueNames {
 	 * @return its id in its partition's dead-letter stream
 	 */
 	public static String deadLetterStreamId(String entryId) {
-		return entryId.substring(entryId.indexOf('/') + 1);
+		return entryId.substring(entryId.indexOf(':') + 1);
 	}
 
 	private static boolean isUnsignedLong(String digits) {
