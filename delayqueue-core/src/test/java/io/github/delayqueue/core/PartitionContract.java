@@ -246,7 +246,9 @@ abstract class PartitionContract {
 		container.start();
 		track(container::stop);
 		this.engine.template().send(this.queue, "now", Duration.ZERO);
-		Thread.sleep(1500);
+		await().atMost(Duration.ofSeconds(3)).until(() -> !container.isHealthy());
+		Thread.sleep(1000);
+		assertThat(container.isHealthy()).isFalse();
 		assertThat(received).isEmpty();
 		assertThat(this.engine.admin().stats(this.queue).groups()).as("groups created by the refused listener")
 			.isEmpty();

@@ -67,6 +67,11 @@ final class StreamReader implements SupervisedLoop.Job {
 	private volatile RedisConnection connection;
 
 	/**
+	 * Whether the last check of the queue refused this reader (a configuration error).
+	 */
+	private volatile boolean refused;
+
+	/**
 	 * @param onConnected runs once a connection is ready, before the groups are created
 	 * (registers the queue and checks its partition count; when it throws, nothing is
 	 * read)
@@ -87,8 +92,12 @@ final class StreamReader implements SupervisedLoop.Job {
 		this.loop.stop(timeout);
 	}
 
+	/**
+	 * Whether the reader's loop runs and the queue accepted it: a reader refused by the
+	 * queue (an engine declaring another partition count) retries, but does not serve.
+	 */
 	boolean isServing() {
-		return this.loop.isServing();
+		return this.loop.isServing() && !this.refused;
 	}
 
 	@Override
@@ -101,10 +110,16 @@ final class StreamReader implements SupervisedLoop.Job {
 		if (current == null) {
 			current = this.context.scripts().connectionFactory().getConnection();
 			this.connection = current;
-			// first: it checks the queue's partition count, and a refused listener must
-			// not
-			// create its group
-			this.onConnected.run();
+			// first: it checks the queue's partition count, and a refused listener
+			// must not create its group
+			try {
+				this.onConnected.run();
+				this.refused = false;
+			}
+			catch (IllegalStateException ex) {
+				this.refused = true;
+				throw ex;
+			}
 			ensureGroups(current);
 			readOwnPending(current);
 			if (!this.loop.isRunning()) {
