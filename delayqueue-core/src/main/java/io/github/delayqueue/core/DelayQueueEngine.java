@@ -228,6 +228,11 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return the keys, partition 0 first
 	 */
 	public List<QueueKeys> partitionKeys(String queue) {
+		List<QueueKeys> known = (queue != null) ? this.partitionKeys.get(queue) : null;
+		if (known != null) {
+			// the send path asks once per message: no validation or allocation again
+			return known;
+		}
 		return this.partitionKeys.computeIfAbsent(QueueNames.queue(queue), (name) -> {
 			QueueKeys first = keys(name);
 			int count = partitions(name);
@@ -246,16 +251,17 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return the keys of its partition
 	 */
 	QueueKeys keysFor(String queue, String key) {
-		int count = partitions(queue);
+		List<QueueKeys> all = partitionKeys(queue);
+		int count = all.size();
 		if (count == 1) {
-			return keys(queue);
+			return all.get(0);
 		}
 		int partition = this.partitioner.partition(key, count);
 		if (partition < 0 || partition >= count) {
 			throw new IllegalStateException("The partitioner " + this.partitioner + " mapped key '" + key
 					+ "' of queue '" + queue + "' to partition " + partition + ", outside 0 to " + (count - 1));
 		}
-		return partitionKeys(queue).get(partition);
+		return all.get(partition);
 	}
 
 	void register(RedisConnection connection, QueueKeys keys) {
