@@ -37,8 +37,6 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -347,53 +345,19 @@ final class Scenarios {
 	}
 
 	private long usedMemory() {
-		return sumOverMasters("memory", "used_memory");
+		return sum(ServerInfo.perMaster(this.connectionFactory, "memory", "used_memory"));
 	}
 
 	private long commandsProcessed() {
-		return sumOverMasters("stats", "total_commands_processed");
+		return sum(commandsPerMaster());
 	}
 
-	/**
-	 * The commands each master of a cluster executed so far, masters in slot order; one
-	 * figure for a single server.
-	 */
 	private List<Long> commandsPerMaster() {
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			if (connection instanceof RedisClusterConnection cluster) {
-				List<RedisClusterNode> masters = new ArrayList<>();
-				for (RedisClusterNode node : cluster.clusterGetNodes()) {
-					if (node.isMaster()) {
-						masters.add(node);
-					}
-				}
-				masters.sort(java.util.Comparator.comparingInt((node) -> node.getSlotRange().getSlotsArray().length == 0
-						? Integer.MAX_VALUE : node.getSlotRange().getSlotsArray()[0]));
-				List<Long> counts = new ArrayList<>();
-				for (RedisClusterNode master : masters) {
-					counts.add(Long.parseLong(
-							cluster.serverCommands().info(master, "stats").getProperty("total_commands_processed")));
-				}
-				return counts;
-			}
-			return List.of(commandsProcessed());
-		}
+		return ServerInfo.perMaster(this.connectionFactory, "stats", "total_commands_processed");
 	}
 
-	/** An {@code INFO} field of the server, or its sum over the masters of a cluster. */
-	private long sumOverMasters(String section, String field) {
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			if (connection instanceof RedisClusterConnection cluster) {
-				long sum = 0;
-				for (RedisClusterNode node : cluster.clusterGetNodes()) {
-					if (node.isMaster()) {
-						sum += Long.parseLong(cluster.serverCommands().info(node, section).getProperty(field));
-					}
-				}
-				return sum;
-			}
-			return Long.parseLong(connection.serverCommands().info(section).getProperty(field));
-		}
+	private static long sum(List<Long> values) {
+		return values.stream().mapToLong(Long::longValue).sum();
 	}
 
 	static double round(double value) {

@@ -290,12 +290,17 @@ public class DelayQueueAdmin {
 	 */
 	private QueueKeys partitionOf(String queue, String entryId) {
 		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
+		verifyPartitions(queue);
+		int partition = QueueNames.deadLetterPartition(entryId);
+		return (partition < partitions.size()) ? partitions.get(partition) : null;
+	}
+
+	/** Checks the queue's partition count against Redis (once per queue and engine). */
+	private void verifyPartitions(String queue) {
 		DelayQueueTemplate.inRedis("read the partitions of queue '" + queue + "'", () -> {
 			this.engine.verifyPartitions(queue);
 			return null;
 		});
-		int partition = QueueNames.deadLetterPartition(entryId);
-		return (partition < partitions.size()) ? partitions.get(partition) : null;
 	}
 
 	private DeadLetter find(String queue, QueueKeys keys, String entryId) {
@@ -370,10 +375,7 @@ public class DelayQueueAdmin {
 	 * concurrently
 	 */
 	public long purgeDeadLetters(String queue) {
-		DelayQueueTemplate.inRedis("read the partitions of queue '" + queue + "'", () -> {
-			this.engine.verifyPartitions(queue);
-			return null;
-		});
+		verifyPartitions(queue);
 		long purged = 0;
 		for (QueueKeys keys : this.engine.partitionKeys(queue)) {
 			List<Object> reply = DelayQueueTemplate.inRedis("purge dead letters of queue '" + queue + "'",

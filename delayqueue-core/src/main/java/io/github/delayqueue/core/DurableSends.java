@@ -292,17 +292,10 @@ final class DurableSends {
 
 	private static void requireWaitAof(RedisConnection connection, String key) {
 		String version = DelayQueueAdmin.serverVersion(connection, key);
-		if (version != null && !atLeast(version, 7, 2)) {
+		if (version != null && ServerCheck.compare(version, "7.2") < 0) {
 			throw new UnsupportedOperationException("A durable send that waits for the AOF needs WAITAOF, "
 					+ "which Redis " + version + " does not have (Redis 7.2+); use Durability.replicas(...) instead");
 		}
-	}
-
-	static boolean atLeast(String version, int major, int minor) {
-		String[] parts = version.trim().split("\\.");
-		int actualMajor = Integer.parseInt(parts[0]);
-		int actualMinor = (parts.length > 1) ? Integer.parseInt(parts[1]) : 0;
-		return actualMajor > major || (actualMajor == major && actualMinor >= minor);
 	}
 
 	@SuppressWarnings("unchecked")

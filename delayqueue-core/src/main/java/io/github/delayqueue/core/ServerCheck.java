@@ -76,7 +76,14 @@ public record ServerCheck(String version, String maxmemoryPolicy, Boolean append
 	/** The fsync policies, least safe first. */
 	private static final List<String> FSYNC_SAFETY = List.of("no", "everysec", "always");
 
-	private static int compare(String version, String other) {
+	/**
+	 * Compares two Redis versions ({@code 7.0.15}, {@code 7.2}) part by part; a part that
+	 * is not a number counts as 0.
+	 * @param version a version
+	 * @param other another
+	 * @return negative, zero or positive as {@code version} is older, the same or newer
+	 */
+	static int compare(String version, String other) {
 		String[] left = version.trim().split("\\.");
 		String[] right = other.trim().split("\\.");
 		for (int i = 0; i < Math.max(left.length, right.length); i++) {

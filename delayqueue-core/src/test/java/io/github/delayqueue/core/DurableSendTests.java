@@ -152,7 +152,7 @@ class DurableSendTests {
 	@Test
 	void waitingForTheAofNeedsRedis72() {
 		String version = this.master.info("redis_version");
-		Assumptions.assumeTrue(!DurableSends.atLeast(version, 7, 2), "the server has WAITAOF");
+		Assumptions.assumeTrue(!this.master.versionAtLeast("7.2"), "the server has WAITAOF");
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> this.engine.template()
 				.send(DelayMessage.builder("x").queue("orders").delay(Duration.ofHours(1)).build(),

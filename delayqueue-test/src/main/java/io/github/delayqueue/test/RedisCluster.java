@@ -140,13 +140,9 @@ public final class RedisCluster implements AutoCloseable {
 
 	private void replicate() {
 		for (int i = 0; i < this.masters.size(); i++) {
-			String masterId = nodeId(this.masters.get(i));
+			String masterId = ClusterNodes.nodeId(this.masters.get(i));
 			this.replicas.get(i).forEach((replica) -> replica.execute("CLUSTER", "REPLICATE", masterId));
 		}
-	}
-
-	private static String nodeId(RedisServer node) {
-		return String.valueOf(node.execute("CLUSTER", "MYID"));
 	}
 
 	/**
@@ -246,25 +242,11 @@ public final class RedisCluster implements AutoCloseable {
 	public int masterOf(int slot) {
 		for (int i = 0; i < this.masters.size(); i++) {
 			RedisServer master = this.masters.get(i);
-			if (master.isRunning() && servesSlot(master, slot)) {
+			if (master.isRunning() && ClusterNodes.servesSlot(master, slot)) {
 				return i;
 			}
 		}
 		throw new IllegalStateException("No running master serves slot " + slot);
-	}
-
-	private static boolean servesSlot(RedisServer master, int slot) {
-		String myId = nodeId(master);
-		for (Object range : (List<?>) master.execute("CLUSTER", "SLOTS")) {
-			List<?> entry = (List<?>) range;
-			long first = (Long) entry.get(0);
-			long last = (Long) entry.get(1);
-			String owner = String.valueOf(((List<?>) entry.get(2)).get(2));
-			if (first <= slot && slot <= last) {
-				return myId.equals(owner);
-			}
-		}
-		return false;
 	}
 
 	private RedisServer anyMaster() {
@@ -302,75 +284,7 @@ public final class RedisCluster implements AutoCloseable {
 		if (source == target) {
 			throw new IllegalArgumentException("Slot " + slot + " is already served by master " + toMaster);
 		}
-		target.execute("CLUSTER", "SETSLOT", String.valueOf(slot), "IMPORTING", nodeId(source));
-		source.execute("CLUSTER", "SETSLOT", String.valueOf(slot), "MIGRATING", nodeId(target));
-		return new SlotMigration(slot, source, target);
-	}
-
-	/**
-	 * A slot on its way from one master to another, its keys moved by {@code MIGRATE}.
-	 */
-	public final class SlotMigration {
-
-		private final int slot;
-
-		private final RedisServer source;
-
-		private final RedisServer target;
-
-		private SlotMigration(int slot, RedisServer source, RedisServer target) {
-			this.slot = slot;
-			this.source = source;
-			this.target = target;
-		}
-
-		/**
-		 * Moves up to {@code count} keys of the slot to the target, one {@code MIGRATE}
-		 * each.
-		 * @param count the most keys to move
-		 * @return how many were moved (0 when none is left)
-		 */
-		public int moveKeys(int count) {
-			List<?> keys = (List<?>) this.source.execute("CLUSTER", "GETKEYSINSLOT", String.valueOf(this.slot),
-					String.valueOf(count));
-			keys.forEach((key) -> moveKey(String.valueOf(key)));
-			return keys.size();
-		}
-
-		/**
-		 * Moves one key of the slot to the target ({@code MIGRATE}).
-		 * @param key the key
-		 */
-		public void moveKey(String key) {
-			this.source.execute("MIGRATE", this.target.host(), String.valueOf(this.target.port()), "", "0", "5000",
-					"KEYS", key);
-		}
-
-		/**
-		 * Moves every key left in the slot to the target.
-		 */
-		public void moveAll() {
-			while (moveKeys(100) > 0) {
-				// until the slot is empty on the source
-			}
-		}
-
-		/**
-		 * Moves the keys left and assigns the slot to the target on every master
-		 * ({@code SETSLOT NODE}).
-		 */
-		public void finish() {
-			moveAll();
-			String targetId = nodeId(this.target);
-			this.target.execute("CLUSTER", "SETSLOT", String.valueOf(this.slot), "NODE", targetId);
-			this.source.execute("CLUSTER", "SETSLOT", String.valueOf(this.slot), "NODE", targetId);
-			for (RedisServer master : RedisCluster.this.masters) {
-				if (master != this.source && master != this.target && master.isRunning()) {
-					master.execute("CLUSTER", "SETSLOT", String.valueOf(this.slot), "NODE", targetId);
-				}
-			}
-		}
-
+		return SlotMigration.begin(slot, source, target, this::masters);
 	}
 
 	private static void await(String what, BooleanSupplier condition) {

@@ -99,7 +99,7 @@ class RedisClusterTests {
 			RedisServer source = cluster.masters().get(from);
 			source.execute("SET", "{q}:a", "1");
 			source.execute("SET", "{q}:b", "2");
-			RedisCluster.SlotMigration migration = cluster.beginSlotMigration(slot, to);
+			SlotMigration migration = cluster.beginSlotMigration(slot, to);
 			assertThat(migration.moveKeys(1)).isEqualTo(1);
 			// one key on each side: a command on both is refused until the move ends
 			assertThatExceptionOfType(UncheckedIOException.class)

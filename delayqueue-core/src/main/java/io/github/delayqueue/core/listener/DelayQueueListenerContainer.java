@@ -81,9 +81,8 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		int count = builder.engine.partitions().apply(builder.queue);
 		for (int partition = 0; partition < count; partition++) {
 			QueueKeys partitionKeys = keys.partition(partition, count);
-			ListenerContext partitionContext = new ListenerContext(this.context.scripts(), partitionKeys,
-					this.context.group(), this.context.consumer(), settings, this.context.observer(),
-					this.context.codec(), this.context.clock(), readBlock);
+			ListenerContext partitionContext = (partition == 0) ? this.context
+					: this.context.forPartition(partitionKeys);
 			this.partitions.add(partitionKeys);
 			// each partition's reader checks the queue's partition count when it connects
 			this.runtimes.add(new ListenerRuntime(partitionContext, builder.payloadType, builder.handler,

@@ -26,6 +26,7 @@ import io.github.delayqueue.core.UnconfirmedSendException;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.test.RedisCluster;
 import io.github.delayqueue.test.RedisServer;
+import io.github.delayqueue.test.SlotMigration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -106,7 +107,7 @@ class ClusterDurableSendTests {
 				.isEqualTo(SendResult.Status.SCHEDULED);
 			int slot = cluster.slotOf(keys.stream());
 			int target = (cluster.masterOf(slot) + 1) % 3;
-			RedisCluster.SlotMigration migration = cluster.beginSlotMigration(slot, target);
+			SlotMigration migration = cluster.beginSlotMigration(slot, target);
 			// every key the send script touches is on the target: the source answers ASK
 			migration.moveKey(keys.delayed());
 			migration.moveKey(keys.messages());

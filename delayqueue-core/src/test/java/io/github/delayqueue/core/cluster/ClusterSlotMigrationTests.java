@@ -30,6 +30,7 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.test.RedisCluster;
 import io.github.delayqueue.test.RedisClusterTest;
+import io.github.delayqueue.test.SlotMigration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -90,7 +91,7 @@ class ClusterSlotMigrationTests {
 		}
 		int slot = this.cluster.slotOf(keys.stream());
 		int target = (this.cluster.masterOf(slot) + 1) % 3;
-		RedisCluster.SlotMigration migration = this.cluster.beginSlotMigration(slot, target);
+		SlotMigration migration = this.cluster.beginSlotMigration(slot, target);
 		// the scheduled set on the target, the rest on the source: every script refused
 		migration.moveKey(keys.delayed());
 		CountDownLatch finished = new CountDownLatch(1);
@@ -130,7 +131,7 @@ class ClusterSlotMigrationTests {
 	@Test
 	void aSlowKeyByKeyMigrationUnderLoadLosesNothing() throws Exception {
 		migrateUnderLoad("migrating", (slot, target) -> {
-			RedisCluster.SlotMigration migration = this.cluster.beginSlotMigration(slot, target);
+			SlotMigration migration = this.cluster.beginSlotMigration(slot, target);
 			while (migration.moveKeys(1) > 0) {
 				Thread.sleep(200);
 			}

@@ -59,7 +59,18 @@ public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group
 	}
 
 	/**
-	 * @return {@code queue 'q', group 'g'} for log lines
+	 * Returns the same listener's context on another partition of the queue.
+	 * @param partition the keys of the partition
+	 * @return the context
+	 */
+	public ListenerContext forPartition(QueueKeys partition) {
+		return new ListenerContext(this.scripts, partition, this.group, this.consumer, this.settings, this.observer,
+				this.codec, this.clock, this.readBlock);
+	}
+
+	/**
+	 * @return {@code queue 'q', group 'g'} for log lines ({@code queue 'q' (partition 3),
+	 * group 'g'} in partitions 1 and above)
 	 */
 	public String label() {
 		String partition = (this.keys.partition() == 0) ? "" : " (partition " + this.keys.partition() + ")";
