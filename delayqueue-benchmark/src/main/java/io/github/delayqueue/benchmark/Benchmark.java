@@ -50,7 +50,7 @@ public final class Benchmark {
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
 			  scenarios: burst | spread | memory | scale | idle | cluster | all | smoke
-			  cluster            burst on a queue of --partitions P (12) partitions, concurrency per partition 64 / P,
+			  cluster            burst on a queue of --partitions P (12) partitions, concurrency 64 for all of them,
 			                     with each master's share of the commands
 			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
 			  --concurrency C    listener concurrency (burst 64, spread 8)
@@ -98,8 +98,8 @@ public final class Benchmark {
 			case "idle" -> results.add(scenarios.idle(idle));
 			case "cluster" -> {
 				int partitions = Integer.parseInt(options.getOrDefault("partitions", "12"));
-				// concurrency is per partition: about burst's 64 handlers in all
-				results.add(scenarios.burst(or(n, 20_000), or(concurrency, Math.max(1, 64 / partitions)), partitions));
+				// burst's 64 handlers, shared by the partitions
+				results.add(scenarios.burst(or(n, 20_000), or(concurrency, 64), partitions));
 			}
 			case "scale" -> results.addAll(scale(scenarios, or(n, 1_000_000), or(concurrency, 64)));
 			case "all" -> {

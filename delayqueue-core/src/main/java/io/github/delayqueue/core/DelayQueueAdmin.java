@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.TreeMap;
+import java.util.SortedMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -146,6 +148,30 @@ public class DelayQueueAdmin {
 						total = (total == null) ? partition : sum(total, partition);
 					}
 					return total;
+				}));
+	}
+
+	/**
+	 * Returns which consumer of a group owns each partition of a queue, for a group that
+	 * consumes it exclusively or in order; empty for a group that shares the partitions.
+	 * @param queue the queue
+	 * @param group the group
+	 * @return consumer name by partition number, for the partitions owned now
+	 */
+	public SortedMap<Integer, String> partitionOwners(String queue, String group) {
+		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
+		String checkedGroup = QueueNames.group(group);
+		return DelayQueueTemplate.inRedis("read the partition owners of queue '" + queue + "'",
+				() -> this.engine.scripts().execute((connection) -> {
+					this.engine.verifyPartitions(connection, queue);
+					SortedMap<Integer, String> owners = new TreeMap<>();
+					for (QueueKeys keys : partitions) {
+						byte[] owner = connection.stringCommands().get(QueueKeys.bytes(keys.owner(checkedGroup)));
+						if (owner != null) {
+							owners.put(keys.partition(), new String(owner, StandardCharsets.UTF_8));
+						}
+					}
+					return owners;
 				}));
 	}
 

@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -29,10 +31,7 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.test.RedisServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -48,44 +47,11 @@ import static org.awaitility.Awaitility.await;
  * refused. Written once, run on a single server ({@link PartitionedQueueTests}) and on a
  * cluster ({@link ClusterPartitionedQueueTests}).
  */
-abstract class PartitionContract {
-
-	private final RedisConnectionFactory connectionFactory;
-
-	private final Function<String, RedisServer> serverFor;
-
-	private final int partitions;
-
-	private final List<AutoCloseable> resources = new ArrayList<>();
-
-	private String queue;
-
-	private DelayQueueEngine engine;
+abstract class PartitionContract extends PartitionedQueueFixture {
 
 	PartitionContract(RedisConnectionFactory connectionFactory, Function<String, RedisServer> serverFor,
 			int partitions) {
-		this.connectionFactory = connectionFactory;
-		this.serverFor = serverFor;
-		this.partitions = partitions;
-	}
-
-	@BeforeEach
-	void engine(TestInfo info) {
-		this.queue = info.getTestMethod().orElseThrow().getName();
-		this.engine = track(
-				DelayQueueEngine.builder(this.connectionFactory).partitions(this.queue, this.partitions).build());
-	}
-
-	@AfterEach
-	void close() throws Exception {
-		for (int i = this.resources.size() - 1; i >= 0; i--) {
-			this.resources.get(i).close();
-		}
-	}
-
-	private <T extends AutoCloseable> T track(T resource) {
-		this.resources.add(resource);
-		return resource;
+		super(connectionFactory, serverFor, partitions);
 	}
 
 	/** Message id → how many times it was handled. */
@@ -133,6 +99,82 @@ abstract class PartitionContract {
 		assertThat(received.values()).allMatch((times) -> times == 1);
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.engine.admin().stats(this.queue).inFlight() == 0);
 		assertThat(this.engine.admin().stats(this.queue).scheduled()).isZero();
+	}
+
+	@Test
+	void thePartitionsShareTheHandlersAndTheCapacityOfTheContainer() throws InterruptedException {
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger mostRunning = new AtomicInteger();
+		CountDownLatch release = new CountDownLatch(1);
+		Set<String> handled = ConcurrentHashMap.newKeySet();
+		DelayQueueListenerContainer container = this.engine
+			.listenerContainer(this.queue, "g", String.class, (payload, context) -> {
+				mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+				try {
+					release.await(20, TimeUnit.SECONDS);
+				}
+				finally {
+					running.decrementAndGet();
+				}
+				handled.add(context.id());
+			})
+			.concurrency(3)
+			.prefetch(2)
+			.build();
+		container.start();
+		track(container::stop);
+		int limit = 3 + 2 * this.partitions;
+		sendNow(240, (i) -> "id-" + i);
+		// every partition has a backlog: the container fills up to its limit, no further
+		await().atMost(Duration.ofSeconds(10)).until(() -> container.heldMessages() == limit);
+		long end = System.nanoTime() + Duration.ofMillis(500).toNanos();
+		while (System.nanoTime() < end) {
+			assertThat(container.heldMessages()).isLessThanOrEqualTo(limit);
+			Thread.sleep(10);
+		}
+		assertThat(mostRunning.get()).isEqualTo(3);
+		release.countDown();
+		await().atMost(Duration.ofSeconds(20)).until(() -> handled.size() == 240);
+		assertThat(mostRunning.get()).isEqualTo(3);
+	}
+
+	@Test
+	void idlePartitionsLeaveTheHandlersToABusyOne() {
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger mostRunning = new AtomicInteger();
+		Set<String> handled = ConcurrentHashMap.newKeySet();
+		DelayQueueListenerContainer container = this.engine
+			.listenerContainer(this.queue, "g", String.class, (payload, context) -> {
+				mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+				try {
+					Thread.sleep(100);
+				}
+				finally {
+					running.decrementAndGet();
+				}
+				handled.add(context.id());
+			})
+			.concurrency(4)
+			.prefetch(1)
+			.build();
+		container.start();
+		track(container::stop);
+		// one key: one partition
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < 40; i++) {
+			messages.add(DelayMessage.builder("m").queue(this.queue).id("one-" + i).key("hot").build());
+		}
+		this.engine.template().sendAll(messages);
+		await().atMost(Duration.ofSeconds(20)).until(() -> handled.size() == 40);
+		assertThat(mostRunning.get()).isEqualTo(4);
+	}
+
+	private void sendNow(int count, Function<Integer, String> id) {
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			messages.add(DelayMessage.builder("m-" + i).queue(this.queue).id(id.apply(i)).build());
+		}
+		this.engine.template().sendAll(messages);
 	}
 
 	@Test

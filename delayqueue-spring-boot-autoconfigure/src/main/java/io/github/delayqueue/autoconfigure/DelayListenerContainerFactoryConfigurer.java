@@ -115,6 +115,9 @@ public class DelayListenerContainerFactoryConfigurer {
 		map.map("dead-letter-retention", source.getDeadLetterRetention(), settings::deadLetterRetention);
 		map.map("stale-consumer-timeout", source.getStaleConsumerTimeout(), settings::staleConsumerTimeout);
 		map.map("auto-startup", source.getAutoStartup(), settings::autoStartup);
+		map.map("exclusive", source.getExclusive(), settings::exclusive);
+		map.map("ordered", source.getOrdered(), settings::ordered);
+		map.map("blocking-retries", source.getBlockingRetries(), settings::blockingRetries);
 		map.map("max-attempts", source.getMaxAttempts(), settings::maxAttempts);
 		ListenerProperties.Retry retry = source.getRetry();
 		map.map("retry.max-attempts", retry.getMaxAttempts(), settings::maxAttempts);
@@ -149,13 +152,17 @@ public class DelayListenerContainerFactoryConfigurer {
 			}
 		}
 
-		/** The retry settings are checked together: name the group of properties. */
+		/**
+		 * The retry settings are checked together, and blocking retries with ordering:
+		 * name the property or group of properties.
+		 */
 		void validate() {
 			try {
 				ListenerSettings.builder().from(this.settings).build();
 			}
 			catch (IllegalArgumentException ex) {
-				throw new IllegalArgumentException(this.prefix + ".retry: " + ex.getMessage(), ex);
+				String key = ex.getMessage().startsWith("Blocking retries") ? "blocking-retries" : "retry";
+				throw new IllegalArgumentException(this.prefix + "." + key + ": " + ex.getMessage(), ex);
 			}
 		}
 

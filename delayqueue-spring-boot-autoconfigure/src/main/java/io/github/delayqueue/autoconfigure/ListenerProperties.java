@@ -87,6 +87,26 @@ public class ListenerProperties {
 	 */
 	private Boolean autoStartup;
 
+	/**
+	 * Whether each partition of the queue is consumed by one instance of the group at a
+	 * time, through a lease in Redis (default false: every instance reads every
+	 * partition). Implied by ordered.
+	 */
+	private Boolean exclusive;
+
+	/**
+	 * Whether the messages of a partition (so of a key) are handled one at a time, in due
+	 * order (default false). Implies exclusive.
+	 */
+	private Boolean ordered;
+
+	/**
+	 * For ordered listeners: whether a failed message is retried in place, holding back
+	 * the messages behind it (default true), or through the retry stream, letting them
+	 * pass.
+	 */
+	private Boolean blockingRetries;
+
 	private final Retry retry = new Retry();
 
 	/**
@@ -100,7 +120,7 @@ public class ListenerProperties {
 	 * Number of partitions of the queue (under delayqueue.queues.<name> only), each a
 	 * slot of its own on Redis Cluster. Producers and consumers of the queue must set the
 	 * same number; it is stored in Redis on first use, and a different number is refused.
-	 * Concurrency and prefetch apply per partition. Default 1.
+	 * Concurrency is shared by the partitions; prefetch applies per partition. Default 1.
 	 */
 	private Integer partitions;
 
@@ -190,6 +210,30 @@ public class ListenerProperties {
 
 	public void setAutoStartup(Boolean autoStartup) {
 		this.autoStartup = autoStartup;
+	}
+
+	public Boolean getExclusive() {
+		return this.exclusive;
+	}
+
+	public void setExclusive(Boolean exclusive) {
+		this.exclusive = exclusive;
+	}
+
+	public Boolean getOrdered() {
+		return this.ordered;
+	}
+
+	public void setOrdered(Boolean ordered) {
+		this.ordered = ordered;
+	}
+
+	public Boolean getBlockingRetries() {
+		return this.blockingRetries;
+	}
+
+	public void setBlockingRetries(Boolean blockingRetries) {
+		this.blockingRetries = blockingRetries;
 	}
 
 	public Retry getRetry() {

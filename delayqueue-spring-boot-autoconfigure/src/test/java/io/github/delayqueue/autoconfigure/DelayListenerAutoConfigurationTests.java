@@ -17,6 +17,7 @@
 package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Executor;
 
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueAdminAccessEnvironmentPostProcessor;
@@ -33,6 +34,7 @@ import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisTest;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -128,6 +130,44 @@ class DelayListenerAutoConfigurationTests {
 			.withPropertyValues("delayqueue.queues.orders.prefetch=0")
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessageContaining("delayqueue.queues.orders.prefetch: Prefetch must be at least 1, but was 0"));
+	}
+
+	@Test
+	void orderedListenersOwnTheirPartitionsAndShowThemInTheEndpointAndTheMetrics() {
+		this.runner.withUserConfiguration(OrderListener.class, LedgerListener.class)
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("delayqueue.queues.orders.partitions=3", "delayqueue.queues.orders.ordered=true",
+					"delayqueue.queues.orders.blocking-retries=false",
+					"management.endpoints.web.exposure.include=delayqueue")
+			.run((context) -> {
+				DelayListenerEndpointRegistry registry = context.getBean(DelayListenerEndpointRegistry.class);
+				DelayQueueListenerContainer orders = registry.getListenerContainer("orders");
+				assertThat(orders.settings().ordered()).isTrue();
+				assertThat(orders.settings().exclusive()).isTrue();
+				assertThat(orders.settings().blockingRetries()).isFalse();
+				DelayQueueListenerContainer ledger = registry.getListenerContainer("ledger");
+				assertThat(ledger.settings().ordered()).isTrue();
+				assertThat(ledger.settings().blockingRetries()).isTrue();
+				Awaitility.await()
+					.atMost(Duration.ofSeconds(10))
+					.until(() -> orders.partitionsRead().size() == 3 && ledger.partitionsRead().size() == 1);
+				assertThat(context.getBean(MeterRegistry.class)
+					.get("delayqueue.partitions.owned")
+					.tags("queue", "orders", "group", orders.group())
+					.gauge()
+					.value()).isEqualTo(3);
+				DelayQueueEndpoint.QueueDescriptor queue = context.getBean(DelayQueueEndpoint.class)
+					.queue("orders", null);
+				assertThat(queue.partitionOwners()).containsEntry(orders.group(),
+						Map.of(0, orders.consumerName(), 1, orders.consumerName(), 2, orders.consumerName()));
+				assertThat(context.getBean(DelayQueueEndpoint.class).queues().listeners())
+					.anySatisfy((listener) -> assertThat(listener.partitions()).containsExactly(0, 1, 2));
+			});
+		this.runner.withUserConfiguration(OrderListener.class)
+			.withPropertyValues("delayqueue.queues.orders.blocking-retries=true")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("delayqueue.queues.orders.blocking-retries: Blocking retries apply to ordered "
+						+ "listeners only"));
 	}
 
 	@Test
@@ -255,6 +295,14 @@ class DelayListenerAutoConfigurationTests {
 
 		@DelayListener(id = "orders", queue = "orders")
 		void onOrder(String order) {
+		}
+
+	}
+
+	static class LedgerListener {
+
+		@DelayListener(id = "ledger", queue = "ledger", ordered = "true")
+		void onEntry(String entry) {
 		}
 
 	}

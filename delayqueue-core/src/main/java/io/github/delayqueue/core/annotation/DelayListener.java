@@ -109,6 +109,14 @@ public @interface DelayListener {
 	String visibilityTimeout() default "";
 
 	/**
+	 * Whether the messages of one key (one partition of the queue) are handled one at a
+	 * time, in due order; each partition is then owned by one instance of the group at a
+	 * time. A failed message holds back the messages behind it while it is retried.
+	 * @return {@code true} or {@code false}
+	 */
+	String ordered() default "";
+
+	/**
 	 * Whether the listener starts with the application context.
 	 * @return {@code true} or {@code false}
 	 */

@@ -164,12 +164,10 @@ public class DelayListenerAnnotationBeanPostProcessor
 					DelayListenerAnnotationBeanPostProcessor::duration);
 			Duration visibilityTimeout = attribute(annotation.visibilityTimeout(), "visibilityTimeout",
 					DelayListenerAnnotationBeanPostProcessor::duration);
-			Boolean autoStartup = attribute(annotation.autoStartup(), "autoStartup", (value) -> {
-				if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
-					throw new IllegalArgumentException("not true or false");
-				}
-				return Boolean.valueOf(value);
-			});
+			Boolean autoStartup = attribute(annotation.autoStartup(), "autoStartup",
+					DelayListenerAnnotationBeanPostProcessor::bool);
+			Boolean ordered = attribute(annotation.ordered(), "ordered",
+					DelayListenerAnnotationBeanPostProcessor::bool);
 			endpoint.settings((settings) -> {
 				ifSet(concurrency, settings::concurrency);
 				ifSet(maxAttempts, settings::maxAttempts);
@@ -178,6 +176,7 @@ public class DelayListenerAnnotationBeanPostProcessor
 				ifSet(maxBackoff, settings::maxBackoff);
 				ifSet(visibilityTimeout, settings::visibilityTimeout);
 				ifSet(autoStartup, settings::autoStartup);
+				ifSet(ordered, settings::ordered);
 			});
 			// invalid values fail now, naming the method
 			ListenerSettings.builder().apply(endpoint.getSettings()).build();
@@ -243,6 +242,13 @@ public class DelayListenerAnnotationBeanPostProcessor
 			resolved = (evaluated != null) ? evaluated.toString() : null;
 		}
 		return (resolved != null) ? resolved.trim() : "";
+	}
+
+	private static Boolean bool(String value) {
+		if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+			throw new IllegalArgumentException("not true or false");
+		}
+		return Boolean.valueOf(value);
 	}
 
 	private <T> T attribute(String raw, String name, Function<String, T> parser) {

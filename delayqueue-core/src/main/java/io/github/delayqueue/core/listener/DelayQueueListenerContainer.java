@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 
 import org.apache.commons.logging.Log;
@@ -35,20 +36,21 @@ import io.github.delayqueue.core.internal.redis.QueueNames;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Delivers the messages of one queue to one consumer group's handler: a reader doing
- * {@code XREADGROUP ... BLOCK} on its own connection over the queue's stream and the
- * group's retry stream, {@code concurrency} workers, batched acks, and a watchdog that
- * renews the leases of held messages, gives up handlers that hang past the lease renewal
- * limit, and recovers entries whose consumer died.
+ * Delivers the messages of one queue to one consumer group's handler: a reader per
+ * partition of the queue doing {@code XREADGROUP ... BLOCK} on its own connection over
+ * the partition's stream and the group's retry stream, {@code concurrency} workers shared
+ * by all the partitions, batched acks, and a watchdog that renews the leases of held
+ * messages, gives up handlers that hang past the lease renewal limit, and recovers
+ * entries whose consumer died.
  * <p>
- * Guarantees: at most {@code concurrency + prefetch} messages are held by this container
- * at once, and at most {@code concurrency} handlers run at once, across stops and
- * restarts; a message is acknowledged only after its handler returned; a handler that
- * throws (anything, {@link Error}s included) gets its message back after the retry
- * policy's backoff, or dead-lettered; no background thread ends while the container runs
- * (one that dies is replaced and logged at ERROR); on {@link #stop()} running handlers
- * may finish within the shutdown timeout and every other held message is released for
- * redelivery. A message is lost only if Redis loses it.
+ * Guarantees: at most {@code concurrency + prefetch × partitions} messages are held by
+ * this container at once, and at most {@code concurrency} handlers run at once, across
+ * stops and restarts; a message is acknowledged only after its handler returned; a
+ * handler that throws (anything, {@link Error}s included) gets its message back after the
+ * retry policy's backoff, or dead-lettered; no background thread ends while the container
+ * runs (one that dies is replaced and logged at ERROR); on {@link #stop()} running
+ * handlers may finish within the shutdown timeout and every other held message is
+ * released for redelivery. A message is lost only if Redis loses it.
  */
 public final class DelayQueueListenerContainer implements SmartLifecycle {
 
@@ -58,9 +60,9 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 	private final ListenerContext context;
 
-	/** One runtime per partition of the queue, partition 0 first. */
-	private final List<ListenerRuntime> runtimes = new ArrayList<>();
+	private final ListenerRuntime runtime;
 
+	/** The keys of the queue's partitions, partition 0 first. */
 	private final List<QueueKeys> partitions = new ArrayList<>();
 
 	private final Object lifecycleLock = new Object();
@@ -79,15 +81,15 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		this.context = new ListenerContext(builder.engine.scripts(), keys, builder.group, builder.consumerName,
 				settings, builder.engine.observer(), builder.engine.codec(), builder.engine.clock(), readBlock);
 		int count = builder.engine.partitions().apply(builder.queue);
+		List<ListenerContext> contexts = new ArrayList<>();
 		for (int partition = 0; partition < count; partition++) {
 			QueueKeys partitionKeys = keys.partition(partition, count);
-			ListenerContext partitionContext = (partition == 0) ? this.context
-					: this.context.forPartition(partitionKeys);
+			contexts.add((partition == 0) ? this.context : this.context.forPartition(partitionKeys));
 			this.partitions.add(partitionKeys);
-			// each partition's reader checks the queue's partition count when it connects
-			this.runtimes.add(new ListenerRuntime(partitionContext, builder.payloadType, builder.handler,
-					() -> this.engine.registry().accept(keys.queue())));
 		}
+		// each partition's reader checks the queue's partition count when it connects
+		this.runtime = new ListenerRuntime(contexts, builder.payloadType, builder.handler,
+				() -> this.engine.registry().accept(keys.queue()));
 	}
 
 	/**
@@ -140,7 +142,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	 * @return how many messages this container holds (read, running or awaiting ack)
 	 */
 	public int heldMessages() {
-		return this.runtimes.stream().mapToInt(ListenerRuntime::held).sum();
+		return this.runtime.held();
 	}
 
 	/**
@@ -148,7 +150,24 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	 * replacement worker since the container was built
 	 */
 	public long abandonedHandlers() {
-		return this.runtimes.stream().mapToLong(ListenerRuntime::abandonedHandlers).sum();
+		return this.runtime.abandonedHandlers();
+	}
+
+	/**
+	 * Returns the partitions this container reads: all of the queue's, or, when it is
+	 * {@link ListenerSetters#exclusive(boolean) exclusive}, those it owns now.
+	 * @return the partition numbers, in order
+	 */
+	public Set<Integer> partitionsRead() {
+		return this.runtime.partitionsRead();
+	}
+
+	/**
+	 * @return the live containers of the group seen by this exclusive container at its
+	 * last heartbeat; 0 when the container is not exclusive or has not started
+	 */
+	public int groupMembers() {
+		return this.runtime.members();
 	}
 
 	@Override
@@ -158,7 +177,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				return;
 			}
 			this.partitions.forEach((partition) -> this.engine.schedulers().join(partition, group()));
-			this.runtimes.forEach(ListenerRuntime::start);
+			this.runtime.start();
 			this.running = true;
 		}
 	}
@@ -171,35 +190,10 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			}
 			this.running = false;
 			try {
-				stopRuntimes();
+				this.runtime.stop();
 			}
 			finally {
 				this.partitions.forEach((partition) -> this.engine.schedulers().leave(partition, group()));
-			}
-		}
-	}
-
-	/**
-	 * Stops the partitions' runtimes at once: each waits for its handlers in parallel.
-	 */
-	private void stopRuntimes() {
-		if (this.runtimes.size() == 1) {
-			this.runtimes.get(0).stop();
-			return;
-		}
-		List<Thread> stopping = new ArrayList<>();
-		for (ListenerRuntime runtime : this.runtimes) {
-			Thread thread = new Thread(runtime::stop, this.context.threadName("stop"));
-			thread.start();
-			stopping.add(thread);
-		}
-		for (Thread thread : stopping) {
-			try {
-				thread.join();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
 			}
 		}
 	}
@@ -227,7 +221,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	 * @return whether it is healthy
 	 */
 	public boolean isHealthy() {
-		return this.running && this.runtimes.stream().allMatch(ListenerRuntime::isServing)
+		return this.running && this.runtime.isServing()
 				&& this.partitions.stream().allMatch((partition) -> this.engine.schedulers().isServing(partition));
 	}
 

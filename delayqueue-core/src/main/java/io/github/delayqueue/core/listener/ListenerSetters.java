@@ -66,6 +66,12 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 
 	private boolean autoStartup = true;
 
+	private boolean exclusive;
+
+	private boolean ordered;
+
+	private Boolean blockingRetries;
+
 	ListenerSetters() {
 	}
 
@@ -100,6 +106,9 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 		this.nonRetryable = new LinkedHashSet<>(template.nonRetryable);
 		this.executor = template.executor;
 		this.autoStartup = template.autoStartup;
+		this.exclusive = template.exclusive;
+		this.ordered = template.ordered;
+		this.blockingRetries = template.blockingRetries;
 		return self();
 	}
 
@@ -115,7 +124,8 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	}
 
 	/**
-	 * Sets how many handlers run at once (default 4).
+	 * Sets how many handlers run at once (default 4), whatever the queue's partition
+	 * count.
 	 * @param concurrency at least 1
 	 * @return this builder
 	 */
@@ -125,7 +135,8 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	}
 
 	/**
-	 * Sets how many read messages may wait for a free worker (default: concurrency).
+	 * Sets how many read messages may wait for a free worker (default: concurrency), per
+	 * partition of the queue: each partition's reader reads ahead in batches.
 	 * @param prefetch at least 1
 	 * @return this builder
 	 */
@@ -312,17 +323,62 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	}
 
 	/**
+	 * Sets whether each partition of the queue is consumed by one container of the group
+	 * at a time (default {@code false}: every container reads every partition). The
+	 * containers of the group share the partitions fairly through leases in Redis, and
+	 * rebalance as containers start and stop.
+	 * @param exclusive whether partitions are owned
+	 * @return this builder
+	 */
+	public B exclusive(boolean exclusive) {
+		this.exclusive = exclusive;
+		return self();
+	}
+
+	/**
+	 * Sets whether the messages of a partition, so all the messages of a key, are handled
+	 * one at a time, in due order (default {@code false}). Implies
+	 * {@link #exclusive(boolean) exclusive}: each partition is owned by one container of
+	 * the group. Messages of different partitions still run in parallel, up to the
+	 * concurrency.
+	 * @param ordered whether to handle each partition's messages in order
+	 * @return this builder
+	 */
+	public B ordered(boolean ordered) {
+		this.ordered = ordered;
+		return self();
+	}
+
+	/**
+	 * Sets, in ordered mode, whether a failed message is retried in place after its
+	 * backoff, holding back the messages of its partition until it succeeds or is
+	 * dead-lettered (default {@code true}, as a Kafka consumer does); with {@code false}
+	 * it is retried through the group's retry stream and the messages behind it pass it.
+	 * @param blocking whether retries block the partition
+	 * @return this builder
+	 */
+	public B blockingRetries(boolean blocking) {
+		this.blockingRetries = blocking;
+		return self();
+	}
+
+	/**
 	 * Builds the settings: validates the retry settings together.
 	 * @return the settings
 	 */
 	protected ListenerSettings buildSettings() {
 		RetryPolicy retry = new RetryPolicy(this.maxAttempts, this.initialBackoff, this.backoffMultiplier,
 				this.maxBackoff, this.jitter, this.nonRetryable);
+		if (this.blockingRetries != null && !this.ordered) {
+			throw new IllegalArgumentException(
+					"Blocking retries apply to ordered listeners only: set ordered, or leave blocking retries unset");
+		}
 		return new ListenerSettings(this.concurrency, (this.prefetch != null) ? this.prefetch : this.concurrency,
 				this.visibilityTimeout,
 				(this.leaseRenewalLimit != null) ? this.leaseRenewalLimit : this.visibilityTimeout.multipliedBy(10),
 				this.pollTimeout, this.shutdownTimeout, this.trimInterval, this.deadLetterRetention,
-				this.staleConsumerTimeout, retry, this.executor, this.autoStartup);
+				this.staleConsumerTimeout, retry, this.executor, this.autoStartup, this.exclusive || this.ordered,
+				this.ordered, this.ordered && (this.blockingRetries == null || this.blockingRetries));
 	}
 
 	private static int atLeastOne(String what, int value) {

@@ -25,8 +25,10 @@ import java.util.concurrent.Executor;
  * and the Spring Boot properties all set them through a {@link ListenerSetters} (where
  * each setting is validated) and take their defaults from {@link #DEFAULTS}.
  *
- * @param concurrency the number of handlers running at once
- * @param prefetch how many messages may wait for a free worker
+ * @param concurrency the number of handlers running at once (for all the partitions of
+ * the queue)
+ * @param prefetch how many messages may wait for a free worker, per partition of the
+ * queue
  * @param visibilityTimeout how long a delivery's lease lasts without renewal
  * @param leaseRenewalLimit how long the watchdog keeps renewing a running handler's
  * lease; past it the container gives the message up (retried per policy, or
@@ -41,25 +43,35 @@ import java.util.concurrent.Executor;
  * @param retryPolicy the retry policy
  * @param executor the executor of the workers, or {@code null} for own threads
  * @param autoStartup whether the Spring context starts the container
+ * @param exclusive whether each partition of the queue is consumed by one container of
+ * the group at a time, which holds a lease on it (implied by {@code ordered})
+ * @param ordered whether the messages of a partition (so of a key) are handled one at a
+ * time, in due order
+ * @param blockingRetries in ordered mode, whether a failed message is retried in place,
+ * holding back the messages behind it (otherwise it is retried through the retry stream
+ * and the others pass it)
  */
 public record ListenerSettings(int concurrency, int prefetch, Duration visibilityTimeout, Duration leaseRenewalLimit,
 		Duration pollTimeout, Duration shutdownTimeout, Duration trimInterval, Duration deadLetterRetention,
-		Duration staleConsumerTimeout, RetryPolicy retryPolicy, Executor executor, boolean autoStartup) {
+		Duration staleConsumerTimeout, RetryPolicy retryPolicy, Executor executor, boolean autoStartup,
+		boolean exclusive, boolean ordered, boolean blockingRetries) {
 
 	/**
 	 * The defaults: concurrency 4, prefetch = concurrency, visibility timeout 30 s, lease
 	 * renewal limit 10 visibility timeouts, poll timeout 5 s, shutdown timeout 30 s, trim
 	 * interval 30 s, dead letters kept 7 days, stale consumers removed after 10 minutes,
-	 * {@link RetryPolicy#DEFAULT}, own worker threads, started with the context.
+	 * {@link RetryPolicy#DEFAULT}, own worker threads, started with the context, shared
+	 * partitions (every container of the group reads every partition), unordered.
 	 */
 	public static final ListenerSettings DEFAULTS = new Builder().build();
 
 	/**
+	 * @param partitions the queue's partition count
 	 * @return how many messages the container holds at most:
-	 * {@code concurrency + prefetch}
+	 * {@code concurrency + prefetch × partitions}
 	 */
-	public int limit() {
-		return this.concurrency + this.prefetch;
+	public int limit(int partitions) {
+		return this.concurrency + this.prefetch * partitions;
 	}
 
 	/**

@@ -112,11 +112,19 @@ public class DelayQueueEndpoint {
 					.stream()
 					.map(DeadLetterDescriptor::of)
 					.toList();
-				return new QueueDescriptor(this.engine.admin().stats(queue), deadLetters, null);
+				QueueStats stats = this.engine.admin().stats(queue);
+				Map<String, Map<Integer, String>> owners = new TreeMap<>();
+				for (QueueStats.GroupStats group : stats.groups()) {
+					Map<Integer, String> owned = this.engine.admin().partitionOwners(queue, group.group());
+					if (!owned.isEmpty()) {
+						owners.put(group.group(), owned);
+					}
+				}
+				return new QueueDescriptor(stats, owners, deadLetters, null);
 			});
 		}
 		catch (BoundedCalls.TimeoutException ex) {
-			return new QueueDescriptor(null, List.of(), ex.getMessage());
+			return new QueueDescriptor(null, Map.of(), List.of(), ex.getMessage());
 		}
 	}
 
@@ -187,7 +195,8 @@ public class DelayQueueEndpoint {
 		return registry.getListenerContainerIds().stream().map((id) -> {
 			DelayQueueListenerContainer container = registry.getListenerContainer(id);
 			return new ListenerDescriptor(id, container.queue(), container.group(), container.isRunning(),
-					container.settings().concurrency(), container.heldMessages());
+					container.settings().concurrency(), container.heldMessages(),
+					List.copyOf(container.partitionsRead()));
 		}).toList();
 	}
 
@@ -212,21 +221,25 @@ public class DelayQueueEndpoint {
 	 * @param running whether it is running
 	 * @param concurrency how many handlers run at once
 	 * @param held deliveries it holds (running or prefetched)
+	 * @param partitions the partitions it reads (those it owns, when exclusive or
+	 * ordered)
 	 */
-	public record ListenerDescriptor(String id, String queue, String group, boolean running, int concurrency,
-			int held) {
+	public record ListenerDescriptor(String id, String queue, String group, boolean running, int concurrency, int held,
+			List<Integer> partitions) {
 	}
 
 	/**
 	 * One queue's counts and a page of its dead letters.
 	 *
 	 * @param stats the counts
+	 * @param partitionOwners for each group consuming the queue exclusively or in order:
+	 * the consumer owning each partition
 	 * @param deadLetters the oldest dead letters (after the requested entry)
 	 * @param error why the counts are missing (Redis did not answer in time), or
 	 * {@code null}
 	 */
-	public record QueueDescriptor(@Nullable QueueStats stats, List<DeadLetterDescriptor> deadLetters,
-			@Nullable String error) {
+	public record QueueDescriptor(@Nullable QueueStats stats, Map<String, Map<Integer, String>> partitionOwners,
+			List<DeadLetterDescriptor> deadLetters, @Nullable String error) {
 	}
 
 	/**

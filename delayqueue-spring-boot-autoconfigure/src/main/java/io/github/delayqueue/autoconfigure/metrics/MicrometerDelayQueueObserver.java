@@ -18,6 +18,10 @@ package io.github.delayqueue.autoconfigure.metrics;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
@@ -28,6 +32,7 @@ import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -50,7 +55,9 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * {@code queue}, {@code group}, {@code result}: acked, retried, dead);</li>
  * <li>gauges {@code delayqueue.messages.scheduled}, {@code .ready}, {@code .inflight} and
  * {@code .dead} per queue (tag {@code queue}), read from Redis at most once per refresh
- * interval per queue, and {@code NaN} while Redis cannot be reached.</li>
+ * interval per queue, and {@code NaN} while Redis cannot be reached;</li>
+ * <li>gauge {@code delayqueue.partitions.owned} (tags {@code queue}, {@code group}): the
+ * partitions this application's exclusive or ordered listeners of the group own now.</li>
  * </ul>
  * Gauges exist for every queue in the Redis registry at start-up, every queue with a
  * listener, and every queue this application sends to.
@@ -91,7 +98,10 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		this.listeners.ifAvailable((registry) -> registry.getQueues().forEach(this::gauges));
+		this.listeners.ifAvailable((registry) -> {
+			registry.getQueues().forEach(this::gauges);
+			ownedPartitionGauges(registry.getListenerContainers());
+		});
 		try {
 			DelayQueueEngine engine = this.engine.getIfAvailable();
 			if (engine != null) {
@@ -187,6 +197,23 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 			gauge("delayqueue.messages.dead", "Messages in the dead-letter stream", stats, QueueStats::dead);
 			return stats;
 		});
+	}
+
+	private void ownedPartitionGauges(Collection<DelayQueueListenerContainer> containers) {
+		Map<List<String>, List<DelayQueueListenerContainer>> byGroup = new LinkedHashMap<>();
+		for (DelayQueueListenerContainer container : containers) {
+			if (container.settings().exclusive()) {
+				byGroup.computeIfAbsent(List.of(container.queue(), container.group()), (key) -> new ArrayList<>())
+					.add(container);
+			}
+		}
+		byGroup.forEach((key, group) -> Gauge
+			.builder("delayqueue.partitions.owned", group,
+					(owners) -> owners.stream().mapToInt((owner) -> owner.partitionsRead().size()).sum())
+			.tag("queue", key.get(0))
+			.tag("group", key.get(1))
+			.description("Partitions of the queue owned by this application's listeners of the group")
+			.register(this.registry));
 	}
 
 	private void gauge(String name, String description, CachedStats stats, ToDoubleFunction<QueueStats> value) {

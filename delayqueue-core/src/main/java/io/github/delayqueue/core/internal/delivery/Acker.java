@@ -30,7 +30,7 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
-import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.ConcurrentAcks;
 
 import org.springframework.data.redis.connection.stream.RecordId;
 
@@ -135,8 +135,7 @@ final class Acker implements SupervisedLoop.Job {
 			byStream.computeIfAbsent(delivery.stream, (stream) -> new ArrayList<>()).add(RecordId.of(delivery.entryId));
 		}
 		this.context.scripts().execute((connection) -> {
-			byStream.forEach((stream, ids) -> connection.streamCommands()
-				.xAck(QueueKeys.bytes(stream), this.context.group(), ids.toArray(RecordId[]::new)));
+			ConcurrentAcks.ack(connection, this.context.group(), byStream);
 			return null;
 		});
 		for (Delivery delivery : deliveries) {

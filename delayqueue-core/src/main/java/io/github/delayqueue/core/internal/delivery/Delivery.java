@@ -51,9 +51,11 @@ public final class Delivery implements DelayMessageContext {
 
 	final long dueMillis;
 
-	final int attempt;
+	/** The attempt: raised in place by an ordered listener's blocking retries. */
+	volatile int attempt;
 
-	private final ListenerContext context;
+	/** The context of the delivery's partition. */
+	final ListenerContext context;
 
 	private final LeaseKeeper leases;
 

@@ -19,15 +19,14 @@ package io.github.delayqueue.core.internal.delivery;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The deliveries one container holds, and the capacity left: at most
- * {@code concurrency + prefetch} at once. A delivery is added when read or recovered and
- * removed exactly once when settled or released, so the count cannot drift.
+ * {@code concurrency + prefetch} at once, over all the partitions it reads. A delivery is
+ * added when read or recovered and removed exactly once when settled or released, so the
+ * count cannot drift.
  */
 public final class Holdings {
 
@@ -35,12 +34,49 @@ public final class Holdings {
 
 	private final Set<Delivery> held = ConcurrentHashMap.newKeySet();
 
-	private final BlockingQueue<Delivery> waiting = new LinkedBlockingQueue<>();
+	private final WaitingLine waiting;
 
 	private final Object capacity = new Object();
 
-	Holdings(int limit) {
+	/** Slots promised to reads under way, not yet held: they count as taken. */
+	private final AtomicInteger reserved = new AtomicInteger();
+
+	/**
+	 * @param limit the most deliveries held at once
+	 * @param ordered whether the deliveries of a partition run one at a time
+	 */
+	Holdings(int limit, boolean ordered) {
 		this.limit = limit;
+		this.waiting = WaitingLine.create(ordered);
+	}
+
+	int limit() {
+		return this.limit;
+	}
+
+	/**
+	 * Promises up to {@code wanted} free slots to a read, so that readers of several
+	 * partitions sharing these holdings never read more than the limit between them.
+	 * @return the slots granted, 0 when none is free
+	 */
+	int reserve(int wanted) {
+		while (true) {
+			int current = this.reserved.get();
+			int granted = Math.max(0, Math.min(wanted, this.limit - this.held.size() - current));
+			if (granted == 0 || this.reserved.compareAndSet(current, current + granted)) {
+				return granted;
+			}
+		}
+	}
+
+	/** Gives back slots a read reserved and did not use. */
+	void unreserve(int slots) {
+		if (slots > 0) {
+			this.reserved.addAndGet(-slots);
+			synchronized (this.capacity) {
+				this.capacity.notifyAll();
+			}
+		}
 	}
 
 	void accept(Delivery delivery) {
@@ -53,7 +89,7 @@ public final class Holdings {
 	 */
 	Delivery next(long timeoutMillis) {
 		try {
-			return this.waiting.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+			return this.waiting.next(timeoutMillis);
 		}
 		catch (InterruptedException ex) {
 			// a handler left the flag set, or the pool abandons this worker: the worker
@@ -70,11 +106,36 @@ public final class Holdings {
 		}
 	}
 
+	/**
+	 * The handler of a delivery {@link #next} gave returned or was given up: in ordered
+	 * mode, the next delivery of its partition may run.
+	 */
+	void done(Delivery delivery) {
+		this.waiting.done(delivery);
+	}
+
 	/** Removes and returns the deliveries no worker took. */
 	List<Delivery> drainWaiting() {
-		List<Delivery> drained = new ArrayList<>();
-		this.waiting.drainTo(drained);
-		return drained;
+		return this.waiting.drain();
+	}
+
+	/** Removes and returns the deliveries of one partition no worker took. */
+	List<Delivery> drainWaiting(int partition) {
+		return this.waiting.drain(partition);
+	}
+
+	/**
+	 * @param partition a partition of the queue
+	 * @return how many deliveries of that partition are held
+	 */
+	int heldIn(int partition) {
+		int count = 0;
+		for (Delivery delivery : this.held) {
+			if (WaitingLine.partitionOf(delivery) == partition) {
+				count++;
+			}
+		}
+		return count;
 	}
 
 	int size() {
@@ -82,7 +143,7 @@ public final class Holdings {
 	}
 
 	int free() {
-		return this.limit - this.held.size();
+		return this.limit - this.held.size() - this.reserved.get();
 	}
 
 	/** Waits up to the timeout until at least {@code slots} are free. */

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -44,6 +45,9 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 
 	private final ListenerContext context;
 
+	/** The contexts of the partitions the container reads now. */
+	private final Supplier<List<ListenerContext>> reading;
+
 	private final Holdings holdings;
 
 	private final SupervisedLoop loop;
@@ -64,8 +68,15 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 
 	private long nextTrim;
 
-	LeaseKeeper(ListenerContext context, Holdings holdings) {
-		this.context = context;
+	/**
+	 * @param partitions the contexts of every partition of the queue
+	 * @param reading the contexts of the partitions the container reads now: recovery and
+	 * trimming cover those
+	 */
+	LeaseKeeper(List<ListenerContext> partitions, Holdings holdings, Supplier<List<ListenerContext>> reading) {
+		this.context = partitions.get(0);
+		this.reading = reading;
+		ListenerContext context = this.context;
 		this.holdings = holdings;
 		long visibility = context.settings().visibilityTimeout().toNanos();
 		this.renewEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(50), visibility / 3);
@@ -96,23 +107,29 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		return this.loop.isServing();
 	}
 
+	/**
+	 * Runs each task that is due. A task that fails on one partition (its master is down)
+	 * still runs on the others, and is tried again after the loop's backoff; the first
+	 * failure is thrown once all ran.
+	 */
 	@Override
 	public long runOnce() {
 		long now = System.nanoTime();
+		StepFailures failed = new StepFailures();
 		if (now - this.nextRenew >= 0) {
 			giveUpHungHandlers(now);
 			this.workers.replenish();
-			renewHeld(now);
-			this.nextRenew = now + this.renewEveryNanos;
+			if (failed.none(() -> renewHeld(now))) {
+				this.nextRenew = now + this.renewEveryNanos;
+			}
 		}
-		if (now - this.nextRecover >= 0) {
-			recover();
+		if (now - this.nextRecover >= 0 && failed.none(() -> this.reading.get().forEach(failed.each(this::recover)))) {
 			this.nextRecover = now + this.recoverEveryNanos;
 		}
-		if (now - this.nextTrim >= 0) {
-			trim();
+		if (now - this.nextTrim >= 0 && failed.none(() -> this.reading.get().forEach(failed.each(this::trim)))) {
 			this.nextTrim = now + this.trimEveryNanos;
 		}
+		failed.rethrow();
 		long next = Math.min(this.nextRenew, Math.min(this.nextRecover, this.nextTrim));
 		return next - System.nanoTime();
 	}
@@ -136,6 +153,8 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 				this.processor.fail(delivery,
 						new HandlerTimeoutException("The handler ran past the lease renewal limit ("
 								+ this.context.settings().leaseRenewalLimit() + ") and was abandoned"));
+				// in ordered mode the partition's next message may run
+				this.holdings.done(delivery);
 			}
 		}
 	}
@@ -168,7 +187,8 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 	private void renew(List<Delivery> deliveries) {
 		Map<String, List<Delivery>> byStream = new LinkedHashMap<>();
 		deliveries.forEach((d) -> byStream.computeIfAbsent(d.stream, (s) -> new ArrayList<>()).add(d));
-		byStream.forEach((stream, list) -> {
+		StepFailures failed = new StepFailures();
+		byStream.forEach((stream, list) -> failed.none(() -> {
 			List<Object> args = new ArrayList<>(List.of(this.context.group(), this.context.consumer()));
 			list.forEach((d) -> args.add(d.entryId));
 			List<Object> lost = this.context.scripts().run(Scripts.EXTEND, List.of(stream), args.toArray());
@@ -176,50 +196,56 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 				String entryId = ScriptRunner.asString(entry);
 				list.stream().filter((d) -> d.entryId.equals(entryId)).forEach((d) -> d.leaseLost = true);
 			}
-		});
+		}));
+		failed.rethrow();
 	}
 
-	private void recover() {
+	private void recover(ListenerContext partition) {
 		int recovered = 0;
-		for (String stream : this.context.streams()) {
-			int free = this.holdings.free();
+		for (String stream : partition.streams()) {
+			int free = this.holdings.reserve(this.holdings.free());
 			if (free <= 0) {
 				break;
 			}
-			// never claim back what this container still holds (e.g. a handler past its
-			// lease renewal limit): another consumer is to take that over
-			List<Object> args = new ArrayList<>(List.of(this.context.group(), this.context.consumer(),
-					this.context.settings().visibilityTimeout().toMillis(), free));
-			args.addAll(this.holdings.entryIds(stream, false));
-			List<Object> claimed = this.context.scripts().run(Scripts.RECOVER, List.of(stream), args.toArray());
-			for (Object item : claimed) {
-				List<?> entry = (List<?>) item;
-				this.holdings.accept(new Delivery(this.context, this, stream, ScriptRunner.asString(entry.get(0)),
-						WireFormat.fields((List<?>) entry.get(1)), ScriptRunner.asLong(entry.get(2))));
-				recovered++;
+			try {
+				// never claim back what this container still holds (e.g. a handler past
+				// its lease renewal limit): another consumer is to take that over
+				List<Object> args = new ArrayList<>(List.of(partition.group(), partition.consumer(),
+						partition.settings().visibilityTimeout().toMillis(), free));
+				args.addAll(this.holdings.entryIds(stream, false));
+				List<Object> claimed = partition.scripts().run(Scripts.RECOVER, List.of(stream), args.toArray());
+				for (Object item : claimed) {
+					List<?> entry = (List<?>) item;
+					this.holdings.accept(new Delivery(partition, this, stream, ScriptRunner.asString(entry.get(0)),
+							WireFormat.fields((List<?>) entry.get(1)), ScriptRunner.asLong(entry.get(2))));
+					recovered++;
+				}
+			}
+			finally {
+				// the deliveries accepted are held now
+				this.holdings.unreserve(free);
 			}
 		}
 		if (recovered > 0) {
-			logger
-				.info("Recovered " + recovered + " message(s) of " + this.context.label() + " whose lease had expired");
-			this.context.observer().recovered(this.context.queue(), this.context.group(), recovered);
+			logger.info("Recovered " + recovered + " message(s) of " + partition.label() + " whose lease had expired");
+			partition.observer().recovered(partition.queue(), partition.group(), recovered);
 		}
 	}
 
-	private void trim() {
-		for (String stream : this.context.streams()) {
-			this.context.scripts().run(Scripts.TRIM, List.of(stream));
+	private void trim(ListenerContext partition) {
+		for (String stream : partition.streams()) {
+			partition.scripts().run(Scripts.TRIM, List.of(stream));
 		}
-		this.context.scripts()
-			.run(Scripts.TRIM_DEAD, List.of(this.context.keys().dead()),
-					this.context.settings().deadLetterRetention().toMillis());
-		long pruned = ScriptRunner.asLong(this.context.scripts()
-			.run(Scripts.PRUNE_CONSUMERS, this.context.streams(), this.context.group(), this.context.consumer(),
-					this.context.settings().staleConsumerTimeout().toMillis())
+		partition.scripts()
+			.run(Scripts.TRIM_DEAD, List.of(partition.keys().dead()),
+					partition.settings().deadLetterRetention().toMillis());
+		long pruned = ScriptRunner.asLong(partition.scripts()
+			.run(Scripts.PRUNE_CONSUMERS, partition.streams(), partition.group(), partition.consumer(),
+					partition.settings().staleConsumerTimeout().toMillis())
 			.get(0));
 		if (pruned > 0) {
-			logger.info("Removed " + pruned + " consumer(s) of " + this.context.label()
-					+ " that held nothing and were idle longer than " + this.context.settings().staleConsumerTimeout());
+			logger.info("Removed " + pruned + " consumer(s) of " + partition.label()
+					+ " that held nothing and were idle longer than " + partition.settings().staleConsumerTimeout());
 		}
 	}
 

@@ -20,6 +20,10 @@ import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -32,10 +36,11 @@ import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 
 /**
- * The machinery of one listener container: a {@link StreamReader}, a {@link WorkerPool}
- * running the {@link Processor}, an {@link Acker} and a {@link LeaseKeeper}, sharing the
- * container's {@link Holdings}. Each background part runs on a supervised loop, so none
- * can end silently while the container runs.
+ * The machinery of one listener container: a {@link StreamReader} per partition of the
+ * queue, and one {@link WorkerPool} running the {@link Processor}, one {@link Acker} and
+ * one {@link LeaseKeeper} for all of them, sharing the container's {@link Holdings}. Each
+ * background part runs on a supervised loop, so none can end silently while the container
+ * runs.
  */
 public final class ListenerRuntime {
 
@@ -43,7 +48,10 @@ public final class ListenerRuntime {
 
 	private static final long RELEASE_WAIT_MILLIS = 5000;
 
+	/** The container's context: partition 0's. */
 	private final ListenerContext context;
+
+	private final List<ListenerContext> partitions;
 
 	private final Holdings holdings;
 
@@ -55,25 +63,37 @@ public final class ListenerRuntime {
 
 	private final WorkerPool workers;
 
-	private final StreamReader reader;
+	/** The readers of the partitions read now, by partition. */
+	private final Map<Integer, StreamReader> readers = new ConcurrentHashMap<>();
+
+	private final Runnable onConnected;
+
+	/** Who reads which partition, when the container is exclusive; else {@code null}. */
+	private final PartitionOwnership ownership;
 
 	/**
 	 * Creates the runtime; nothing runs until {@link #start()}.
-	 * @param context the container's context
+	 * @param partitions the contexts of the queue's partitions, partition 0 first
 	 * @param payloadType the type payloads are decoded to
 	 * @param handler the handler
-	 * @param onConnected runs each time the reader has connected and created the groups
+	 * @param onConnected runs each time a reader has connected, before it creates its
+	 * groups
 	 */
-	public ListenerRuntime(ListenerContext context, Type payloadType, DelayMessageHandler<?> handler,
+	public ListenerRuntime(List<ListenerContext> partitions, Type payloadType, DelayMessageHandler<?> handler,
 			Runnable onConnected) {
-		this.context = context;
-		this.holdings = new Holdings(context.settings().limit());
-		this.acker = new Acker(context, this.holdings);
-		this.leases = new LeaseKeeper(context, this.holdings);
-		this.processor = new Processor(context, this.holdings, this.acker, payloadType, handler);
-		this.workers = new WorkerPool(context, this.holdings, this.processor);
+		this.context = partitions.get(0);
+		this.partitions = List.copyOf(partitions);
+		// the handlers are the container's; read-ahead is per partition, so that each
+		// partition's reader fetches batches
+		this.holdings = new Holdings(this.context.settings().limit(this.partitions.size()),
+				this.context.settings().ordered());
+		this.acker = new Acker(this.context, this.holdings);
+		this.leases = new LeaseKeeper(this.partitions, this.holdings, this::reading);
+		this.processor = new Processor(this.context, this.holdings, this.acker, payloadType, handler);
+		this.workers = new WorkerPool(this.context, this.holdings, this.processor);
 		this.leases.bind(this.processor, this.workers);
-		this.reader = new StreamReader(context, this.holdings, this.leases, onConnected);
+		this.onConnected = onConnected;
+		this.ownership = this.context.settings().exclusive() ? new PartitionOwnership(this, this.partitions) : null;
 	}
 
 	/**
@@ -85,7 +105,15 @@ public final class ListenerRuntime {
 		this.acker.start();
 		this.leases.start();
 		this.workers.start();
-		this.reader.start();
+		if (this.ownership != null) {
+			// opens the partitions this member comes to own
+			this.ownership.start();
+		}
+		else {
+			for (int partition = 0; partition < this.partitions.size(); partition++) {
+				open(partition);
+			}
+		}
 	}
 
 	/**
@@ -96,7 +124,10 @@ public final class ListenerRuntime {
 	 */
 	public void stop() {
 		long deadline = System.nanoTime() + this.context.settings().shutdownTimeout().toNanos();
-		this.reader.stop(Duration.ofSeconds(10));
+		if (this.ownership != null) {
+			this.ownership.stop();
+		}
+		stopReaders();
 		this.workers.stop();
 		if (!this.workers.awaitIdle(deadline)) {
 			logger.warn(this.workers.live() + " handler(s) of " + this.context.label()
@@ -109,6 +140,9 @@ public final class ListenerRuntime {
 		}
 		this.acker.stop(deadline);
 		releaseAndLeave(deadline);
+		if (this.ownership != null) {
+			this.ownership.leave();
+		}
 		this.leases.stop();
 	}
 
@@ -116,7 +150,9 @@ public final class ListenerRuntime {
 	 * @return whether every part runs: the reader, the watchdog, the acker, all workers
 	 */
 	public boolean isServing() {
-		return this.reader.isServing() && this.leases.isServing() && this.acker.isServing() && this.workers.isServing();
+		return this.readers.values().stream().allMatch(StreamReader::isServing)
+				&& (this.ownership == null || this.ownership.isServing()) && this.leases.isServing()
+				&& this.acker.isServing() && this.workers.isServing();
 	}
 
 	/**
@@ -131,6 +167,81 @@ public final class ListenerRuntime {
 	 */
 	public long abandonedHandlers() {
 		return this.workers.abandonedCount();
+	}
+
+	/** Stops the readers one by one: a stop closes the reader's connection at once. */
+	private void stopReaders() {
+		this.readers.values().forEach((reader) -> reader.stop(Duration.ofSeconds(10)));
+		this.readers.clear();
+	}
+
+	/**
+	 * Starts reading a partition: pending entries of this consumer first, then new ones.
+	 * @param partition the partition
+	 */
+	void open(int partition) {
+		StreamReader reader = new StreamReader(this.partitions.get(partition), this.holdings, this.leases,
+				this.onConnected, this.partitions.size());
+		StreamReader previous = this.readers.put(partition, reader);
+		if (previous != null) {
+			previous.stop(Duration.ofSeconds(10));
+		}
+		reader.start();
+	}
+
+	/**
+	 * Stops reading a partition, and drops its messages no handler took: they stay
+	 * pending with this consumer, for the partition's next owner to take over (or for
+	 * this one, should it read the partition again). Running handlers finish.
+	 * @param partition the partition
+	 */
+	void close(int partition) {
+		StreamReader reader = this.readers.remove(partition);
+		if (reader != null) {
+			reader.stop(Duration.ofSeconds(10));
+		}
+		for (Delivery unstarted : this.holdings.drainWaiting(partition)) {
+			if (unstarted.settle()) {
+				this.holdings.finished(unstarted);
+			}
+		}
+	}
+
+	/**
+	 * @param partition a partition
+	 * @return how many messages of that partition are held: read, running, or awaiting
+	 * their ack
+	 */
+	int heldIn(int partition) {
+		return this.holdings.heldIn(partition);
+	}
+
+	/**
+	 * @return the partitions this container reads: all of them, or those it owns when
+	 * exclusive
+	 */
+	public Set<Integer> partitionsRead() {
+		return new TreeSet<>(this.readers.keySet());
+	}
+
+	/**
+	 * @return the live members of the group at the last heartbeat of an exclusive
+	 * container; 0 for a shared one
+	 */
+	public int members() {
+		return (this.ownership != null) ? this.ownership.members() : 0;
+	}
+
+	/** The contexts of the partitions read now: those recovery and trimming cover. */
+	private List<ListenerContext> reading() {
+		if (this.ownership == null) {
+			return this.partitions;
+		}
+		List<ListenerContext> reading = new ArrayList<>();
+		for (int partition : this.readers.keySet()) {
+			reading.add(this.partitions.get(partition));
+		}
+		return reading;
 	}
 
 	private void releaseAndLeave(long deadlineNanos) {
@@ -160,24 +271,30 @@ public final class ListenerRuntime {
 	 * never reached a handler).
 	 */
 	private void releaseAndLeave() {
+		for (ListenerContext partition : this.partitions) {
+			releaseAndLeave(partition);
+		}
+	}
+
+	private void releaseAndLeave(ListenerContext partition) {
 		int released = 0;
 		try {
-			for (String stream : this.context.streams()) {
-				List<Object> args = new ArrayList<>(List.of(this.context.group(), this.context.consumer(),
-						this.context.settings().visibilityTimeout().toMillis()));
+			for (String stream : partition.streams()) {
+				List<Object> args = new ArrayList<>(List.of(partition.group(), partition.consumer(),
+						partition.settings().visibilityTimeout().toMillis()));
 				args.addAll(this.holdings.entryIds(stream, true));
 				released += (int) ScriptRunner
-					.asLong(this.context.scripts().run(Scripts.RELEASE, List.of(stream), args.toArray()).get(0));
+					.asLong(partition.scripts().run(Scripts.RELEASE, List.of(stream), args.toArray()).get(0));
 			}
-			this.context.scripts()
-				.run(Scripts.FORGET_CONSUMER, this.context.streams(), this.context.group(), this.context.consumer());
+			partition.scripts()
+				.run(Scripts.FORGET_CONSUMER, partition.streams(), partition.group(), partition.consumer());
 		}
 		catch (RuntimeException ex) {
-			logger.info("Could not release the unprocessed messages of " + this.context.label()
+			logger.info("Could not release the unprocessed messages of " + partition.label()
 					+ "; they are redelivered after the visibility timeout: " + Failures.describe(ex));
 		}
 		if (released > 0) {
-			logger.debug("Released " + released + " unprocessed message(s) of " + this.context.label());
+			logger.debug("Released " + released + " unprocessed message(s) of " + partition.label());
 		}
 	}
 

@@ -19,6 +19,7 @@ package io.github.delayqueue.core.internal.delivery;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -90,20 +91,16 @@ final class Processor {
 			}
 			return;
 		}
-		long lateness = this.context.clock().millis() - delivery.dueMillis;
-		this.context.observer()
-			.delivered(this.context.queue(), this.context.group(), delivery.attempt,
-					Duration.ofMillis(Math.max(0, lateness)));
-		Throwable failure = null;
-		try {
-			this.handler.handle(payload, delivery);
-		}
-		catch (Throwable ex) {
-			failure = ex;
-		}
-		finally {
-			// the handler's interrupt must not end the worker or fail the ack
-			Thread.interrupted();
+		Throwable failure = handle(payload, delivery);
+		while (failure != null) {
+			InPlace next = retryInPlace(delivery, failure, worker);
+			if (next == InPlace.LEFT) {
+				return;
+			}
+			if (next == InPlace.NO) {
+				break;
+			}
+			failure = handle(payload, delivery);
 		}
 		if (!delivery.settle()) {
 			// given up by the watchdog while the handler ran
@@ -125,6 +122,76 @@ final class Processor {
 			Failures.logError(logger,
 					"Could not settle " + delivery + "; it is redelivered after the visibility timeout", ex);
 		}
+	}
+
+	private Throwable handle(Object payload, Delivery delivery) {
+		long lateness = this.context.clock().millis() - delivery.dueMillis;
+		this.context.observer()
+			.delivered(this.context.queue(), this.context.group(), delivery.attempt,
+					Duration.ofMillis(Math.max(0, lateness)));
+		try {
+			this.handler.handle(payload, delivery);
+			return null;
+		}
+		catch (Throwable ex) {
+			return ex;
+		}
+		finally {
+			// the handler's interrupt must not end the worker or fail the ack
+			Thread.interrupted();
+		}
+	}
+
+	private enum InPlace {
+
+		/** Run the handler again. */
+		AGAIN,
+
+		/** Settle the failure as usual: a retry through Redis, or a dead letter. */
+		NO,
+
+		/**
+		 * The delivery was left pending (the container stops) or given up: nothing to do.
+		 */
+		LEFT
+
+	}
+
+	/**
+	 * An ordered listener with blocking retries retries a failed message in place: its
+	 * worker waits out the backoff (the lease renewed meanwhile), then runs the handler
+	 * again with the next attempt, so the messages of its partition stay behind it.
+	 * Attempts made in place are counted in memory: if the container stops during the
+	 * backoff, the entry is left pending for the partition's next owner, which starts
+	 * again from the attempt recorded in Redis.
+	 */
+	private InPlace retryInPlace(Delivery delivery, Throwable failure, WorkerPool.Worker worker) {
+		RetryPolicy policy = this.context.settings().retryPolicy();
+		if (!this.context.settings().blockingRetries() || !policy.isRetryable(failure)
+				|| delivery.attempt >= delivery.maxAttempts) {
+			return InPlace.NO;
+		}
+		Duration backoff = policy.backoff(delivery.attempt);
+		logger.warn("Attempt " + delivery.attempt + " of " + delivery.maxAttempts + " of message '" + delivery.messageId
+				+ "' (" + delivery.context.label() + ") failed, retrying in place in " + backoff.toMillis()
+				+ " ms (the messages of its partition wait): " + Failures.summary(failure));
+		this.context.observer().retried(this.context.queue(), this.context.group(), delivery.processingTime(), failure);
+		long until = System.nanoTime() + backoff.toNanos();
+		delivery.keepAliveUntilNanos = until + this.context.settings().leaseRenewalLimit().toNanos();
+		while (until - System.nanoTime() > 0) {
+			if (delivery.isSettled() || delivery.leaseLost || worker == null || !worker.active()) {
+				if (delivery.settle()) {
+					// stopping, or the entry went to another consumer: left pending
+					this.holdings.finished(delivery);
+				}
+				return InPlace.LEFT;
+			}
+			sleep(Math.min(50, Math.max(1, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime()))));
+		}
+		delivery.attempt++;
+		delivery.startedNanos = System.nanoTime();
+		delivery.keepAliveUntilNanos = delivery.startedNanos + this.context.settings().leaseRenewalLimit().toNanos();
+		return InPlace.AGAIN;
 	}
 
 	private Object decode(Delivery delivery) {
@@ -169,8 +236,8 @@ final class Processor {
 		if (policy.isRetryable(failure) && delivery.attempt < delivery.maxAttempts) {
 			Duration backoff = policy.backoff(delivery.attempt);
 			logger.warn("Attempt " + delivery.attempt + " of " + delivery.maxAttempts + " of message '"
-					+ delivery.messageId + "' (" + this.context.label() + ") failed, retrying in " + backoff.toMillis()
-					+ " ms: " + Failures.summary(failure));
+					+ delivery.messageId + "' (" + delivery.context.label() + ") failed, retrying in "
+					+ backoff.toMillis() + " ms: " + Failures.summary(failure));
 			if (nack(delivery, "retry", backoff.toMillis(), failure) != null) {
 				this.context.observer()
 					.retried(this.context.queue(), this.context.group(), delivery.processingTime(), failure);
@@ -185,9 +252,9 @@ final class Processor {
 		String deadEntry = nack(delivery, "dead", 0, failure);
 		if (deadEntry != null) {
 			Failures.logError(logger,
-					"Dead-lettered message '" + delivery.messageId + "' of " + this.context.label() + " after "
+					"Dead-lettered message '" + delivery.messageId + "' of " + delivery.context.label() + " after "
 							+ Math.min(delivery.attempt, delivery.maxAttempts) + " attempt(s) as dead letter "
-							+ QueueNames.deadLetterId(this.context.keys().partition(), deadEntry)
+							+ QueueNames.deadLetterId(delivery.context.keys().partition(), deadEntry)
 							+ " (replay it with that entry id): " + Failures.summary(failure),
 					failure);
 			this.context.observer()
@@ -208,12 +275,12 @@ final class Processor {
 				try {
 					List<Object> reply = this.context.scripts()
 						.run(Scripts.NACK,
-								List.of(delivery.stream, this.context.keys().retryDelayed(this.context.group()),
-										this.context.keys().dead()),
+								List.of(delivery.stream, delivery.context.keys().retryDelayed(this.context.group()),
+										delivery.context.keys().dead()),
 								this.context.group(), this.context.consumer(), delivery.entryId, action, delayMillis,
 								delivery.attempt + 1, delivery.messageId, delivery.envelopeBytes,
 								Math.min(delivery.attempt, delivery.maxAttempts), error.getClass().getName(), message,
-								this.context.keys().wakeChannel(), delivery.dueMillis,
+								delivery.context.keys().wakeChannel(), delivery.dueMillis,
 								Failures.stackTrace(error, MAX_STACK_TRACE));
 					if (ScriptRunner.asLong(reply.get(0)) != 1) {
 						logger

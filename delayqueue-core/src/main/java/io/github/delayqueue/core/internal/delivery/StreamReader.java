@@ -64,6 +64,14 @@ final class StreamReader implements SupervisedLoop.Job {
 
 	private final SupervisedLoop loop;
 
+	/** The slots a read reserves while its partition has no backlog. */
+	private final int share;
+
+	private final boolean alone;
+
+	/** Whether the last read returned all it asked for: the partition has a backlog. */
+	private boolean backlog;
+
 	private volatile RedisConnection connection;
 
 	/**
@@ -75,12 +83,18 @@ final class StreamReader implements SupervisedLoop.Job {
 	 * @param onConnected runs once a connection is ready, before the groups are created
 	 * (registers the queue and checks its partition count; when it throws, nothing is
 	 * read)
+	 * @param readers how many readers (one per partition) share the holdings
 	 */
-	StreamReader(ListenerContext context, Holdings holdings, LeaseKeeper leases, Runnable onConnected) {
+	StreamReader(ListenerContext context, Holdings holdings, LeaseKeeper leases, Runnable onConnected, int readers) {
 		this.context = context;
 		this.holdings = holdings;
 		this.leases = leases;
 		this.onConnected = onConnected;
+		this.alone = readers == 1;
+		// what a read that may block reserves: at most the prefetch, so that idle
+		// partitions leave a busy one at least concurrency + prefetch, and at most half
+		// the capacity, so that recovery finds room while the read blocks
+		this.share = Math.max(1, Math.min(context.settings().prefetch(), holdings.limit() / (2 * readers)));
 		this.loop = new SupervisedLoop("reader of " + context.label(), context.threadName("reader"), this);
 	}
 
@@ -144,10 +158,43 @@ final class StreamReader implements SupervisedLoop.Job {
 	}
 
 	private void read(RedisConnection connection, ReadOffset offset, Duration block) {
-		boolean history = block == null;
+		int granted = this.holdings.reserve(wanted(block == null));
+		if (granted == 0) {
+			return;
+		}
+		try {
+			read(connection, offset, block, granted);
+		}
+		finally {
+			// the deliveries accepted are held now
+			this.holdings.unreserve(granted);
+		}
+	}
+
+	/**
+	 * While its partition has a backlog (the last read got all it asked for, or a history
+	 * read), a reader asks for all that is free when it is alone, for half of it when
+	 * other partitions' readers share the capacity. Otherwise the read is likely to block
+	 * until entries arrive, and it asks for its share only: the slots it reserves stay
+	 * taken while it blocks, and the rest stays free for recovery and for the other
+	 * partitions.
+	 */
+	private int wanted(boolean history) {
+		if (!this.backlog && !history) {
+			return this.share;
+		}
 		int free = this.holdings.free();
+		return this.alone ? free : Math.max(this.share, free / 2);
+	}
+
+	/**
+	 * @param granted the slots reserved for this read: that many entries are accepted,
+	 * more only if slots are free besides
+	 */
+	private void read(RedisConnection connection, ReadOffset offset, Duration block, int granted) {
+		boolean history = block == null;
 		// COUNT applies per stream; a history read returns the held entries too
-		int perStream = Math.max(1, free / 2) + (history ? this.holdings.size() : 0);
+		int perStream = Math.max(1, granted / 2) + (history ? this.holdings.size() : 0);
 		StreamReadOptions options = StreamReadOptions.empty().count(perStream);
 		if (block != null) {
 			options = options.block(block);
@@ -162,8 +209,13 @@ final class StreamReader implements SupervisedLoop.Job {
 					StreamOffset.create(QueueKeys.bytes(streams.get(1)), offset),
 					StreamOffset.create(QueueKeys.bytes(streams.get(0)), offset)));
 		if (records == null) {
+			this.backlog = false;
 			return;
 		}
+		if (!history) {
+			this.backlog = records.size() >= perStream;
+		}
+		int accepted = 0;
 		Map<String, List<RecordId>> surplus = new LinkedHashMap<>();
 		for (ByteRecord record : records) {
 			String stream = new String(record.getStream(), StandardCharsets.UTF_8);
@@ -173,16 +225,19 @@ final class StreamReader implements SupervisedLoop.Job {
 				// deleted meanwhile, or still being handled here
 				continue;
 			}
-			if (this.holdings.free() <= 0) {
-				// one entry of each stream when one slot was free: the main stream's goes
-				// back (a history read's entries are recovered later)
+			Delivery delivery = new Delivery(this.context, this.leases, stream, entryId,
+					WireFormat.fields(record.getValue()), 1);
+			if (accepted < granted || this.holdings.free() > 0) {
+				this.holdings.accept(delivery);
+				accepted++;
+			}
+			else {
+				// one entry of each stream when one slot was granted: the main stream's
+				// goes back (a history read's entries are recovered later)
 				if (!history) {
 					surplus.computeIfAbsent(stream, (key) -> new ArrayList<>()).add(record.getId());
 				}
-				continue;
 			}
-			this.holdings.accept(
-					new Delivery(this.context, this.leases, stream, entryId, WireFormat.fields(record.getValue()), 1));
 		}
 		surplus.forEach((stream, ids) -> giveBack(connection, stream, ids));
 	}

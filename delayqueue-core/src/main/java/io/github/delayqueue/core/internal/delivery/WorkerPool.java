@@ -207,6 +207,13 @@ final class WorkerPool {
 
 		private volatile Thread thread;
 
+		/**
+		 * @return whether this worker is to go on: the pool runs and did not abandon it
+		 */
+		boolean active() {
+			return WorkerPool.this.running && !this.detached;
+		}
+
 		@Override
 		public void run() {
 			this.thread = Thread.currentThread();
@@ -216,7 +223,12 @@ final class WorkerPool {
 				while (goOn(this)) {
 					Delivery delivery = WorkerPool.this.holdings.next(POLL_MILLIS);
 					if (delivery != null) {
-						WorkerPool.this.processor.process(delivery, this);
+						try {
+							WorkerPool.this.processor.process(delivery, this);
+						}
+						finally {
+							WorkerPool.this.holdings.done(delivery);
+						}
 					}
 				}
 				normal = true;

@@ -15,11 +15,11 @@
  */
 
 /**
- * The machinery of a listener container: reader, workers, processor, acker and the lease
- * watchdog, sharing the container's holdings. Guarantees: at most concurrency + prefetch
- * messages held and at most concurrency handlers running, across stops and restarts;
- * every held message is settled exactly once (acknowledged, retried, dead-lettered or
- * released); no part ends silently while the container runs. Internal: not API, may
- * change in any release.
+ * The machinery of a listener container: a reader per partition, workers, processor,
+ * acker and the lease watchdog, sharing the container's holdings. Guarantees: at most
+ * concurrency + prefetch × partitions messages held and at most concurrency handlers
+ * running, across stops and restarts; every held message is settled exactly once
+ * (acknowledged, retried, dead-lettered or released); no part ends silently while the
+ * container runs. Internal: not API, may change in any release.
  */
 package io.github.delayqueue.core.internal.delivery;

@@ -136,6 +136,24 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	}
 
 	/**
+	 * @param group a consumer group
+	 * @return the ZSET of the group's live members when it consumes the queue
+	 * exclusively, always in partition 0's slot
+	 */
+	public String members(String group) {
+		return this.prefix + ":{" + this.queue + "}:members:" + group;
+	}
+
+	/**
+	 * @param group a consumer group
+	 * @return the STRING naming the consumer of the group that owns this partition (a
+	 * lease with a time to live)
+	 */
+	public String owner(String group) {
+		return key("owner:" + group);
+	}
+
+	/**
 	 * @return the pub/sub channel that wakes schedulers when an earlier message arrives
 	 */
 	public String wakeChannel() {

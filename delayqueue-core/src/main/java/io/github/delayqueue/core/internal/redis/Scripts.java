@@ -93,6 +93,15 @@ public final class Scripts {
 	private Scripts() {
 	}
 
+	/** Heartbeat, join and leave of an exclusive group's members. */
+	public static final RedisScript<List<Object>> MEMBERS = load("members");
+
+	/** Takes, renews or gives up a partition's lease. */
+	public static final RedisScript<List<Object>> OWN = load("own");
+
+	/** Gives a partition's new owner every entry pending in its streams. */
+	public static final RedisScript<List<Object>> TAKE_OVER = load("take-over");
+
 	private static RedisScript<List<Object>> load(String name) {
 		return load(name, "");
 	}

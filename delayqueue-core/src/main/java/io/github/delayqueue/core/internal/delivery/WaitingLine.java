@@ -1,0 +1,166 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.internal.delivery;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The deliveries read and not yet taken by a worker. Unordered: one line, any worker
+ * takes the next. Ordered: a line per partition, and a partition whose delivery a worker
+ * runs gives none to another worker until that one is {@link #done done}, so the messages
+ * of a partition run one at a time, in the order read.
+ */
+abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPartition {
+
+	static WaitingLine create(boolean ordered) {
+		return ordered ? new PerPartition() : new Shared();
+	}
+
+	abstract void add(Delivery delivery);
+
+	/** The next delivery a worker may run; {@code null} after the timeout. */
+	abstract Delivery next(long timeoutMillis) throws InterruptedException;
+
+	/** The handler of a delivery {@link #next} gave returned, or was given up. */
+	abstract void done(Delivery delivery);
+
+	/** Removes and returns the deliveries of a partition no worker took. */
+	abstract List<Delivery> drain(int partition);
+
+	/** Removes and returns every delivery no worker took. */
+	abstract List<Delivery> drain();
+
+	static int partitionOf(Delivery delivery) {
+		return delivery.context.keys().partition();
+	}
+
+	static final class Shared extends WaitingLine {
+
+		private final BlockingQueue<Delivery> line = new LinkedBlockingQueue<>();
+
+		@Override
+		void add(Delivery delivery) {
+			this.line.add(delivery);
+		}
+
+		@Override
+		Delivery next(long timeoutMillis) throws InterruptedException {
+			return this.line.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+		}
+
+		@Override
+		void done(Delivery delivery) {
+		}
+
+		@Override
+		List<Delivery> drain(int partition) {
+			List<Delivery> drained = new ArrayList<>();
+			this.line.removeIf((delivery) -> partitionOf(delivery) == partition && drained.add(delivery));
+			return drained;
+		}
+
+		@Override
+		List<Delivery> drain() {
+			List<Delivery> drained = new ArrayList<>();
+			this.line.drainTo(drained);
+			return drained;
+		}
+
+	}
+
+	static final class PerPartition extends WaitingLine {
+
+		private final Map<Integer, ArrayDeque<Delivery>> lines = new HashMap<>();
+
+		/**
+		 * Partitions with a waiting delivery and none running, in the order they got
+		 * ready.
+		 */
+		private final ArrayDeque<Integer> ready = new ArrayDeque<>();
+
+		/** Partitions whose delivery runs, with that delivery. */
+		private final Map<Integer, Delivery> running = new HashMap<>();
+
+		@Override
+		synchronized void add(Delivery delivery) {
+			int partition = partitionOf(delivery);
+			this.lines.computeIfAbsent(partition, (key) -> new ArrayDeque<>()).add(delivery);
+			makeReady(partition);
+		}
+
+		@Override
+		synchronized Delivery next(long timeoutMillis) throws InterruptedException {
+			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+			while (this.ready.isEmpty()) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					return null;
+				}
+				TimeUnit.NANOSECONDS.timedWait(this, left);
+			}
+			int partition = this.ready.poll();
+			Delivery delivery = this.lines.get(partition).poll();
+			this.running.put(partition, delivery);
+			return delivery;
+		}
+
+		@Override
+		synchronized void done(Delivery delivery) {
+			int partition = partitionOf(delivery);
+			if (this.running.get(partition) == delivery) {
+				this.running.remove(partition);
+				makeReady(partition);
+			}
+		}
+
+		private void makeReady(int partition) {
+			ArrayDeque<Delivery> line = this.lines.get(partition);
+			if (!this.running.containsKey(partition) && line != null && !line.isEmpty()
+					&& !this.ready.contains(partition)) {
+				this.ready.add(partition);
+				notify();
+			}
+		}
+
+		@Override
+		synchronized List<Delivery> drain(int partition) {
+			ArrayDeque<Delivery> line = this.lines.remove(partition);
+			this.ready.remove(partition);
+			return (line != null) ? new ArrayList<>(line) : new ArrayList<>();
+		}
+
+		@Override
+		synchronized List<Delivery> drain() {
+			List<Delivery> drained = new ArrayList<>();
+			this.lines.values().forEach(drained::addAll);
+			this.lines.clear();
+			this.ready.clear();
+			return drained;
+		}
+
+	}
+
+}
