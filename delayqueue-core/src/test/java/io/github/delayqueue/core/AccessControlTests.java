@@ -17,9 +17,11 @@
 package io.github.delayqueue.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
@@ -52,7 +54,8 @@ class AccessControlTests {
 			"+info", "+time", "+evalsha", "+eval", "+script|load", "+wait", "+xreadgroup", "+xack", "+xgroup|create",
 			"+xlen", "+xrange", "+xinfo|groups", "+xinfo|consumers", "+xgroup|delconsumer", "+xpending", "+xclaim",
 			"+xadd", "+xtrim", "+xdel", "+zcard", "+zrange", "+zrem", "+zadd", "+zscore", "+hget", "+hset", "+hdel",
-			"+exists", "+sadd", "+smembers", "+del", "+subscribe", "+unsubscribe", "+publish" };
+			"+exists", "+sadd", "+smembers", "+del", "+subscribe", "+unsubscribe", "+publish", "+xautoclaim", "+set",
+			"+get", "+pexpire", "+zremrangebyscore" };
 
 	private static RedisServer redis;
 
@@ -93,10 +96,12 @@ class AccessControlTests {
 
 	/**
 	 * Sends, delivers, retries, dead-letters, replays, purges, cancels, reschedules and
-	 * checks the server through a factory whose user has the least-privilege rules.
+	 * checks the server through a factory whose user has the least-privilege rules, and
+	 * consumes a partitioned queue in order (partition leases, members, take-over).
 	 * @param factory the factory
 	 */
 	static void exerciseEverything(RedisConnectionFactory factory) {
+		exerciseOrderedPartitions(factory);
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(factory).build()) {
 			Set<String> received = ConcurrentHashMap.newKeySet();
 			DelayQueueListenerContainer container = engine
@@ -135,10 +140,40 @@ class AccessControlTests {
 		}
 	}
 
+	private static void exerciseOrderedPartitions(RedisConnectionFactory factory) {
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(factory).partitions("acl-ordered", 2).build()) {
+			List<String> received = new CopyOnWriteArrayList<>();
+			DelayQueueListenerContainer container = engine
+				.listenerContainer("acl-ordered", "g", String.class, (payload, context) -> received.add(payload))
+				.ordered(true)
+				.visibilityTimeout(Duration.ofSeconds(1))
+				.build();
+			container.start();
+			try {
+				await().atMost(Duration.ofSeconds(10)).until(() -> container.partitionsRead().size() == 2);
+				for (int i = 0; i < 5; i++) {
+					engine.template()
+						.send(DelayMessage.builder("m" + i)
+							.queue("acl-ordered")
+							.key("k")
+							.deliverAt(Instant.now().plusMillis(100 + i))
+							.build());
+				}
+				await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 5);
+				assertThat(received).containsExactly("m0", "m1", "m2", "m3", "m4");
+				assertThat(engine.admin().partitionOwners("acl-ordered", "g")).hasSize(2);
+				assertThat(container.isHealthy()).isTrue();
+			}
+			finally {
+				container.stop();
+			}
+		}
+	}
+
 	@Test
 	void theUserCannotTouchKeysOutsideItsPrefix() {
 		redis.requireVersion("7.0", "ACL DRYRUN");
-		assertThat(redis.execute("ACL", "DRYRUN", "orders-app", "SET", "dq:x", "1")).asString()
+		assertThat(redis.execute("ACL", "DRYRUN", "orders-app", "APPEND", "dq:x", "1")).asString()
 			.contains("no permissions");
 		assertThat(redis.execute("ACL", "DRYRUN", "orders-app", "ZADD", "other:z", "1", "m")).asString()
 			.contains("no permissions");

@@ -228,7 +228,21 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 			return;
 		}
 		this.owned.add(partition);
-		long claimed = takeOver(partition);
+		long claimed;
+		try {
+			claimed = takeOver(partition);
+		}
+		catch (RuntimeException ex) {
+			// not read without its pending entries: given up, taken again next period
+			this.owned.remove(partition);
+			try {
+				lease(partition, "release");
+			}
+			catch (RuntimeException releaseFailed) {
+				ex.addSuppressed(releaseFailed);
+			}
+			throw ex;
+		}
 		logger.info("Took partition " + partition + " of " + this.context.label()
 				+ ((claimed > 0) ? " with " + claimed + " pending message(s) of its previous owner" : ""));
 		this.runtime.open(partition);
