@@ -1,5 +1,6 @@
 -- Schedules messages (dedup by id; optional replace = debounce), or makes them ready at once
--- when already due. Time comes from Redis.
+-- when already due and no message due as early or earlier still waits in the schedule (it
+-- would be promoted after this one: the stream keeps due order). Time comes from Redis.
 -- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream
 -- ARGV[1] wake-up channel, ARGV[2] message count, then per message:
 --   id, envelope, kind ('d' = delay in ms from Redis now, 'a' = absolute epoch ms), value,
@@ -22,7 +23,7 @@ for i = 0, tonumber(ARGV[2]) - 1 do
     due = tonumber(existing)
   else
     if existing then status = 4 end
-    if due <= now then
+    if due <= now and (headScore == nil or headScore > due) then
       if existing then
         redis.call('ZREM', KEYS[1], id)
         redis.call('HDEL', KEYS[2], id)
@@ -35,6 +36,9 @@ for i = 0, tonumber(ARGV[2]) - 1 do
       status = status or 1
       if headScore == nil or due < headScore then
         headScore = due
+        wake = true
+      elseif due <= now then
+        -- due behind an earlier message the scheduler has yet to move: promote now
         wake = true
       end
     end

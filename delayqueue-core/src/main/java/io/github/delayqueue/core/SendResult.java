@@ -42,7 +42,10 @@ public record SendResult(String queue, String id, Status status, Instant dueTime
 	 */
 	public enum Status {
 
-		/** Scheduled for later. */
+		/**
+		 * Scheduled: for later, or already due behind messages due as early or earlier
+		 * that the scheduler has yet to move (the stream keeps due order).
+		 */
 		SCHEDULED,
 		/** Already due: added to the stream for delivery at once. */
 		READY,

@@ -230,6 +230,23 @@ abstract class OwnershipContract extends PartitionedQueueFixture {
 	}
 
 	@Test
+	void aMessageSentDueNowIsHandledAfterEarlierOnesTheSchedulerHasNotMovedYet() throws InterruptedException {
+		// no container yet: no scheduler runs, so the first message stays in the schedule
+		// past its due time
+		this.engine.template()
+			.send(DelayMessage.builder("first").queue(this.queue).key("k").delay(Duration.ofMillis(50)).build());
+		Thread.sleep(200);
+		SendResult second = this.engine.template()
+			.send(DelayMessage.builder("second").queue(this.queue).key("k").build());
+		// not straight to the stream, ahead of the first: behind it in the schedule
+		assertThat(second.status()).isEqualTo(SendResult.Status.SCHEDULED);
+		List<String> handled = new CopyOnWriteArrayList<>();
+		container("late", (payload, context) -> handled.add(payload), (builder) -> builder.ordered(true)).start();
+		await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() == 2);
+		assertThat(handled).containsExactly("first", "second");
+	}
+
+	@Test
 	void aFailedMessageHoldsBackTheMessagesOfItsKeyWhileItIsRetriedInPlace() {
 		assertThat(retryOrder(true)).containsExactly("m1", "m2#1", "m2#2", "m2#3", "m3");
 	}

@@ -17,6 +17,7 @@ package io.github.delayqueue.core.cluster;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,6 +26,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelayMessage;
+import io.github.delayqueue.core.Partitioner;
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
@@ -54,10 +57,13 @@ class ClusterSlotMigrationTests {
 
 	private final DelayQueueEngine engine;
 
+	private final RedisConnectionFactory connectionFactory;
+
 	private final List<DelayQueueListenerContainer> containers = new CopyOnWriteArrayList<>();
 
 	ClusterSlotMigrationTests(RedisCluster cluster, RedisConnectionFactory connectionFactory) {
 		this.cluster = cluster;
+		this.connectionFactory = connectionFactory;
 		this.engine = DelayQueueEngine.builder(connectionFactory).build();
 	}
 
@@ -146,6 +152,66 @@ class ClusterSlotMigrationTests {
 			this.cluster.migrateSlot(slot, target);
 			Thread.sleep(300);
 		});
+	}
+
+	@Test
+	void anOrderedPartitionMigratedKeyByKeyUnderLoadKeepsItsOrder() throws Exception {
+		String queue = "ordered-moving";
+		try (DelayQueueEngine partitioned = DelayQueueEngine.builder(this.connectionFactory)
+			.partitions(queue, 3)
+			.build()) {
+			List<String> handled = new CopyOnWriteArrayList<>();
+			DelayQueueListenerContainer container = partitioned
+				.listenerContainer(queue, "g", String.class, (payload, context) -> handled.add(payload))
+				.ordered(true)
+				.build();
+			container.start();
+			this.containers.add(container);
+			String key = "customer-1";
+			QueueKeys keys = partitioned.partitionKeys(queue).get(Partitioner.CRC32.partition(key, 3));
+			await().atMost(Duration.ofSeconds(10)).until(() -> container.partitionsRead().size() == 3);
+			int slot = this.cluster.slotOf(keys.stream());
+			int target = (this.cluster.masterOf(slot) + 1) % 3;
+			List<Throwable> failures = new CopyOnWriteArrayList<>();
+			Thread mover = new Thread(() -> {
+				try {
+					Thread.sleep(200);
+					SlotMigration migration = this.cluster.beginSlotMigration(slot, target);
+					while (migration.moveKeys(1) > 0) {
+						Thread.sleep(200);
+					}
+					migration.finish();
+				}
+				catch (Throwable ex) {
+					failures.add(ex);
+				}
+			});
+			mover.start();
+			List<String> sent = new ArrayList<>();
+			Instant base = Instant.now().plusMillis(200);
+			for (int i = 0; mover.isAlive() || i < 50; i++) {
+				String payload = String.format("m-%04d", i);
+				try {
+					partitioned.template()
+						.send(DelayMessage.builder(payload)
+							.queue(queue)
+							.key(key)
+							.deliverAt(base.plusMillis(10L * i))
+							.build());
+					sent.add(payload);
+				}
+				catch (RuntimeException ex) {
+					failures.add(ex);
+				}
+				Thread.sleep(10);
+			}
+			mover.join();
+			assertThat(failures).isEmpty();
+			assertThat(this.cluster.masterOf(slot)).isEqualTo(target);
+			await().atMost(Duration.ofSeconds(15)).until(() -> handled.size() >= sent.size());
+			// every message once, in due order, through the move of its partition
+			assertThat(handled).isEqualTo(sent);
+		}
 	}
 
 	interface Move {
