@@ -19,9 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
@@ -74,25 +72,11 @@ class ClusterFailoverTests {
 						(payload, context) -> handledAt.putIfAbsent(payload, System.nanoTime()))
 				.build();
 			container.start();
-			Map<String, Long> acknowledgedAt = new ConcurrentHashMap<>();
-			List<Long> sendMillis = new CopyOnWriteArrayList<>();
-			AtomicBoolean producing = new AtomicBoolean(true);
-			Thread producer = new Thread(() -> {
-				for (int i = 0; producing.get(); i++) {
-					long started = System.nanoTime();
-					try {
-						engine.template().send(queue, "m-" + i, Duration.ofMillis(100));
-						acknowledgedAt.put("m-" + i, System.nanoTime());
-					}
-					catch (RuntimeException ex) {
-						// refused while the master is down: allowed, as long as it is
-						// quick
-					}
-					sendMillis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-					sleep(20);
-				}
+			SteadyProducer producer = new SteadyProducer((i) -> {
+				engine.template().send(queue, "m-" + i, Duration.ofMillis(100));
+				return "m-" + i;
 			});
-			producer.start();
+			Map<String, Long> acknowledgedAt = producer.acknowledgedAt;
 			await().atMost(Duration.ofSeconds(10)).until(() -> handledAt.size() > 20);
 			int index = this.cluster.masterOf(this.cluster.slotOf("{" + queue + "}"));
 			assertThat(subscribers(this.cluster.masters().get(index))).as("subscribers on the master to kill")
@@ -101,14 +85,9 @@ class ClusterFailoverTests {
 			this.cluster.killMaster(index);
 			long promotedAt = System.nanoTime();
 			sleep(3000);
-			producing.set(false);
-			producer.join();
+			producer.stop();
 
-			long firstAckAfter = acknowledgedAt.values()
-				.stream()
-				.filter((at) -> at > promotedAt)
-				.min(Long::compare)
-				.orElseThrow();
+			long firstAckAfter = producer.firstAcknowledgedAfter(promotedAt);
 			long firstHandledAfter = handledAt.values()
 				.stream()
 				.filter((at) -> at > promotedAt)
@@ -120,12 +99,12 @@ class ClusterFailoverTests {
 					TimeUnit.NANOSECONDS.toMillis(promotedAt - killedAt),
 					TimeUnit.NANOSECONDS.toMillis(firstAckAfter - promotedAt),
 					TimeUnit.NANOSECONDS.toMillis(firstHandledAfter - promotedAt),
-					sendMillis.stream().max(Long::compare).orElse(0L));
+					producer.sendMillis.stream().max(Long::compare).orElse(0L));
 			assertThat(TimeUnit.NANOSECONDS.toMillis(firstAckAfter - promotedAt)).as("sending resumed after (ms)")
 				.isLessThan(2000);
 			assertThat(TimeUnit.NANOSECONDS.toMillis(firstHandledAfter - promotedAt)).as("delivery resumed after (ms)")
 				.isLessThan(2000);
-			assertThat(sendMillis).as("send durations (ms)").allMatch((millis) -> millis < 2500);
+			assertThat(producer.sendMillis).as("send durations (ms)").allMatch((millis) -> millis < 2500);
 			// messages sent a second after the promotion and later are as punctual as
 			// before the kill: the wake-up subscription followed the cluster (a lost one
 			// would cost up to the scheduler's 2 s idle)
@@ -142,12 +121,7 @@ class ClusterFailoverTests {
 			assertThat(lateAfter).as("ms from send to handling, 100 ms delay").isNotEmpty().allMatch((ms) -> ms < 600);
 			// every send acknowledged well before the kill, or after the promotion,
 			// arrives
-			long window = killedAt - TimeUnit.MILLISECONDS.toNanos(500);
-			List<String> mustArrive = acknowledgedAt.entrySet()
-				.stream()
-				.filter((sent) -> sent.getValue() < window || sent.getValue() > promotedAt)
-				.map(Map.Entry::getKey)
-				.toList();
+			List<String> mustArrive = producer.mustArrive(killedAt, promotedAt);
 			await().atMost(Duration.ofSeconds(10)).until(() -> handledAt.keySet().containsAll(mustArrive));
 			container.stop();
 			probe.stop();

@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.DelayQueueEngine;
@@ -80,40 +79,19 @@ class ClusterOrderedFailoverTests {
 			container.start();
 			await().atMost(Duration.ofSeconds(10)).until(() -> container.partitionsRead().size() == 3);
 			QueueKeys keys = engine.partitionKeys(queue).get(Partitioner.CRC32.partition(key, 3));
-			Map<String, Long> acknowledgedAt = new ConcurrentHashMap<>();
-			AtomicBoolean producing = new AtomicBoolean(true);
-			Thread producer = new Thread(() -> {
-				for (int i = 0; producing.get(); i++) {
-					String payload = String.format("m-%05d", i);
-					try {
-						engine.template()
-							.send(DelayMessage.builder(payload)
-								.queue(queue)
-								.key(key)
-								.delay(Duration.ofMillis(100))
-								.build());
-						acknowledgedAt.put(payload, System.nanoTime());
-					}
-					catch (RuntimeException ex) {
-						// refused while the master is down
-					}
-					try {
-						Thread.sleep(20);
-					}
-					catch (InterruptedException ex) {
-						return;
-					}
-				}
+			SteadyProducer producer = new SteadyProducer((i) -> {
+				String payload = String.format("m-%05d", i);
+				engine.template()
+					.send(DelayMessage.builder(payload).queue(queue).key(key).delay(Duration.ofMillis(100)).build());
+				return payload;
 			});
-			producer.start();
 			await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() > 20);
 			int index = this.cluster.masterOf(this.cluster.slotOf(keys.stream()));
 			long killedAt = System.nanoTime();
 			this.cluster.killMaster(index);
 			long promotedAt = System.nanoTime();
 			Thread.sleep(4000);
-			producing.set(false);
-			producer.join();
+			producer.stop();
 			long firstHandledAfter = handledAt.values()
 				.stream()
 				.filter((at) -> at > promotedAt)
@@ -123,12 +101,7 @@ class ClusterOrderedFailoverTests {
 					TimeUnit.NANOSECONDS.toMillis(firstHandledAfter - promotedAt));
 			assertThat(TimeUnit.NANOSECONDS.toMillis(firstHandledAfter - promotedAt)).as("delivery resumed after (ms)")
 				.isLessThan(2500);
-			long window = killedAt - TimeUnit.MILLISECONDS.toNanos(500);
-			List<String> mustArrive = acknowledgedAt.entrySet()
-				.stream()
-				.filter((sent) -> sent.getValue() < window || sent.getValue() > promotedAt)
-				.map(Map.Entry::getKey)
-				.toList();
+			List<String> mustArrive = producer.mustArrive(killedAt, promotedAt);
 			await().atMost(Duration.ofSeconds(15)).until(() -> handled.containsAll(mustArrive));
 			List<String> firstTimes = new ArrayList<>(new LinkedHashSet<>(handled));
 			List<String> sorted = new ArrayList<>(firstTimes);

@@ -60,8 +60,9 @@ final class QueueScheduler implements SupervisedLoop.Job {
 		this.wakeUps = wakeUps;
 		this.batchSize = batchSize;
 		this.maxIdleNanos = maxIdle.toNanos();
-		this.loop = new SupervisedLoop("scheduler of queue '" + keys.queue() + "'",
-				"delayqueue-scheduler-" + keys.queue(), this);
+		String partition = (keys.partition() == 0) ? "" : " (partition " + keys.partition() + ")";
+		this.loop = new SupervisedLoop("scheduler of queue '" + keys.queue() + "'" + partition,
+				"delayqueue-scheduler-" + keys.tag(), this);
 	}
 
 	void start() {
