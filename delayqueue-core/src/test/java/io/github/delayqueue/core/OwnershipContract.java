@@ -133,6 +133,30 @@ abstract class OwnershipContract extends PartitionedQueueFixture {
 	}
 
 	@Test
+	void aSharedListenerIsRefusedWhileTheGroupHasOwners() throws InterruptedException {
+		Map<String, String> handledBy = new ConcurrentHashMap<>();
+		DelayQueueListenerContainer owner = container("owner",
+				(payload, context) -> handledBy.put(context.id(), "owner"), (builder) -> builder.ordered(true));
+		DelayQueueListenerContainer shared = container("shared",
+				(payload, context) -> handledBy.put(context.id(), "shared"), (builder) -> {
+				});
+		owner.start();
+		await().atMost(Duration.ofSeconds(10)).until(() -> owner.partitionsRead().size() == this.partitions);
+		shared.start();
+		for (int i = 0; i < 40; i++) {
+			this.engine.template().send(DelayMessage.builder("m").queue(this.queue).id("before-" + i).build());
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> handledBy.size() == 40);
+		assertThat(handledBy.values()).containsOnly("owner");
+		assertThat(shared.isHealthy()).isFalse();
+		// the owners gone, the shared listener reads
+		owner.stop();
+		await().atMost(Duration.ofSeconds(10)).until(shared::isHealthy);
+		this.engine.template().send(DelayMessage.builder("m").queue(this.queue).id("after").build());
+		await().atMost(Duration.ofSeconds(10)).until(() -> "shared".equals(handledBy.get("after")));
+	}
+
+	@Test
 	void aCrashedOwnersPartitionAndPendingMessagesAreTakenOverOnceItsLeaseExpired() {
 		String key = "crashed";
 		int partition = partitionOf(key);

@@ -92,8 +92,11 @@ public final class ListenerRuntime {
 		this.processor = new Processor(this.context, this.holdings, this.acker, payloadType, handler);
 		this.workers = new WorkerPool(this.context, this.holdings, this.processor);
 		this.leases.bind(this.processor, this.workers);
-		this.onConnected = onConnected;
 		this.ownership = this.context.settings().exclusive() ? new PartitionOwnership(this, this.partitions) : null;
+		this.onConnected = (this.ownership != null) ? onConnected : () -> {
+			onConnected.run();
+			refuseBesideOwners();
+		};
 	}
 
 	/**
@@ -230,6 +233,23 @@ public final class ListenerRuntime {
 	 */
 	public int members() {
 		return (this.ownership != null) ? this.ownership.members() : 0;
+	}
+
+	/**
+	 * A shared container must not read beside the owners of an exclusive group: it would
+	 * break their order, and a new owner would claim its entries. Checked each time a
+	 * reader connects; the reader is refused (it retries, and is not healthy) while a
+	 * member of the group is alive.
+	 */
+	private void refuseBesideOwners() {
+		List<Object> alive = this.context.scripts()
+			.run(Scripts.MEMBERS, List.of(this.context.keys().members(this.context.group())), this.context.consumer(),
+					0, "any");
+		if (!alive.isEmpty()) {
+			throw new IllegalStateException("Group '" + this.context.group() + "' of queue '" + this.context.queue()
+					+ "' is consumed exclusively or in order (member " + ScriptRunner.asString(alive.get(0))
+					+ " is alive), and this listener shares its partitions: declare it exclusive or ordered too");
+		}
 	}
 
 	/** The contexts of the partitions read now: those recovery and trimming cover. */
