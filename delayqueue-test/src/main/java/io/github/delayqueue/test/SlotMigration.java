@@ -17,6 +17,7 @@
 package io.github.delayqueue.test;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -92,6 +93,22 @@ public final class SlotMigration {
 		for (RedisServer master : this.masters.get()) {
 			if (master != this.source && master != this.target && master.isRunning()) {
 				master.execute("CLUSTER", "SETSLOT", String.valueOf(this.slot), "NODE", targetId);
+			}
+		}
+		// until the cluster bus settles the new owner's epoch, a node may briefly still
+		// see
+		// the old owner (then no master claims the slot): wait until both agree
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (!ClusterNodes.servesSlot(this.target, this.slot) || ClusterNodes.servesSlot(this.source, this.slot)) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new IllegalStateException("Slot " + this.slot + " did not settle on its new master");
+			}
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while slot " + this.slot + " settled", ex);
 			}
 		}
 	}
