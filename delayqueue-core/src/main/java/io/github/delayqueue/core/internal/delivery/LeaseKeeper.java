@@ -69,14 +69,13 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 	private long nextTrim;
 
 	/**
-	 * @param partitions the contexts of every partition of the queue
+	 * @param context the container's context (partition 0's)
 	 * @param reading the contexts of the partitions the container reads now: recovery and
 	 * trimming cover those
 	 */
-	LeaseKeeper(List<ListenerContext> partitions, Holdings holdings, Supplier<List<ListenerContext>> reading) {
-		this.context = partitions.get(0);
+	LeaseKeeper(ListenerContext context, Holdings holdings, Supplier<List<ListenerContext>> reading) {
+		this.context = context;
 		this.reading = reading;
-		ListenerContext context = this.context;
 		this.holdings = holdings;
 		long visibility = context.settings().visibilityTimeout().toNanos();
 		this.renewEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(50), visibility / 3);

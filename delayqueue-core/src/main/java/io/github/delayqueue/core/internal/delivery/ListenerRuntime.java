@@ -88,7 +88,7 @@ public final class ListenerRuntime {
 		this.holdings = new Holdings(this.context.settings().limit(this.partitions.size()),
 				this.context.settings().ordered());
 		this.acker = new Acker(this.context, this.holdings);
-		this.leases = new LeaseKeeper(this.partitions, this.holdings, this::reading);
+		this.leases = new LeaseKeeper(this.context, this.holdings, this::reading);
 		this.processor = new Processor(this.context, this.holdings, this.acker, payloadType, handler);
 		this.workers = new WorkerPool(this.context, this.holdings, this.processor);
 		this.leases.bind(this.processor, this.workers);

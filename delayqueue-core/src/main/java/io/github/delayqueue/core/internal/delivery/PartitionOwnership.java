@@ -187,11 +187,6 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 		return TimeUnit.MILLISECONDS.toNanos(this.periodMillis + jitter);
 	}
 
-	@Override
-	public void stopped() {
-		// the runtime stops the readers and then calls leave()
-	}
-
 	private List<String> heartbeat() {
 		List<Object> reply = this.context.scripts()
 			.run(Scripts.MEMBERS, List.of(this.context.keys().members(this.context.group())), this.context.consumer(),

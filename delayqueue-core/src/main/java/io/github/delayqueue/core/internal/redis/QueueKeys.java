@@ -127,12 +127,17 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 		return key("dead");
 	}
 
+	/** A key of the queue that lives in partition 0's slot whatever this partition is. */
+	private String firstPartitionKey(String suffix) {
+		return this.prefix + ":{" + this.queue + "}:" + suffix;
+	}
+
 	/**
 	 * @return the HASH of the queue's metadata (its partition count), always in partition
 	 * 0's slot
 	 */
 	public String meta() {
-		return this.prefix + ":{" + this.queue + "}:meta";
+		return firstPartitionKey("meta");
 	}
 
 	/**
@@ -141,7 +146,7 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	 * exclusively, always in partition 0's slot
 	 */
 	public String members(String group) {
-		return this.prefix + ":{" + this.queue + "}:members:" + group;
+		return firstPartitionKey("members:" + group);
 	}
 
 	/**
