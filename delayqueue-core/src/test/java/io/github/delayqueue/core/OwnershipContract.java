@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -300,6 +301,37 @@ abstract class OwnershipContract extends PartitionedQueueFixture {
 		await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() == 5);
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.engine.admin().stats(this.queue).inFlight() == 0);
 		return handled;
+	}
+
+	@Test
+	void aHungHandlerHoldsItsPartitionBackOnlyUntilTheWatchdogGivesItUp() {
+		AtomicBoolean released = new AtomicBoolean();
+		track(() -> released.set(true));
+		List<String> handled = new CopyOnWriteArrayList<>();
+		DelayQueueListenerContainer container = container("hung", (payload, context) -> {
+			if (payload.equals("hangs") && context.attempt() == 1) {
+				// deaf to interrupts: returns only when the test ends
+				while (!released.get()) {
+					try {
+						Thread.sleep(50);
+					}
+					catch (InterruptedException ex) {
+						// ignored
+					}
+				}
+			}
+			handled.add(payload + "#" + context.attempt());
+		}, (builder) -> builder.ordered(true).leaseRenewalLimit(Duration.ofMillis(500)));
+		container.start();
+		Instant base = Instant.now().plusMillis(200);
+		this.engine.template().send(DelayMessage.builder("hangs").queue(this.queue).key("k").deliverAt(base).build());
+		this.engine.template()
+			.send(DelayMessage.builder("next").queue(this.queue).key("k").deliverAt(base.plusMillis(1)).build());
+		// the partition moves on once the hung handler is given up (and its message
+		// retried through Redis), and the container keeps its workers
+		await().atMost(Duration.ofSeconds(10)).until(() -> handled.containsAll(List.of("next#1", "hangs#2")));
+		assertThat(container.abandonedHandlers()).isEqualTo(1);
+		await().atMost(Duration.ofSeconds(5)).until(container::isHealthy);
 	}
 
 	@Test
