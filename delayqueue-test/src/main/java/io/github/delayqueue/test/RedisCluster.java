@@ -146,12 +146,17 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Waits until every running node reports {@code cluster_state:ok} and every running
-	 * replica is in sync with its master.
+	 * Waits until every running node reports {@code cluster_state:ok} and knows the owner
+	 * of every slot, and every running replica is in sync with its master. (With
+	 * {@code cluster-require-full-coverage no} a node is {@code ok} before gossip told it
+	 * who owns the other masters' slots; a client reading the topology from it then
+	 * cannot route to them.)
 	 */
 	public void awaitState() {
-		await("cluster_state:ok on every running node", () -> running()
-			.allMatch((node) -> String.valueOf(node.execute("CLUSTER", "INFO")).contains("cluster_state:ok")));
+		await("cluster_state:ok and every slot known on every running node", () -> running().allMatch((node) -> {
+			String info = String.valueOf(node.execute("CLUSTER", "INFO"));
+			return info.contains("cluster_state:ok") && info.contains("cluster_slots_assigned:" + SLOTS);
+		}));
 		await("every running replica in sync", () -> running().filter((node) -> !this.masters.contains(node))
 			.allMatch((replica) -> "up".equals(replica.info("master_link_status"))));
 	}
