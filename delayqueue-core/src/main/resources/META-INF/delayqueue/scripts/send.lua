@@ -1,11 +1,16 @@
 -- Schedules messages (dedup by id; optional replace = debounce), or makes them ready at once
 -- when already due and no message due as early or earlier still waits in the schedule (it
 -- would be promoted after this one: the stream keeps due order). Time comes from Redis.
--- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream
+-- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream, KEYS[4] retired marker (a partition
+-- retired by a change of the partition count takes no more messages)
 -- ARGV[1] wake-up channel, ARGV[2] message count, then per message:
 --   id, envelope, kind ('d' = delay in ms from Redis now, 'a' = absolute epoch ms), value,
 --   mode ('0' keep an existing one, '1' replace it, '2' generated id: no existing one to look for)
 -- Returns per message: status (1 scheduled, 2 ready, 3 duplicate, 4 replaced), due epoch ms
+if redis.call('EXISTS', KEYS[4]) == 1 then
+  return redis.error_reply('DQRETIRED this partition was retired by a change of the queue\'s partition count: '
+    .. 'the sending application declares the old count and must be restarted with the new one')
+end
 local now, nowUp = dq.now()
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local headScore = head[2] and tonumber(head[2]) or nil

@@ -51,8 +51,54 @@ public class DelayQueueAdmin {
 
 	private final DelayQueueEngine engine;
 
+	private final PartitionChanges partitionChanges;
+
 	DelayQueueAdmin(DelayQueueEngine engine) {
 		this.engine = engine;
+		this.partitionChanges = new PartitionChanges(engine);
+	}
+
+	/**
+	 * Reads a queue's partition count from Redis, and the state of a change of it.
+	 * @param queue the queue
+	 * @return its layout, with what the old partitions of a change in progress still hold
+	 */
+	public PartitionLayout partitionLayout(String queue) {
+		return this.partitionChanges.layout(queue);
+	}
+
+	/**
+	 * Starts changing a queue's partition count; nothing is lost. Redis stores the new
+	 * count with the old one. From then on, engines that declare the new count send to
+	 * the new partitions and their listeners read the old partitions too, until these
+	 * drain; engines that still declare the old count keep working until they restart
+	 * (they are refused then: declare the new count). Finish the change with
+	 * {@link #finishPartitionChange(String)} once every application declares the new
+	 * count and the old partitions are empty. A change between 1 and more partitions
+	 * where every old partition is also a new one (1 to N) is finished at once. See
+	 * {@code docs/scaling.md}.
+	 * @param queue the queue
+	 * @param count the new partition count, 1 to {@value QueueKeys#MAX_PARTITIONS}
+	 * @return the new layout
+	 * @throws IllegalArgumentException when the count is out of range or unchanged
+	 * @throws IllegalStateException when an earlier change is still in progress
+	 */
+	public PartitionLayout changePartitions(String queue, int count) {
+		return this.partitionChanges.change(queue, count);
+	}
+
+	/**
+	 * Finishes a change of a queue's partition count: checks that its old partitions hold
+	 * nothing (no scheduled message, no entry unread or unacknowledged by a group, no
+	 * retry, no dead letter) and retires them, so that a send from an application that
+	 * still declares the old count fails instead of going where nobody reads.
+	 * @param queue the queue
+	 * @return the layout, with no change in progress
+	 * @throws IllegalStateException when no change is in progress, or when an old
+	 * partition still holds something (the message lists what)
+	 */
+	public PartitionLayout finishPartitionChange(String queue) {
+		return this.partitionChanges.finish(queue);
 	}
 
 	/**
@@ -138,12 +184,12 @@ public class DelayQueueAdmin {
 	 * @return its stats
 	 */
 	public QueueStats stats(String queue) {
-		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
+		QueueNames.queue(queue);
 		return DelayQueueTemplate.inRedis("read stats of queue '" + queue + "'",
 				() -> this.engine.scripts().execute((connection) -> {
 					this.engine.verifyPartitions(connection, queue);
 					QueueStats total = null;
-					for (QueueKeys keys : partitions) {
+					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
 						QueueStats partition = stats(connection, keys);
 						total = (total == null) ? partition : sum(total, partition);
 					}
@@ -159,13 +205,13 @@ public class DelayQueueAdmin {
 	 * @return consumer name by partition number, for the partitions owned now
 	 */
 	public SortedMap<Integer, String> partitionOwners(String queue, String group) {
-		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
+		QueueNames.queue(queue);
 		String checkedGroup = QueueNames.group(group);
 		return DelayQueueTemplate.inRedis("read the partition owners of queue '" + queue + "'",
 				() -> this.engine.scripts().execute((connection) -> {
 					this.engine.verifyPartitions(connection, queue);
 					SortedMap<Integer, String> owners = new TreeMap<>();
-					for (QueueKeys keys : partitions) {
+					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
 						byte[] owner = connection.stringCommands().get(QueueKeys.bytes(keys.owner(checkedGroup)));
 						if (owner != null) {
 							owners.put(keys.partition(), new String(owner, StandardCharsets.UTF_8));
@@ -252,7 +298,7 @@ public class DelayQueueAdmin {
 	 * @return the page
 	 */
 	public List<DeadLetter> deadLetters(String queue, String after, int count) {
-		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
+		QueueNames.queue(queue);
 		if (count < 1) {
 			throw new IllegalArgumentException("Page size must be at least 1, but was " + count);
 		}
@@ -272,6 +318,7 @@ public class DelayQueueAdmin {
 		return DelayQueueTemplate.inRedis("list dead letters of queue '" + queue + "'",
 				() -> this.engine.scripts().execute((connection) -> {
 					this.engine.verifyPartitions(connection, queue);
+					List<QueueKeys> partitions = this.engine.partitionKeys(queue);
 					List<DeadLetter> page = new ArrayList<>();
 					for (int partition = firstPartition; partition < partitions.size()
 							&& page.size() < count; partition++) {
@@ -315,8 +362,8 @@ public class DelayQueueAdmin {
 	 * queue has no such partition.
 	 */
 	private QueueKeys partitionOf(String queue, String entryId) {
-		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
 		verifyPartitions(queue);
+		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
 		int partition = QueueNames.deadLetterPartition(entryId);
 		return (partition < partitions.size()) ? partitions.get(partition) : null;
 	}

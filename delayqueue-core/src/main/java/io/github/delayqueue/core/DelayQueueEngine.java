@@ -104,6 +104,9 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final Map<String, List<QueueKeys>> partitionKeys = new ConcurrentHashMap<>();
 
+	/** By queue: the old partitions still draining after a count change, as verified. */
+	private final Map<String, List<QueueKeys>> draining = new ConcurrentHashMap<>();
+
 	private final Schedulers schedulers;
 
 	private final EngineContext context;
@@ -135,7 +138,10 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this.promoteBatchSize,
 				this.schedulerMaxIdle);
 		this.context = new EngineContext(this.scripts, this::keys, this::partitions, this.codec, this.observer,
-				this.clock, this.schedulers, this::register, clientTimeout(builder.connectionFactory));
+				this.clock, this.schedulers, (queue) -> {
+					register(queue);
+					return drainingPartitions(queue);
+				}, clientTimeout(builder.connectionFactory));
 	}
 
 	/** The client's command timeout, when the factory tells it. */
@@ -223,11 +229,36 @@ public final class DelayQueueEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the keys of every partition of a queue.
+	 * Returns the keys of every partition of a queue that holds messages: its current
+	 * partitions, then, while a change of its partition count is in progress, the old
+	 * partitions that drain (see {@link DelayQueueAdmin#changePartitions(String, int)}).
+	 * The old ones are known once the queue's count was checked against Redis.
 	 * @param queue the queue
 	 * @return the keys, partition 0 first
 	 */
 	public List<QueueKeys> partitionKeys(String queue) {
+		List<QueueKeys> current = currentPartitions(queue);
+		List<QueueKeys> old = this.draining.get(current.get(0).queue());
+		if (old == null) {
+			return current;
+		}
+		List<QueueKeys> all = new ArrayList<>(current);
+		all.addAll(old);
+		return all;
+	}
+
+	/**
+	 * Returns the old partitions of a queue that still drain after a change of its
+	 * partition count, as seen when the count was checked against Redis.
+	 * @param queue the queue
+	 * @return their keys, none when no change is in progress
+	 */
+	public List<QueueKeys> drainingPartitions(String queue) {
+		return this.draining.getOrDefault(QueueNames.queue(queue), List.of());
+	}
+
+	/** The partitions sends go to: those of the count declared here. */
+	private List<QueueKeys> currentPartitions(String queue) {
 		List<QueueKeys> known = (queue != null) ? this.partitionKeys.get(queue) : null;
 		if (known != null) {
 			// the send path asks once per message: no validation or allocation again
@@ -251,7 +282,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return the keys of its partition
 	 */
 	QueueKeys keysFor(String queue, String key) {
-		List<QueueKeys> all = partitionKeys(queue);
+		List<QueueKeys> all = currentPartitions(queue);
 		int count = all.size();
 		if (count == 1) {
 			return all.get(0);
@@ -282,13 +313,27 @@ public final class DelayQueueEngine implements AutoCloseable {
 			return;
 		}
 		int declared = partitions(queue);
-		long stored = ScriptRunner.asLong(
-				ScriptRunner.run(connection, Scripts.DECLARE_PARTITIONS, List.of(keys(queue).meta()), declared).get(0));
+		List<Object> reply = ScriptRunner.run(connection, Scripts.DECLARE_PARTITIONS, List.of(keys(queue).meta()),
+				declared);
+		long stored = ScriptRunner.asLong(reply.get(0));
+		long previous = ScriptRunner.asLong(reply.get(1));
 		if (stored != declared) {
+			String how = "(DelayQueueEngineBuilder.partitions, delayqueue.queues." + queue + ".partitions)";
+			if (previous == declared) {
+				throw new IllegalStateException("Queue '" + queue + "' is changing from " + previous + " to " + stored
+						+ " partitions, but the old count (" + declared + ") is declared here: declare " + stored + " "
+						+ how);
+			}
 			throw new IllegalStateException("Queue '" + queue + "' has " + stored + " partition(s) in Redis, but "
 					+ declared + " are declared here. Producers and consumers of a queue must declare the same "
-					+ "count (DelayQueueEngineBuilder.partitions, delayqueue.queues." + queue
-					+ ".partitions); a queue can grow from 1 partition, but its count cannot change after that");
+					+ "count " + how + "; a queue can grow from 1 partition, any other change is made with "
+					+ "DelayQueueAdmin.changePartitions (see docs/scaling.md)");
+		}
+		if (previous > 0) {
+			this.draining.put(queue, keys(queue).drainingPartitions(declared, (int) previous));
+		}
+		else {
+			this.draining.remove(queue);
 		}
 		this.partitionsVerified.add(queue);
 	}

@@ -225,8 +225,9 @@ public final class DelayQueueEngineBuilder {
 	 * stored in Redis on first use; an engine whose declaration differs from Redis's
 	 * refuses to send to or consume the queue, naming both counts. A queue can grow from
 	 * 1 partition to more (its messages stay in partition 0 and are delivered from
-	 * there); any other change is refused. Producers and consumers of the queue must
-	 * declare the same count. See {@code docs/scaling.md}.
+	 * there); any other change is made in Redis first, with
+	 * {@link DelayQueueAdmin#changePartitions(String, int)}. Producers and consumers of
+	 * the queue must declare the same count. See {@code docs/scaling.md}.
 	 * @param queue the queue
 	 * @param count the partition count, 1 to {@value QueueKeys#MAX_PARTITIONS}
 	 * @return this builder

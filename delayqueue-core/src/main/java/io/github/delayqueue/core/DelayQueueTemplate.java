@@ -195,7 +195,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		}
 
 		List<String> scriptKeys() {
-			return List.of(this.keys.delayed(), this.keys.messages(), this.keys.stream());
+			return List.of(this.keys.delayed(), this.keys.messages(), this.keys.stream(), this.keys.retired());
 		}
 
 		void apply(List<Object> reply) {

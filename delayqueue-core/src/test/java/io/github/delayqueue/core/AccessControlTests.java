@@ -39,6 +39,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -55,7 +56,7 @@ class AccessControlTests {
 			"+xlen", "+xrange", "+xinfo|groups", "+xinfo|consumers", "+xgroup|delconsumer", "+xpending", "+xclaim",
 			"+xadd", "+xtrim", "+xdel", "+zcard", "+zrange", "+zrem", "+zadd", "+zscore", "+hget", "+hset", "+hdel",
 			"+exists", "+sadd", "+smembers", "+del", "+subscribe", "+unsubscribe", "+publish", "+xautoclaim", "+set",
-			"+get", "+pexpire", "+zremrangebyscore" };
+			"+get", "+pexpire", "+zremrangebyscore", "+hmget", "+xrevrange" };
 
 	private static RedisServer redis;
 
@@ -102,6 +103,15 @@ class AccessControlTests {
 	 */
 	static void exerciseEverything(RedisConnectionFactory factory) {
 		exerciseOrderedPartitions(factory);
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(factory).partitions("acl-change", 2).build()) {
+			// messages no group read yet, in both partitions: the change cannot finish
+			for (int i = 0; i < 10; i++) {
+				engine.template().send(DelayMessage.builder("m").queue("acl-change").id("m-" + i).build());
+			}
+			assertThat(engine.admin().changePartitions("acl-change", 3).changing()).isTrue();
+			assertThatIllegalStateException().isThrownBy(() -> engine.admin().finishPartitionChange("acl-change"))
+				.withMessageContaining("read by no group yet");
+		}
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(factory).build()) {
 			Set<String> received = ConcurrentHashMap.newKeySet();
 			DelayQueueListenerContainer container = engine

@@ -117,6 +117,9 @@ class InputValidationTests {
 				() -> this.engine.admin().replay(name, "1-0"), () -> this.engine.admin().replayAll(name, null),
 				() -> this.engine.admin().deleteDeadLetter(name, "1-0"),
 				() -> this.engine.admin().purgeDeadLetters(name), () -> this.engine.register(name),
+				() -> this.engine.admin().partitionOwners(name, "g"), () -> this.engine.admin().partitionLayout(name),
+				() -> this.engine.admin().changePartitions(name, 2),
+				() -> this.engine.admin().finishPartitionChange(name),
 				() -> this.engine.listenerContainer(name, "g", String.class, IGNORE));
 		for (ThrowingCallable call : calls) {
 			assertClearRejection(call, "Queue name", problem, name);

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.core.DelayQueueTemplate;
+import io.github.delayqueue.core.PartitionLayout;
 import io.github.delayqueue.core.annotation.DelayListener;
 import io.github.delayqueue.core.listener.DelayMessageContext;
 import io.github.delayqueue.test.RedisServer;
@@ -42,6 +43,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -115,7 +118,8 @@ class DelayQueueApplicationIntegrationTests {
 
 			// replay through the admin endpoint: three more attempts, dead again
 			DelayQueueEndpoint admin = endpoint;
-			assertThat(admin.act("payments", "replay", letter.entryId(), null, null)).containsEntry("replayed", 1);
+			assertThat(admin.act("payments", "replay", letter.entryId(), null, null, null)).containsEntry("replayed",
+					1);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listeners.paymentAttempts.size() == 6);
 			await().atMost(Duration.ofSeconds(5))
 				.until(() -> endpoint.queue("payments", null).deadLetters().size() == 1);
@@ -128,8 +132,21 @@ class DelayQueueApplicationIntegrationTests {
 				.id("order-o-3")
 				.delay(Duration.ofHours(1))
 				.build());
-			assertThat(admin.act("order-timeout", "cancel", null, null, "order-o-3")).containsEntry("cancelled", true);
+			assertThat(admin.act("order-timeout", "cancel", null, null, "order-o-3", null)).containsEntry("cancelled",
+					true);
 			assertThat(endpoint.queue("order-timeout", null).stats().scheduled()).isZero();
+
+			// the partition count, shown and changed through the endpoint
+			assertThat(endpoint.queue("order-timeout", null).partitions())
+				.isEqualTo(new PartitionLayout("order-timeout", 1, 0, List.of()));
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> admin.act("order-timeout", "change-partitions", null, null, null, null))
+				.withMessageContaining("needs partitions");
+			assertThat(admin.act("order-timeout", "change-partitions", null, null, null, 3)).containsEntry("layout",
+					new PartitionLayout("order-timeout", 3, 0, List.of()));
+			assertThatIllegalStateException()
+				.isThrownBy(() -> admin.act("order-timeout", "finish-partition-change", null, null, null, null))
+				.withMessageContaining("has no change of its partition count in progress");
 		});
 	}
 

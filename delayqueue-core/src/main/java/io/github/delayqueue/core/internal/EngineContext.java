@@ -18,7 +18,7 @@ package io.github.delayqueue.core.internal;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.function.Consumer;
+import java.util.List;
 import java.util.function.Function;
 
 import io.github.delayqueue.core.DelayQueueObserver;
@@ -39,12 +39,12 @@ import io.github.delayqueue.core.internal.redis.ScriptRunner;
  * @param clock the JVM clock (lateness figures only)
  * @param schedulers the engine's schedulers
  * @param registry adds a queue to the registry of queues and checks its partition count
- * against Redis
+ * against Redis; returns the old partitions that drain after a change of that count
  * @param clientTimeout the Redis client's command timeout, or {@code null} when unknown
  */
 public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys,
 		Function<String, Integer> partitions, MessageCodec codec, DelayQueueObserver observer, Clock clock,
-		Schedulers schedulers, Consumer<String> registry, Duration clientTimeout) {
+		Schedulers schedulers, Function<String, List<QueueKeys>> registry, Duration clientTimeout) {
 
 	/**
 	 * Returns how long a listener's blocking read may wait: its poll timeout, lowered

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -62,10 +63,19 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 	private final ListenerRuntime runtime;
 
-	/** The keys of the queue's partitions, partition 0 first. */
-	private final List<QueueKeys> partitions = new ArrayList<>();
+	/**
+	 * The keys of the queue's partitions, partition 0 first, then old partitions that
+	 * drain after a change of the partition count.
+	 */
+	private final List<QueueKeys> partitions = new CopyOnWriteArrayList<>();
 
 	private final Object lifecycleLock = new Object();
+
+	/** Guards adding partitions against a stop. */
+	private final Object layoutLock = new Object();
+
+	/** Whether old partitions may be added: between start and stop. */
+	private boolean layoutOpen;
 
 	private volatile boolean running;
 
@@ -88,8 +98,32 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			this.partitions.add(partitionKeys);
 		}
 		// each partition's reader checks the queue's partition count when it connects
-		this.runtime = new ListenerRuntime(contexts, builder.payloadType, builder.handler,
-				() -> this.engine.registry().accept(keys.queue()));
+		this.runtime = new ListenerRuntime(contexts, builder.payloadType, builder.handler, this::checkLayout);
+	}
+
+	/**
+	 * Checks the queue's partition count against Redis (once per engine), and reads the
+	 * old partitions that a change of the count left to drain too.
+	 */
+	private void checkLayout() {
+		List<QueueKeys> draining = this.engine.registry().apply(queue());
+		if (draining.isEmpty() || this.partitions.containsAll(draining)) {
+			return;
+		}
+		synchronized (this.layoutLock) {
+			if (!this.layoutOpen) {
+				return;
+			}
+			for (QueueKeys old : draining) {
+				if (!this.partitions.contains(old)) {
+					logger.info("Reading old partition " + old.partition() + " ({" + old.tag() + "}) of "
+							+ this.context.label() + " until it drains: the queue's partition count is changing");
+					this.partitions.add(old);
+					this.engine.schedulers().join(old, group());
+					this.runtime.addPartition(this.context.forPartition(old));
+				}
+			}
+		}
 	}
 
 	/**
@@ -177,6 +211,9 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				return;
 			}
 			this.partitions.forEach((partition) -> this.engine.schedulers().join(partition, group()));
+			synchronized (this.layoutLock) {
+				this.layoutOpen = true;
+			}
 			this.runtime.start();
 			this.running = true;
 		}
@@ -189,6 +226,9 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				return;
 			}
 			this.running = false;
+			synchronized (this.layoutLock) {
+				this.layoutOpen = false;
+			}
 			try {
 				this.runtime.stop();
 			}

@@ -28,6 +28,7 @@ import java.util.TreeSet;
 
 import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.PartitionLayout;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.internal.runtime.BoundedCalls;
@@ -120,27 +121,31 @@ public class DelayQueueEndpoint {
 						owners.put(group.group(), owned);
 					}
 				}
-				return new QueueDescriptor(stats, owners, deadLetters, null);
+				return new QueueDescriptor(stats, this.engine.admin().partitionLayout(queue), owners, deadLetters,
+						null);
 			});
 		}
 		catch (BoundedCalls.TimeoutException ex) {
-			return new QueueDescriptor(null, Map.of(), List.of(), ex.getMessage());
+			return new QueueDescriptor(null, null, Map.of(), List.of(), ex.getMessage());
 		}
 	}
 
 	/**
-	 * Replays dead letters or cancels a scheduled message.
+	 * Replays dead letters, cancels a scheduled message, or changes the queue's partition
+	 * count.
 	 * @param queue the queue
-	 * @param action {@code replay} or {@code cancel}
+	 * @param action {@code replay}, {@code cancel}, {@code change-partitions} or
+	 * {@code finish-partition-change}
 	 * @param entryId the dead letter to replay ({@code replay}); all when absent
 	 * @param group the group whose dead letters to replay ({@code replay} without
 	 * {@code entryId}); all groups when absent
 	 * @param messageId the message to cancel ({@code cancel})
+	 * @param partitions the new partition count ({@code change-partitions})
 	 * @return what was done
 	 */
 	@WriteOperation
 	public Map<String, Object> act(@Selector String queue, String action, @Nullable String entryId,
-			@Nullable String group, @Nullable String messageId) {
+			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions) {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("queue", queue);
 		result.put("action", action);
@@ -159,8 +164,16 @@ public class DelayQueueEndpoint {
 				}
 				result.put("cancelled", this.engine.template().cancel(queue, messageId));
 			}
+			case "change-partitions" -> {
+				if (partitions == null) {
+					throw new IllegalArgumentException("Action 'change-partitions' needs partitions (the new count)");
+				}
+				result.put("layout", this.engine.admin().changePartitions(queue, partitions));
+			}
+			case "finish-partition-change" -> result.put("layout", this.engine.admin().finishPartitionChange(queue));
 			default -> throw new IllegalArgumentException("Unknown action '" + action
-					+ "'; use 'replay' (entryId or group optional) or 'cancel' (messageId)");
+					+ "'; use 'replay' (entryId or group optional), 'cancel' (messageId), 'change-partitions' "
+					+ "(partitions) or 'finish-partition-change'");
 		}
 		return result;
 	}
@@ -232,14 +245,16 @@ public class DelayQueueEndpoint {
 	 * One queue's counts and a page of its dead letters.
 	 *
 	 * @param stats the counts
+	 * @param partitions the partition count in Redis, and a change of it in progress
 	 * @param partitionOwners for each group consuming the queue exclusively or in order:
 	 * the consumer owning each partition
 	 * @param deadLetters the oldest dead letters (after the requested entry)
 	 * @param error why the counts are missing (Redis did not answer in time), or
 	 * {@code null}
 	 */
-	public record QueueDescriptor(@Nullable QueueStats stats, Map<String, Map<Integer, String>> partitionOwners,
-			List<DeadLetterDescriptor> deadLetters, @Nullable String error) {
+	public record QueueDescriptor(@Nullable QueueStats stats, @Nullable PartitionLayout partitions,
+			Map<String, Map<Integer, String>> partitionOwners, List<DeadLetterDescriptor> deadLetters,
+			@Nullable String error) {
 	}
 
 	/**

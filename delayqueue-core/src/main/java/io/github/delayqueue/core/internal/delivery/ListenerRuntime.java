@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -68,6 +69,9 @@ public final class ListenerRuntime {
 
 	private final Runnable onConnected;
 
+	/** Checks the queue's partitions against Redis, adding old ones that drain. */
+	private final Runnable layout;
+
 	/** Who reads which partition, when the container is exclusive; else {@code null}. */
 	private final PartitionOwnership ownership;
 
@@ -82,7 +86,9 @@ public final class ListenerRuntime {
 	public ListenerRuntime(List<ListenerContext> partitions, Type payloadType, DelayMessageHandler<?> handler,
 			Runnable onConnected) {
 		this.context = partitions.get(0);
-		this.partitions = List.copyOf(partitions);
+		// grows when a change of the partition count leaves old partitions to drain
+		this.partitions = new CopyOnWriteArrayList<>(partitions);
+		this.layout = onConnected;
 		// the handlers are the container's; read-ahead is per partition, so that each
 		// partition's reader fetches batches
 		this.holdings = new Holdings(this.context.settings().limit(this.partitions.size()),
@@ -190,6 +196,32 @@ public final class ListenerRuntime {
 			previous.stop(Duration.ofSeconds(10));
 		}
 		reader.start();
+	}
+
+	/**
+	 * Adds a partition to read: an old one, left to drain by a change of the partition
+	 * count. A shared container opens it at once; an exclusive one takes it when it is
+	 * its share.
+	 * @param partition the partition's context, numbered after the partitions known
+	 */
+	public void addPartition(ListenerContext partition) {
+		int number = partition.keys().partition();
+		if (number != this.partitions.size()) {
+			throw new IllegalStateException("Partition " + number + " of " + this.context.label()
+					+ " is not the next one (" + this.partitions.size() + ")");
+		}
+		this.partitions.add(partition);
+		if (this.ownership == null) {
+			open(number);
+		}
+	}
+
+	/**
+	 * Checks the queue's partition count against Redis and learns of old partitions that
+	 * drain; an exclusive container's ownership does this before each heartbeat.
+	 */
+	void checkLayout() {
+		this.layout.run();
 	}
 
 	/**

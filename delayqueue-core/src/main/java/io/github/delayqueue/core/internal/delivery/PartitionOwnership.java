@@ -144,6 +144,8 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 
 	@Override
 	public long runOnce() {
+		// a member that declares another partition count than Redis holds owns nothing
+		this.runtime.checkLayout();
 		List<String> live = heartbeat();
 		this.members = live.size();
 		int index = live.indexOf(this.context.consumer());

@@ -47,9 +47,10 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	 */
 	public QueueKeys {
 		QueueNames.queue(queue);
-		if (partition < 0 || partition >= MAX_PARTITIONS) {
+		// numbers from MAX_PARTITIONS on are old partitions draining after a count change
+		if (partition < 0 || partition >= 2 * MAX_PARTITIONS) {
 			throw new IllegalArgumentException("Partition of queue '" + queue + "' must be between 0 and "
-					+ (MAX_PARTITIONS - 1) + ", but was " + partition);
+					+ (2 * MAX_PARTITIONS - 1) + ", but was " + partition);
 		}
 		java.util.Objects.requireNonNull(tag, "tag");
 	}
@@ -75,6 +76,31 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 					+ (partitions - 1) + ", but was " + other);
 		}
 		return new QueueKeys(this.prefix, this.queue, other, PartitionTags.tag(this.queue, other, partitions));
+	}
+
+	/**
+	 * Returns the partitions of an earlier layout of the queue that the current one does
+	 * not have (a partition's keys depend on the count): after a change of the partition
+	 * count they still hold messages, which drain. They are numbered after the current
+	 * partitions, in the order of their earlier number.
+	 * @param current the queue's partition count now
+	 * @param previous its count before the change
+	 * @return the keys of the old partitions, none when every old partition is also a
+	 * current one (as when the queue grew from 1 partition)
+	 */
+	public List<QueueKeys> drainingPartitions(int current, int previous) {
+		java.util.Set<String> tags = new java.util.HashSet<>();
+		for (int partition = 0; partition < current; partition++) {
+			tags.add(PartitionTags.tag(this.queue, partition, current));
+		}
+		List<QueueKeys> draining = new java.util.ArrayList<>();
+		for (int partition = 0; partition < previous; partition++) {
+			String tag = PartitionTags.tag(this.queue, partition, previous);
+			if (!tags.contains(tag)) {
+				draining.add(new QueueKeys(this.prefix, this.queue, current + draining.size(), tag));
+			}
+		}
+		return List.copyOf(draining);
 	}
 
 	private String key(String suffix) {
@@ -118,6 +144,21 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	 */
 	public String retryStream(String group) {
 		return key("retry:" + group);
+	}
+
+	/**
+	 * @return the STRING marking a partition retired after a change of the partition
+	 * count: sends to it are refused
+	 */
+	public String retired() {
+		return key("retired");
+	}
+
+	/**
+	 * @return the prefix of the partition's keys, {@code <prefix>:{<tag>}:}
+	 */
+	public String keyPrefix() {
+		return key("");
 	}
 
 	/**

@@ -75,6 +75,12 @@ public final class Scripts {
 	/** Declares a queue's partition count, or reads the one declared before. */
 	public static final RedisScript<List<Object>> DECLARE_PARTITIONS = load("declare-partitions");
 
+	/** Changes a queue's partition count. */
+	public static final RedisScript<List<Object>> CHANGE_PARTITIONS = load("change-partitions");
+
+	/** Checks that an old partition drained, and retires it. */
+	public static final RedisScript<List<Object>> RETIRE = load("retire");
+
 	/** Reads a page of dead letters. */
 	public static final RedisScript<List<Object>> DEAD_RANGE = load("dead-range");
 
