@@ -158,6 +158,30 @@ abstract class OwnershipContract extends PartitionedQueueFixture {
 	}
 
 	@Test
+	void aSharedListenerStopsReadingOnceAnOwnerAppears() {
+		Map<String, String> handledBy = new ConcurrentHashMap<>();
+		DelayQueueListenerContainer shared = container("shared",
+				(payload, context) -> handledBy.put(context.id(), "shared"), (builder) -> {
+				});
+		DelayQueueListenerContainer owner = container("owner",
+				(payload, context) -> handledBy.put(context.id(), "owner"), (builder) -> builder.ordered(true));
+		shared.start();
+		await().atMost(Duration.ofSeconds(10)).until(shared::isHealthy);
+		this.engine.template().send(DelayMessage.builder("m").queue(this.queue).id("before").build());
+		await().atMost(Duration.ofSeconds(10)).until(() -> "shared".equals(handledBy.get("before")));
+		// a rolling switch to ordered: the shared listener is still reading
+		owner.start();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !shared.isHealthy());
+		await().atMost(Duration.ofSeconds(10)).until(() -> owner.partitionsRead().size() == this.partitions);
+		for (int i = 0; i < 40; i++) {
+			this.engine.template().send(DelayMessage.builder("m").queue(this.queue).id("after-" + i).build());
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> handledBy.size() == 41);
+		handledBy.remove("before");
+		assertThat(handledBy.values()).containsOnly("owner");
+	}
+
+	@Test
 	void aCrashedOwnersPartitionAndPendingMessagesAreTakenOverOnceItsLeaseExpired() {
 		String key = "crashed";
 		int partition = partitionOf(key);

@@ -81,7 +81,7 @@ public final class ListenerRuntime {
 	 * @param payloadType the type payloads are decoded to
 	 * @param handler the handler
 	 * @param onConnected runs each time a reader has connected, before it creates its
-	 * groups
+	 * groups, and every second while it reads
 	 */
 	public ListenerRuntime(List<ListenerContext> partitions, Type payloadType, DelayMessageHandler<?> handler,
 			Runnable onConnected) {
@@ -270,8 +270,8 @@ public final class ListenerRuntime {
 	/**
 	 * A shared container must not read beside the owners of an exclusive group: it would
 	 * break their order, and a new owner would claim its entries. Checked each time a
-	 * reader connects; the reader is refused (it retries, and is not healthy) while a
-	 * member of the group is alive.
+	 * reader connects and every second while it reads; the reader is refused (it stops
+	 * reading, retries, and is not healthy) while a member of the group is alive.
 	 */
 	private void refuseBesideOwners() {
 		List<Object> alive = this.context.scripts()

@@ -54,6 +54,8 @@ final class StreamReader implements SupervisedLoop.Job {
 
 	private static final Log logger = LogFactory.getLog(StreamReader.class);
 
+	private static final long CHECK_PERIOD_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+
 	private final ListenerContext context;
 
 	private final Holdings holdings;
@@ -74,15 +76,18 @@ final class StreamReader implements SupervisedLoop.Job {
 
 	private volatile RedisConnection connection;
 
+	/** When a connected reader runs the check of the queue again (System.nanoTime). */
+	private long nextCheck;
+
 	/**
 	 * Whether the last check of the queue refused this reader (a configuration error).
 	 */
 	private volatile boolean refused;
 
 	/**
-	 * @param onConnected runs once a connection is ready, before the groups are created
-	 * (registers the queue and checks its partition count; when it throws, nothing is
-	 * read)
+	 * @param onConnected runs once a connection is ready, before the groups are created,
+	 * and every second after (registers the queue, checks its partition count and, for a
+	 * shared listener, that its group has no owners; when it throws, nothing is read)
 	 * @param readers how many readers (one per partition) share the holdings
 	 */
 	StreamReader(ListenerContext context, Holdings holdings, LeaseKeeper leases, Runnable onConnected, int readers) {
@@ -126,14 +131,7 @@ final class StreamReader implements SupervisedLoop.Job {
 			this.connection = current;
 			// first: it checks the queue's partition count, and a refused listener
 			// must not create its group
-			try {
-				this.onConnected.run();
-				this.refused = false;
-			}
-			catch (IllegalStateException ex) {
-				this.refused = true;
-				throw ex;
-			}
+			check();
 			ensureGroups(current);
 			readOwnPending(current);
 			if (!this.loop.isRunning()) {
@@ -142,8 +140,35 @@ final class StreamReader implements SupervisedLoop.Job {
 			}
 			return 0;
 		}
+		if (System.nanoTime() - this.nextCheck >= 0) {
+			// again every second: a shared listener stops reading once an exclusive or
+			// ordered member of its group appears, a change of the partition count is
+			// seen
+			try {
+				check();
+			}
+			catch (IllegalStateException ex) {
+				// read nothing more: the next connection checks again, until accepted
+				closeConnection();
+				throw ex;
+			}
+		}
 		read(current, ReadOffset.lastConsumed(), this.context.readBlock());
 		return 0;
+	}
+
+	private void check() {
+		try {
+			this.onConnected.run();
+			this.refused = false;
+		}
+		catch (IllegalStateException ex) {
+			this.refused = true;
+			throw ex;
+		}
+		finally {
+			this.nextCheck = System.nanoTime() + CHECK_PERIOD_NANOS;
+		}
 	}
 
 	private void readOwnPending(RedisConnection connection) {
