@@ -119,7 +119,10 @@ public final class ListenerRuntime {
 			this.ownership.start();
 		}
 		else {
-			for (int partition = 0; partition < this.partitions.size(); partition++) {
+			// the partitions known now: old ones added meanwhile (a change of the
+			// partition count, learnt by the first reader) are opened by addPartition
+			int known = this.partitions.size();
+			for (int partition = 0; partition < known; partition++) {
 				open(partition);
 			}
 		}
@@ -191,11 +194,11 @@ public final class ListenerRuntime {
 	void open(int partition) {
 		StreamReader reader = new StreamReader(this.partitions.get(partition), this.holdings, this.leases,
 				this.onConnected, this.partitions.size());
-		StreamReader previous = this.readers.put(partition, reader);
-		if (previous != null) {
-			previous.stop(Duration.ofSeconds(10));
+		// never two readers of one partition: stopping one mid-read would leave what it
+		// read pending with no holder until its lease expired
+		if (this.readers.putIfAbsent(partition, reader) == null) {
+			reader.start();
 		}
-		reader.start();
 	}
 
 	/**
