@@ -70,6 +70,12 @@ class DelayQueueApplicationIntegrationTests {
 		this.runner.run((context) -> {
 			DelayQueueTemplate template = context.getBean(DelayQueueTemplate.class);
 			Listeners listeners = context.getBean(Listeners.class);
+			// the lateness timer of each listener exists before its first delivery
+			assertThat(context.getBean(MeterRegistry.class)
+				.get("delayqueue.lateness")
+				.tags("queue", "payments", "group", "shop")
+				.timer()
+				.count()).isZero();
 
 			Instant sent = Instant.now();
 			template.send("order-timeout", new OrderTimeout("o-1"), Duration.ofMillis(500));
@@ -97,7 +103,11 @@ class DelayQueueApplicationIntegrationTests {
 			assertThat(meters.get("delayqueue.lateness").tags("queue", "order-timeout").timer().count()).isEqualTo(1);
 			assertThat(meters.get("delayqueue.messages.retried").tags("queue", "payments").counter().count())
 				.isEqualTo(2);
-			assertThat(meters.get("delayqueue.messages.dead").tags("queue", "payments").counter().count()).isEqualTo(1);
+			assertThat(meters.get("delayqueue.messages.dead-lettered").tags("queue", "payments").counter().count())
+				.isEqualTo(1);
+			// one name, one type: the gauge of dead letters is not merged with the
+			// counter
+			assertThat(meters.find("delayqueue.messages.dead").counters()).isEmpty();
 			assertThat(meters.get("delayqueue.processing").tags("queue", "payments", "result", "dead").timer().count())
 				.isEqualTo(1);
 			assertThat(meters.get("delayqueue.messages.dead").tags("queue", "payments").gauge().value()).isEqualTo(1);

@@ -40,9 +40,16 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnEnabledHealthIndicator("delayqueue")
 public final class DelayQueueHealthContributorAutoConfiguration {
 
+	/**
+	 * The indicator; its bean name gives the contributor id {@code delayqueue}
+	 * ({@code /actuator/health/delayqueue}).
+	 * @param engine the engine
+	 * @param listeners the listener containers
+	 * @return the indicator
+	 */
 	@Bean
-	@ConditionalOnMissingBean(name = "delayQueueHealthIndicator")
-	DelayQueueHealthIndicator delayQueueHealthIndicator(DelayQueueEngine engine,
+	@ConditionalOnMissingBean(name = "delayqueueHealthIndicator")
+	DelayQueueHealthIndicator delayqueueHealthIndicator(DelayQueueEngine engine,
 			ObjectProvider<DelayListenerEndpointRegistry> listeners) {
 		return new DelayQueueHealthIndicator(engine, listeners);
 	}

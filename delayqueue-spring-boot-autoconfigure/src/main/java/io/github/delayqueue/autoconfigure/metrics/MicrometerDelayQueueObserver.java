@@ -48,11 +48,12 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * <ul>
  * <li>counters {@code delayqueue.messages.sent} (tags {@code queue}, {@code result}:
  * scheduled, ready, duplicate, replaced), {@code delayqueue.messages.delivered},
- * {@code .acked}, {@code .retried}, {@code .dead}, {@code .recovered} and
+ * {@code .acked}, {@code .retried}, {@code .dead-lettered}, {@code .recovered} and
  * {@code delayqueue.handlers.abandoned} (tags {@code queue}, {@code group});</li>
  * <li>timers {@code delayqueue.lateness} (receive time minus due time; tags
- * {@code queue}, {@code group}) and {@code delayqueue.processing} (handler time; tags
- * {@code queue}, {@code group}, {@code result}: acked, retried, dead);</li>
+ * {@code queue}, {@code group}; registered for each listener at start-up) and
+ * {@code delayqueue.processing} (handler time; tags {@code queue}, {@code group},
+ * {@code result}: acked, retried, dead);</li>
  * <li>gauges {@code delayqueue.messages.scheduled}, {@code .ready}, {@code .inflight} and
  * {@code .dead} per queue (tag {@code queue}), read from Redis at most once per refresh
  * interval per queue, and {@code NaN} while Redis cannot be reached;</li>
@@ -101,6 +102,9 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 		this.listeners.ifAvailable((registry) -> {
 			registry.getQueues().forEach(this::gauges);
 			ownedPartitionGauges(registry.getListenerContainers());
+			// /actuator/metrics/delayqueue.lateness exists before the first delivery
+			registry.getListenerContainers()
+				.forEach((container) -> timer("delayqueue.lateness", container.queue(), container.group(), null));
 		});
 		try {
 			DelayQueueEngine engine = this.engine.getIfAvailable();
@@ -141,7 +145,7 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 
 	@Override
 	public void dead(String queue, String group, Duration processing, Throwable error) {
-		counter("delayqueue.messages.dead", queue, group, null).increment();
+		counter("delayqueue.messages.dead-lettered", queue, group, null).increment();
 		if (!processing.isZero()) {
 			timer("delayqueue.processing", queue, group, "dead").record(processing);
 		}
@@ -229,7 +233,7 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 			case "delayqueue.messages.delivered" -> "Deliveries handed to a handler";
 			case "delayqueue.messages.acked" -> "Messages acknowledged after their handler returned";
 			case "delayqueue.messages.retried" -> "Failed attempts scheduled for a retry";
-			case "delayqueue.messages.dead" -> "Messages moved to the dead-letter stream";
+			case "delayqueue.messages.dead-lettered" -> "Messages moved to the dead-letter stream";
 			case "delayqueue.messages.recovered" -> "Deliveries taken over after their lease expired";
 			case "delayqueue.handlers.abandoned" ->
 				"Handlers that ran past the lease renewal limit: their message was given up and their thread replaced";

@@ -118,7 +118,9 @@ class OrderTimeoutApplicationTests {
 		assertThat(queues.get("listeners").get(0).get("running").asBoolean()).isTrue();
 		JsonNode health = call("GET", "/actuator/health", null, 200);
 		assertThat(health.get("status").asString()).isEqualTo("UP");
-		assertThat(health.get("components").get("delayQueue").get("status").asString()).isEqualTo("UP");
+		assertThat(health.get("components").get("delayqueue").get("status").asString()).isEqualTo("UP");
+		JsonNode delayqueue = call("GET", "/actuator/health/delayqueue", null, 200);
+		assertThat(delayqueue.get("status").asString()).isEqualTo("UP");
 	}
 
 	@Test
