@@ -17,6 +17,8 @@
 package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -25,6 +27,8 @@ import io.github.delayqueue.core.listener.ListenerSetters;
 import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.ClassUtils;
 
 /**
  * Configures a {@link DelayListenerContainerFactory} from the {@code delayqueue.*}
@@ -125,7 +129,31 @@ public class DelayListenerContainerFactoryConfigurer {
 		map.map("retry.multiplier", retry.getMultiplier(), settings::backoffMultiplier);
 		map.map("retry.max-backoff", retry.getMaxBackoff(), settings::maxBackoff);
 		map.map("retry.jitter", retry.getJitter(), settings::jitter);
+		map.map("retry.non-retryable", retry.getNonRetryable(),
+				(names) -> settings.nonRetryable(throwableTypes(names)));
 		map.validate();
+	}
+
+	/**
+	 * Resolves exception class names.
+	 * @throws IllegalArgumentException naming a class that is missing or not a Throwable
+	 */
+	static List<Class<? extends Throwable>> throwableTypes(List<String> names) {
+		List<Class<? extends Throwable>> types = new ArrayList<>();
+		for (String name : names) {
+			Class<?> type;
+			try {
+				type = ClassUtils.forName(name.strip(), DelayListenerContainerFactoryConfigurer.class.getClassLoader());
+			}
+			catch (ClassNotFoundException | LinkageError ex) {
+				throw new IllegalArgumentException("class '" + name + "' not found");
+			}
+			if (!Throwable.class.isAssignableFrom(type)) {
+				throw new IllegalArgumentException("'" + name + "' is not a Throwable");
+			}
+			types.add(type.asSubclass(Throwable.class));
+		}
+		return types;
 	}
 
 	/** Sets what is set, naming the property when a value is refused. */

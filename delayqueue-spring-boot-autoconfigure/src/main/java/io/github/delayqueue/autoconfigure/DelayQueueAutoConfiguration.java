@@ -18,6 +18,7 @@ package io.github.delayqueue.autoconfigure;
 
 import java.util.concurrent.Executor;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueEngineBuilder;
 import io.github.delayqueue.core.Durability;
@@ -28,6 +29,7 @@ import io.github.delayqueue.core.annotation.EnableDelayListeners;
 import io.github.delayqueue.core.codec.JsonMessageCodec;
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
+import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -113,6 +115,12 @@ public final class DelayQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	DelayQueueAdmin delayQueueAdmin(DelayQueueEngine engine) {
+		return engine.admin();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	DelayListenerContainerFactoryConfigurer delayListenerContainerFactoryConfigurer(DelayQueueProperties properties,
 			ObjectProvider<RetryPolicy> retryPolicy,
 			@Qualifier(LISTENER_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> executor) {
@@ -133,6 +141,12 @@ public final class DelayQueueAutoConfiguration {
 	@ConditionalOnProperty(name = "delayqueue.server-check.enabled", havingValue = "true", matchIfMissing = true)
 	DelayQueueServerCheck delayQueueServerCheck(DelayQueueEngine engine, DelayQueueProperties properties) {
 		return new DelayQueueServerCheck(engine, properties.getServerCheck().isFailOnEviction());
+	}
+
+	@Bean
+	QueuePropertiesCheck delayQueuePropertiesCheck(DelayQueueProperties properties, DelayQueueEngine engine,
+			ObjectProvider<DelayListenerEndpointRegistry> listeners) {
+		return new QueuePropertiesCheck(properties, engine, listeners);
 	}
 
 	@Configuration(proxyBeanMethods = false)

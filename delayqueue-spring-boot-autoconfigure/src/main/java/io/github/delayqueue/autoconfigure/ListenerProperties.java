@@ -17,6 +17,7 @@
 package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
@@ -287,6 +288,12 @@ public class ListenerProperties {
 		 */
 		private Double jitter;
 
+		/**
+		 * Exception types (fully qualified class names) dead-lettered at once, never
+		 * retried; a subclass matches too. Replaces the types of the level above.
+		 */
+		private List<String> nonRetryable;
+
 		public Integer getMaxAttempts() {
 			return this.maxAttempts;
 		}
@@ -325,6 +332,14 @@ public class ListenerProperties {
 
 		public void setJitter(Double jitter) {
 			this.jitter = jitter;
+		}
+
+		public List<String> getNonRetryable() {
+			return this.nonRetryable;
+		}
+
+		public void setNonRetryable(List<String> nonRetryable) {
+			this.nonRetryable = nonRetryable;
 		}
 
 	}

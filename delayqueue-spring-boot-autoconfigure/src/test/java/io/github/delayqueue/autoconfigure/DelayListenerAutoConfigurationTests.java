@@ -26,6 +26,7 @@ import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.autoconfigure.metrics.MicrometerDelayQueueObserver;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.annotation.DelayListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
@@ -62,7 +63,9 @@ class DelayListenerAutoConfigurationTests {
 	void registersListenersWithTheDefaultContainerFactory() {
 		this.runner.withUserConfiguration(OrderListener.class).run((context) -> {
 			assertThat(context).hasSingleBean(DelayListenerContainerFactory.class)
-				.hasSingleBean(DelayListenerEndpointRegistry.class);
+				.hasSingleBean(DelayListenerEndpointRegistry.class)
+				.hasSingleBean(DelayQueueAdmin.class);
+			assertThat(context.getBean(DelayQueueAdmin.class).queues()).contains("orders");
 			DelayQueueListenerContainer container = context.getBean(DelayListenerEndpointRegistry.class)
 				.getListenerContainer("orders");
 			assertThat(container.isRunning()).isTrue();
@@ -112,6 +115,30 @@ class DelayListenerAutoConfigurationTests {
 				assertThat(invoices.settings().concurrency()).isEqualTo(1);
 				assertThat(invoices.isRunning()).isFalse();
 			});
+	}
+
+	@Test
+	void bindsNonRetryableExceptionTypesAndNamesTheBadOnes() {
+		this.runner.withUserConfiguration(OrderListener.class)
+			.withPropertyValues("delayqueue.listener.retry.non-retryable=java.lang.IllegalArgumentException",
+					"delayqueue.queues.orders.retry.non-retryable=java.lang.IllegalStateException, "
+							+ "java.lang.UnsupportedOperationException")
+			.run((context) -> assertThat(context.getBean(DelayListenerEndpointRegistry.class)
+				.getListenerContainer("orders")
+				.settings()
+				.retryPolicy()
+				.nonRetryable())
+				.containsExactlyInAnyOrder(IllegalStateException.class, UnsupportedOperationException.class));
+		this.runner.withUserConfiguration(OrderListener.class)
+			.withPropertyValues("delayqueue.queues.orders.retry.non-retryable=com.example.NoSuchException")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining(
+						"delayqueue.queues.orders.retry.non-retryable: class 'com.example.NoSuchException' not found"));
+		this.runner.withUserConfiguration(OrderListener.class)
+			.withPropertyValues("delayqueue.listener.retry.non-retryable=java.lang.String")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining(
+						"delayqueue.listener.retry.non-retryable: 'java.lang.String' is not a Throwable"));
 	}
 
 	@Test

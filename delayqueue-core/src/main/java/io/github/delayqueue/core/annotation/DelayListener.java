@@ -102,6 +102,14 @@ public @interface DelayListener {
 	String maxBackoff() default "";
 
 	/**
+	 * Exception types that are dead-lettered at once, never retried (a subclass matches
+	 * too); when set, they replace those of the container factory and of the properties
+	 * ({@code delayqueue.queues.<name>.retry.non-retryable}).
+	 * @return the types
+	 */
+	Class<? extends Throwable>[] nonRetryable() default {};
+
+	/**
 	 * How long a delivery's lease lasts before another consumer may take it over (the
 	 * lease is renewed while the method runs).
 	 * @return a duration

@@ -177,6 +177,9 @@ public class DelayListenerAnnotationBeanPostProcessor
 				ifSet(visibilityTimeout, settings::visibilityTimeout);
 				ifSet(autoStartup, settings::autoStartup);
 				ifSet(ordered, settings::ordered);
+				if (annotation.nonRetryable().length > 0) {
+					settings.nonRetryable(List.of(annotation.nonRetryable()));
+				}
 			});
 			// invalid values fail now, naming the method
 			ListenerSettings.builder().apply(endpoint.getSettings()).build();

@@ -119,6 +119,18 @@ class DelayListenerAnnotationTests {
 	}
 
 	@Test
+	void deadLettersTheNonRetryableExceptionTypesOfTheAnnotationAtOnce() {
+		start(Map.of(), NonRetryableListener.class);
+		engine().template().send("refusing", new Order("bad-1", 1), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(10)).until(() -> engine().admin().stats("refusing").dead() == 1);
+		assertThat(engine().admin().deadLetters("refusing", null, 10).get(0).attempts()).isEqualTo(1);
+		// other failures are retried
+		engine().template().send("refusing", new Order("flaky-1", 1), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(10)).until(() -> engine().admin().stats("refusing").dead() == 2);
+		assertThat(this.context.getBean(NonRetryableListener.class).attempts).containsExactly(1, 1, 2, 3, 4, 5);
+	}
+
+	@Test
 	void decodesGenericPayloadTypes() throws Exception {
 		start(Map.of(), BatchListener.class);
 		engine().template().send("batches", List.of(new Order("a", 1), new Order("b", 2)), Duration.ZERO);
@@ -294,6 +306,23 @@ class DelayListenerAnnotationTests {
 		void onOrder(Order order, DelayMessageContext context) {
 			this.attempts.add(context.attempt());
 			throw new IllegalStateException("payment service down");
+		}
+
+	}
+
+	static class NonRetryableListener {
+
+		final List<Integer> attempts = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+		@DelayListener(queue = "refusing", maxAttempts = "5", initialBackoff = "50ms",
+				nonRetryable = IllegalArgumentException.class)
+		void onOrder(Order order, DelayMessageContext context) {
+			this.attempts.add(context.attempt());
+			if (order.id().startsWith("bad")) {
+				// a subclass of the declared type
+				throw new NumberFormatException("bad order " + order.id());
+			}
+			throw new IllegalStateException("try again");
 		}
 
 	}
