@@ -57,6 +57,9 @@ public class DelayQueueEndpoint {
 
 	static final int DEAD_LETTER_PAGE = 20;
 
+	private static final String ACTIONS = "'replay' (entryId or group optional), 'cancel' (messageId), "
+			+ "'change-partitions' (partitions) or 'finish-partition-change'";
+
 	private static final int MAX_PAYLOAD_SHOWN = 1024;
 
 	/** How long a read of the endpoint or the health indicator waits for Redis. */
@@ -108,6 +111,7 @@ public class DelayQueueEndpoint {
 	public QueueDescriptor queue(@Selector String queue, @Nullable String after) {
 		try {
 			return BoundedCalls.call(READ_BOUND, () -> {
+				requireKnown(queue);
 				List<DeadLetterDescriptor> deadLetters = this.engine.admin()
 					.deadLetters(queue, after, DEAD_LETTER_PAGE)
 					.stream()
@@ -144,15 +148,22 @@ public class DelayQueueEndpoint {
 	 * @return what was done
 	 */
 	@WriteOperation
-	public Map<String, Object> act(@Selector String queue, String action, @Nullable String entryId,
+	public Map<String, Object> act(@Selector String queue, @Nullable String action, @Nullable String entryId,
 			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions) {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("queue", queue);
 		result.put("action", action);
+		if (action == null) {
+			throw new IllegalArgumentException("Missing action; use " + ACTIONS);
+		}
+		requireKnown(queue);
 		switch (action) {
 			case "replay" -> {
 				if (entryId != null) {
-					result.put("replayed", this.engine.admin().replay(queue, entryId) ? 1 : 0);
+					if (!this.engine.admin().replay(queue, entryId)) {
+						throw new NotFoundException("No dead letter '" + entryId + "' in queue '" + queue + "'");
+					}
+					result.put("replayed", 1);
 				}
 				else {
 					result.put("replayed", this.engine.admin().replayAll(queue, group));
@@ -171,9 +182,7 @@ public class DelayQueueEndpoint {
 				result.put("layout", this.engine.admin().changePartitions(queue, partitions));
 			}
 			case "finish-partition-change" -> result.put("layout", this.engine.admin().finishPartitionChange(queue));
-			default -> throw new IllegalArgumentException("Unknown action '" + action
-					+ "'; use 'replay' (entryId or group optional), 'cancel' (messageId), 'change-partitions' "
-					+ "(partitions) or 'finish-partition-change'");
+			default -> throw new IllegalArgumentException("Unknown action '" + action + "'; use " + ACTIONS);
 		}
 		return result;
 	}
@@ -186,8 +195,11 @@ public class DelayQueueEndpoint {
 	 */
 	@DeleteOperation
 	public Map<String, Object> deleteDeadLetter(@Selector String queue, @Selector String entryId) {
-		return Map.of("queue", queue, "entryId", entryId, "deleted",
-				this.engine.admin().deleteDeadLetter(queue, entryId));
+		requireKnown(queue);
+		if (!this.engine.admin().deleteDeadLetter(queue, entryId)) {
+			throw new NotFoundException("No dead letter '" + entryId + "' in queue '" + queue + "'");
+		}
+		return Map.of("queue", queue, "entryId", entryId, "deleted", true);
 	}
 
 	/**
@@ -197,7 +209,43 @@ public class DelayQueueEndpoint {
 	 */
 	@DeleteOperation
 	public Map<String, Object> purgeDeadLetters(@Selector String queue) {
+		requireKnown(queue);
 		return Map.of("queue", queue, "purged", this.engine.admin().purgeDeadLetters(queue));
+	}
+
+	/**
+	 * Refuses a queue that no listener of this application reads and Redis does not know.
+	 * @throws IllegalArgumentException when the name is not a valid queue name
+	 * @throws NotFoundException when the queue is unknown
+	 */
+	private void requireKnown(String queue) {
+		this.engine.keys(queue);
+		DelayListenerEndpointRegistry registry = this.listeners.getIfAvailable();
+		if (registry != null && registry.getQueues().contains(queue)) {
+			return;
+		}
+		if (!this.engine.admin().queues().contains(queue)) {
+			throw new NotFoundException("Unknown queue '" + queue
+					+ "': no listener of this application reads it and it was never sent to or consumed");
+		}
+	}
+
+	/**
+	 * Something the request names does not exist: a queue, or a dead letter. Over HTTP
+	 * the answer is 404 with the message in the body.
+	 */
+	public static class NotFoundException extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		/**
+		 * Creates the exception.
+		 * @param message what was not found
+		 */
+		public NotFoundException(String message) {
+			super(message);
+		}
+
 	}
 
 	private List<ListenerDescriptor> listeners() {

@@ -63,6 +63,13 @@ public final class DelayQueueEndpointAutoConfiguration {
 		return new DelayQueueEndpoint(engine, listeners);
 	}
 
+	@Bean
+	@ConditionalOnBean(DelayQueueEndpoint.class)
+	@ConditionalOnMissingBean
+	DelayQueueEndpointWebExtension delayQueueEndpointWebExtension(DelayQueueEndpoint endpoint) {
+		return new DelayQueueEndpointWebExtension(endpoint);
+	}
+
 	/**
 	 * Returns a warning when the endpoint's write operations are on and Spring Security
 	 * is not on the class path: anyone who reaches the actuator can replay, cancel, purge
