@@ -22,18 +22,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-import io.github.delayqueue.test.RedisServer;
+import io.github.delayqueue.boot.test.DelayQueueTestSupport;
+import io.github.delayqueue.boot.test.EmbeddedRedis;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -43,12 +40,9 @@ import static org.awaitility.Awaitility.await;
  * is paid in time, the other is cancelled by its timeout; the actuator shows it.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "sample.payment-timeout=2s", "management.endpoints.web.exposure.include=*" })
-// closes the context after the class, before the JVM's shutdown hooks kill the test Redis
-@DirtiesContext
+		properties = "management.endpoints.web.exposure.include=*")
+@EmbeddedRedis
 class OrderTimeoutApplicationTests {
-
-	private static final RedisServer redis = RedisServer.start();
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
@@ -57,26 +51,8 @@ class OrderTimeoutApplicationTests {
 	@Value("${local.server.port}")
 	private int port;
 
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", redis::host);
-		registry.add("spring.data.redis.port", redis::port);
-	}
-
-	/**
-	 * Hands the server to the context, which stops it after the listeners: stopping Redis
-	 * first (in an {@code @AfterAll}) would make the listeners' graceful stop wait for
-	 * command time-outs.
-	 */
-	@TestConfiguration(proxyBeanMethods = false)
-	static class RedisLifecycle {
-
-		@Bean(destroyMethod = "close")
-		RedisServer testRedisServer() {
-			return redis;
-		}
-
-	}
+	@Autowired
+	private DelayQueueTestSupport delayQueues;
 
 	@Test
 	void cancelsTheUnpaidOrderAndKeepsThePaidOne() throws Exception {
@@ -86,11 +62,14 @@ class OrderTimeoutApplicationTests {
 		assertThat(call("POST", "/orders/" + paid.get("id").asString() + "/pay", null, 200).get("status").asString())
 			.isEqualTo("PAID");
 
-		await().atMost(Duration.ofSeconds(15))
-			.pollInterval(Duration.ofMillis(200))
-			.until(() -> call("GET", "/orders/" + unpaid.get("id").asString(), null, 200).get("status")
-				.asString()
-				.equals("CANCELLED"));
+		// the payment timeout (30 s) is not waited for: the unpaid order's message is
+		// made
+		// due now, and goes through Redis and the listener as it would in 30 s
+		assertThat(this.delayQueues.scheduledIds("order-timeout")).hasSize(1);
+		assertThat(this.delayQueues.fastForward("order-timeout")).isEqualTo(1);
+		this.delayQueues.awaitHandled("order-timeout");
+		assertThat(call("GET", "/orders/" + unpaid.get("id").asString(), null, 200).get("status").asString())
+			.isEqualTo("CANCELLED");
 		assertThat(call("GET", "/orders/" + paid.get("id").asString(), null, 200).get("status").asString())
 			.isEqualTo("PAID");
 		// paying too late is refused
@@ -139,6 +118,29 @@ class OrderTimeoutApplicationTests {
 		// reads and the orders API stay open
 		call("GET", "/actuator/delayqueue", null, 200);
 		call("POST", "/orders", null, 201);
+	}
+
+	@Test
+	void theEndpointAnswersWhatItCannotServeWith400Or404AndTheReason() throws Exception {
+		String ops = "ops:ops-demo";
+		String queue = "/actuator/delayqueue/order-timeout";
+		assertThat(call("POST", queue, "{\"action\":\"dance\"}", 400, ops).get("error").asString())
+			.contains("Unknown action 'dance'");
+		assertThat(call("POST", queue, "{\"action\":\"cancel\"}", 400, ops).get("error").asString())
+			.contains("needs a messageId");
+		assertThat(call("POST", queue, "{\"action\":\"replay\",\"entryId\":\"not-an-id\"}", 400, ops).get("error")
+			.asString()).isNotEmpty();
+		assertThat(call("DELETE", queue + "/1-0", null, 404, ops).get("error").asString())
+			.contains("No dead letter '1-0' in queue 'order-timeout'");
+		assertThat(call("POST", queue, "{\"action\":\"replay\",\"entryId\":\"1-0\"}", 404, ops).get("error").asString())
+			.contains("No dead letter '1-0'");
+		assertThat(call("GET", "/actuator/delayqueue/no-such-queue", null, 404).get("error").asString())
+			.contains("Unknown queue 'no-such-queue'");
+		call("DELETE", "/actuator/delayqueue/no-such-queue", null, 404, ops);
+		assertThat(call("POST", queue, "{\"action\":\"finish-partition-change\"}", 409, ops).get("error").asString())
+			.contains("has no change of its partition count in progress");
+		// what can be served still is
+		call("GET", queue, null, 200);
 	}
 
 	private double measurement(String meter, String tag) throws Exception {

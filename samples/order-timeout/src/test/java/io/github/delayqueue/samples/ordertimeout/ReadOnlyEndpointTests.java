@@ -24,16 +24,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 
-import io.github.delayqueue.test.RedisServer;
+import io.github.delayqueue.boot.test.EmbeddedRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,31 +39,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "management.endpoint.delayqueue.access=read-only")
-@DirtiesContext
+@EmbeddedRedis
 class ReadOnlyEndpointTests {
-
-	private static final RedisServer redis = RedisServer.start();
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
 	@Value("${local.server.port}")
 	private int port;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", redis::host);
-		registry.add("spring.data.redis.port", redis::port);
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	static class RedisLifecycle {
-
-		@Bean(destroyMethod = "close")
-		RedisServer testRedisServer() {
-			return redis;
-		}
-
-	}
 
 	@Test
 	void writeOperationsDoNotExistWhileReadsAnswer() throws Exception {
