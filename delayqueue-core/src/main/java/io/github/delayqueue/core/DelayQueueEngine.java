@@ -84,6 +84,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final Durability sendDurability;
 
+	private final boolean sendAfterCommit;
+
 	private final Executor asyncExecutor;
 
 	private final Clock clock;
@@ -123,6 +125,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.observer = builder.observers.isEmpty() ? DelayQueueObserver.NOOP : new GuardedObserver(builder.observers);
 		this.clock = builder.clock;
 		this.sendDurability = builder.sendDurability;
+		this.sendAfterCommit = builder.sendAfterCommit;
 		this.partitions = Map.copyOf(builder.partitions);
 		this.partitioner = builder.partitioner;
 		if (builder.asyncExecutor != null) {
@@ -208,6 +211,14 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 */
 	public Durability sendDurability() {
 		return this.sendDurability;
+	}
+
+	/**
+	 * Returns whether sends inside a Spring transaction wait for its commit.
+	 * @return whether they do
+	 */
+	public boolean sendAfterCommit() {
+		return this.sendAfterCommit;
 	}
 
 	/**

@@ -60,6 +60,8 @@ public final class DelayQueueEngineBuilder {
 
 	Durability sendDurability;
 
+	boolean sendAfterCommit;
+
 	Executor asyncExecutor;
 
 	Clock clock = Clock.systemUTC();
@@ -194,6 +196,20 @@ public final class DelayQueueEngineBuilder {
 	 */
 	public DelayQueueEngineBuilder sendDurability(Durability durability) {
 		this.sendDurability = durability;
+		return this;
+	}
+
+	/**
+	 * Makes every {@code send} and {@code sendAll} called inside a Spring transaction
+	 * wait for its commit (and drop the messages on rollback), as
+	 * {@link DelayQueueOperations#sendAfterCommit(DelayMessage)} does per call (default
+	 * off). Such a send returns results with status {@link SendResult.Status#DEFERRED}.
+	 * Outside a transaction, sends go at once.
+	 * @param afterCommit whether sends in a transaction wait for its commit
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder sendAfterCommit(boolean afterCommit) {
+		this.sendAfterCommit = afterCommit;
 		return this;
 	}
 

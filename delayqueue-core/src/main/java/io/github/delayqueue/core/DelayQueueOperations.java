@@ -97,6 +97,27 @@ public interface DelayQueueOperations {
 	boolean reschedule(String queue, String id, Instant at);
 
 	/**
+	 * Sends a message once the current Spring transaction commits, and never if it rolls
+	 * back: for a message that belongs to what the transaction writes ("cancel this order
+	 * in 30 minutes", sent in the transaction that creates the order). The message is
+	 * checked now (an invalid one throws here, in the transaction); its delay counts from
+	 * the commit. Outside a transaction (no transaction synchronization active) it is
+	 * sent at once. A crash between the commit and the send loses the message (see
+	 * {@code docs/core-usage.md}).
+	 * @param message the message
+	 * @return the result once sent; cancelled when the transaction rolls back, failed
+	 * when the send after the commit failed (also logged as an error)
+	 */
+	CompletableFuture<SendResult> sendAfterCommit(DelayMessage<?> message);
+
+	/**
+	 * {@link #sendAfterCommit(DelayMessage)} for several messages.
+	 * @param messages the messages
+	 * @return the results once sent
+	 */
+	CompletableFuture<List<SendResult>> sendAllAfterCommit(Collection<? extends DelayMessage<?>> messages);
+
+	/**
 	 * {@link #send(DelayMessage)} without blocking the caller.
 	 * @param message the message
 	 * @return the result, or the failure

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
@@ -41,8 +42,13 @@ import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The {@link DelayQueueOperations} of a {@link DelayQueueEngine}. Thread-safe; obtain it
@@ -55,6 +61,8 @@ import org.springframework.data.redis.connection.RedisConnection;
  * script call.
  */
 public class DelayQueueTemplate implements DelayQueueOperations {
+
+	private static final Log logger = LogFactory.getLog(DelayQueueTemplate.class);
 
 	private static final Base64.Encoder ID_ENCODER = Base64.getUrlEncoder().withoutPadding();
 
@@ -108,22 +116,83 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 * in time
 	 */
 	public List<SendResult> sendAll(Collection<? extends DelayMessage<?>> messages, Durability durability) {
-		// by partition: one script call touches one slot
-		Map<QueueKeys, List<Prepared>> byPartition = new LinkedHashMap<>();
-		Set<String> queueNames = new LinkedHashSet<>();
-		List<Prepared> all = new ArrayList<>(messages.size());
-		for (DelayMessage<?> message : messages) {
-			Prepared prepared = prepare(message);
-			all.add(prepared);
-			QueueKeys keys = this.engine.keysFor(message.queue(),
-					(message.key() != null) ? message.key() : prepared.id);
-			byPartition.computeIfAbsent(keys, (partition) -> new ArrayList<>()).add(prepared);
-			queueNames.add(message.queue());
+		Batch batch = new Batch(messages);
+		if (this.engine.sendAfterCommit() && TransactionSynchronizationManager.isSynchronizationActive()) {
+			afterCommit(batch, durability);
+			return batch.all.stream()
+				.map((prepared) -> new SendResult(prepared.queue, prepared.id, SendResult.Status.DEFERRED, null))
+				.toList();
 		}
+		return send(batch, durability);
+	}
+
+	@Override
+	public CompletableFuture<SendResult> sendAfterCommit(DelayMessage<?> message) {
+		CompletableFuture<SendResult> result = new CompletableFuture<>();
+		// not thenApply: a rollback must cancel this future too, not fail it
+		sendAllAfterCommit(List.of(message)).whenComplete((results, failure) -> {
+			if (failure instanceof CancellationException) {
+				result.cancel(false);
+			}
+			else if (failure != null) {
+				result.completeExceptionally(failure);
+			}
+			else {
+				result.complete(results.get(0));
+			}
+		});
+		return result;
+	}
+
+	@Override
+	public CompletableFuture<List<SendResult>> sendAllAfterCommit(Collection<? extends DelayMessage<?>> messages) {
+		// checked now: bad input fails in the caller's transaction
+		Batch batch = new Batch(messages);
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			return CompletableFuture.completedFuture(send(batch, this.engine.sendDurability()));
+		}
+		return afterCommit(batch, this.engine.sendDurability());
+	}
+
+	/**
+	 * Sends a batch once the current transaction committed; drops it when it rolls back
+	 * (the future is then cancelled).
+	 */
+	private CompletableFuture<List<SendResult>> afterCommit(Batch batch, Durability durability) {
+		CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
+		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+			@Override
+			public void afterCommit() {
+				try {
+					result.complete(send(batch, durability));
+				}
+				catch (RuntimeException | Error ex) {
+					// the transaction committed: the caller may never look at the future
+					logger.error("Could not send " + batch.all.size() + " message(s) to queue(s) " + batch.queues()
+							+ " after the transaction committed; they are lost unless sent again", ex);
+					result.completeExceptionally(ex);
+				}
+			}
+
+			@Override
+			public void afterCompletion(int status) {
+				if (status != STATUS_COMMITTED) {
+					result.cancel(false);
+				}
+			}
+
+		});
+		return result;
+	}
+
+	private List<SendResult> send(Batch batch, Durability durability) {
+		Map<QueueKeys, List<Prepared>> byPartition = batch.byPartition;
+		List<Prepared> all = batch.all;
 		if (all.isEmpty()) {
 			return List.of();
 		}
-		String queues = String.join(", ", queueNames);
+		String queues = batch.queues();
 		Duration bound = this.engine.scripts().bound();
 		long[] confirmed = inRedis("send to queue(s) " + queues,
 				() -> this.engine.scripts().executeUnbounded((connection) -> {
@@ -226,9 +295,11 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		String mode = (message.id() == null) ? "2" : (message.replaceExisting() ? "1" : "0");
 		String id = (message.id() != null) ? message.id() : generateId();
 		if (message.deliverAt() != null) {
-			return new Prepared(id, envelope, WireFormat.DUE_AT, DueTimes.epochMillis(message.deliverAt()), mode);
+			return new Prepared(message.queue(), id, envelope, WireFormat.DUE_AT,
+					DueTimes.epochMillis(message.deliverAt()), mode);
 		}
-		return new Prepared(id, envelope, WireFormat.DUE_IN, DueTimes.delayMillis(message.delay()), mode);
+		return new Prepared(message.queue(), id, envelope, WireFormat.DUE_IN, DueTimes.delayMillis(message.delay()),
+				mode);
 	}
 
 	private static String generateId() {
@@ -322,7 +393,37 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		}
 	}
 
+	/** Messages checked, encoded and given their ids, by partition. */
+	private final class Batch {
+
+		/** By partition: one script call touches one slot. */
+		final Map<QueueKeys, List<Prepared>> byPartition = new LinkedHashMap<>();
+
+		final Set<String> queueNames = new LinkedHashSet<>();
+
+		final List<Prepared> all;
+
+		Batch(Collection<? extends DelayMessage<?>> messages) {
+			this.all = new ArrayList<>(messages.size());
+			for (DelayMessage<?> message : messages) {
+				Prepared prepared = prepare(message);
+				this.all.add(prepared);
+				QueueKeys keys = DelayQueueTemplate.this.engine.keysFor(message.queue(),
+						(message.key() != null) ? message.key() : prepared.id);
+				this.byPartition.computeIfAbsent(keys, (partition) -> new ArrayList<>()).add(prepared);
+				this.queueNames.add(message.queue());
+			}
+		}
+
+		String queues() {
+			return String.join(", ", this.queueNames);
+		}
+
+	}
+
 	static final class Prepared {
+
+		final String queue;
 
 		final String id;
 
@@ -336,7 +437,8 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 		SendResult result;
 
-		Prepared(String id, byte[] envelope, String kind, long value, String mode) {
+		Prepared(String queue, String id, byte[] envelope, String kind, long value, String mode) {
+			this.queue = queue;
 			this.id = id;
 			this.envelope = envelope;
 			this.kind = kind;

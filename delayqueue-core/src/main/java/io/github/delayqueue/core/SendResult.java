@@ -52,7 +52,14 @@ public record SendResult(String queue, String id, Status status, Instant dueTime
 		/** A message with this id is still scheduled; nothing changed. */
 		DUPLICATE,
 		/** Replaced the scheduled message with this id (payload and due time). */
-		REPLACED
+		REPLACED,
+		/**
+		 * Not sent yet: sent once the current transaction commits, dropped if it rolls
+		 * back ({@code DelayQueueEngineBuilder.sendAfterCommit}); the due time is not
+		 * known yet ({@code null}). {@code sendAfterCommit} returns the result of the
+		 * send itself.
+		 */
+		DEFERRED
 
 	}
 

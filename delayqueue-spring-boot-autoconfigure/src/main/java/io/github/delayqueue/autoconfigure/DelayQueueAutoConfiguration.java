@@ -102,6 +102,7 @@ public final class DelayQueueAutoConfiguration {
 		if (durable.getReplicas() > 0 || durable.isLocalAof()) {
 			builder.sendDurability(new Durability(durable.getReplicas(), durable.isLocalAof(), durable.getTimeout()));
 		}
+		builder.sendAfterCommit(properties.getSend().isAfterCommit());
 		codec.ifAvailable(builder::codec);
 		observers.orderedStream().forEach(builder::observer);
 		return builder.build();

@@ -74,6 +74,8 @@ public class DelayQueueProperties {
 
 	private final DurableSend durableSend = new DurableSend();
 
+	private final Send send = new Send();
+
 	private final Cluster cluster = new Cluster();
 
 	/**
@@ -166,6 +168,10 @@ public class DelayQueueProperties {
 		return this.durableSend;
 	}
 
+	public Send getSend() {
+		return this.send;
+	}
+
 	public Cluster getCluster() {
 		return this.cluster;
 	}
@@ -188,6 +194,25 @@ public class DelayQueueProperties {
 
 		public void setFastFailover(boolean fastFailover) {
 			this.fastFailover = fastFailover;
+		}
+
+	}
+
+	public static class Send {
+
+		/**
+		 * Whether send and sendAll called inside a Spring transaction wait for its
+		 * commit, and drop the messages on rollback (their results have status DEFERRED).
+		 * Per call: DelayQueueTemplate.sendAfterCommit.
+		 */
+		private boolean afterCommit;
+
+		public boolean isAfterCommit() {
+			return this.afterCommit;
+		}
+
+		public void setAfterCommit(boolean afterCommit) {
+			this.afterCommit = afterCommit;
 		}
 
 	}

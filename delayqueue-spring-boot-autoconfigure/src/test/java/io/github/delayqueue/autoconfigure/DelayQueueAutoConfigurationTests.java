@@ -154,6 +154,13 @@ class DelayQueueAutoConfigurationTests {
 	}
 
 	@Test
+	void bindsSendAfterCommit() {
+		this.runner.run((context) -> assertThat(context.getBean(DelayQueueEngine.class).sendAfterCommit()).isFalse());
+		this.runner.withPropertyValues("delayqueue.send.after-commit=true")
+			.run((context) -> assertThat(context.getBean(DelayQueueEngine.class).sendAfterCommit()).isTrue());
+	}
+
+	@Test
 	void bindsThePartitionsOfAQueueAndNamesTheBadOnes() {
 		this.runner.withPropertyValues("delayqueue.queues.orders.partitions=4").run((context) -> {
 			DelayQueueEngine engine = context.getBean(DelayQueueEngine.class);
