@@ -51,17 +51,17 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * {@code .acked}, {@code .retried}, {@code .dead-lettered}, {@code .recovered} and
  * {@code delayqueue.handlers.abandoned} (tags {@code queue}, {@code group});</li>
  * <li>timers {@code delayqueue.lateness} (receive time minus due time; tags
- * {@code queue}, {@code group}; registered for each listener at start-up) and
- * {@code delayqueue.processing} (handler time; tags {@code queue}, {@code group},
- * {@code result}: acked, retried, dead);</li>
+ * {@code queue}, {@code group}) and {@code delayqueue.processing} (handler time; tags
+ * {@code queue}, {@code group}, {@code result}: acked, retried, dead);</li>
  * <li>gauges {@code delayqueue.messages.scheduled}, {@code .ready}, {@code .inflight} and
  * {@code .dead} per queue (tag {@code queue}), read from Redis at most once per refresh
  * interval per queue, and {@code NaN} while Redis cannot be reached;</li>
  * <li>gauge {@code delayqueue.partitions.owned} (tags {@code queue}, {@code group}): the
  * partitions this application's exclusive or ordered listeners of the group own now.</li>
  * </ul>
- * Gauges exist for every queue in the Redis registry at start-up, every queue with a
- * listener, and every queue this application sends to.
+ * The counters and timers of each listener are registered at start-up (at 0). Gauges
+ * exist for every queue in the Redis registry at start-up, every queue with a listener,
+ * and every queue this application sends to.
  */
 public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartInitializingSingleton {
 
@@ -102,9 +102,10 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 		this.listeners.ifAvailable((registry) -> {
 			registry.getQueues().forEach(this::gauges);
 			ownedPartitionGauges(registry.getListenerContainers());
-			// /actuator/metrics/delayqueue.lateness exists before the first delivery
+			// every meter of a listener exists (at 0) before its first delivery: a
+			// dashboard's rate() shows 0, not "no data", and /actuator/metrics lists them
 			registry.getListenerContainers()
-				.forEach((container) -> timer("delayqueue.lateness", container.queue(), container.group(), null));
+				.forEach((container) -> listenerMeters(container.queue(), container.group()));
 		});
 		try {
 			DelayQueueEngine engine = this.engine.getIfAvailable();
@@ -159,6 +160,18 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 	@Override
 	public void abandoned(String queue, String group) {
 		counter("delayqueue.handlers.abandoned", queue, group, null).increment();
+	}
+
+	private void listenerMeters(String queue, String group) {
+		for (String name : List.of("delayqueue.messages.delivered", "delayqueue.messages.acked",
+				"delayqueue.messages.retried", "delayqueue.messages.dead-lettered", "delayqueue.messages.recovered",
+				"delayqueue.handlers.abandoned")) {
+			counter(name, queue, group, null);
+		}
+		timer("delayqueue.lateness", queue, group, null);
+		for (String result : List.of("acked", "retried", "dead")) {
+			timer("delayqueue.processing", queue, group, result);
+		}
 	}
 
 	private Counter counter(String name, String queue, String group, String result) {

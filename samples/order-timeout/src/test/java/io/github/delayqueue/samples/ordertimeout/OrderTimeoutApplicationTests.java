@@ -20,7 +20,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.github.delayqueue.boot.test.DelayQueueTestSupport;
 import io.github.delayqueue.boot.test.EmbeddedRedis;
@@ -90,6 +96,21 @@ class OrderTimeoutApplicationTests {
 		assertThat(prometheus.body()).contains("delayqueue_messages_acked_total{")
 			.contains("delayqueue_lateness_seconds_count{")
 			.contains("delayqueue_messages_scheduled{");
+		// every metric the Grafana dashboard queries is in the scrape
+		JsonNode dashboard = json.readTree(Files.readString(Path.of("../../docs/grafana/delayqueue-dashboard.json")));
+		Set<String> queried = new TreeSet<>();
+		for (JsonNode panel : dashboard.get("panels")) {
+			for (JsonNode target : panel.get("targets")) {
+				Matcher metric = Pattern.compile("delayqueue_[a-z_]+").matcher(target.get("expr").asString());
+				while (metric.find()) {
+					queried.add(metric.group());
+				}
+			}
+		}
+		assertThat(queried).hasSizeGreaterThan(10);
+		for (String metric : queried) {
+			assertThat(prometheus.body()).as("the scrape has %s", metric).containsPattern("(?m)^" + metric + "\\{");
+		}
 		JsonNode queues = call("GET", "/actuator/delayqueue", null, 200);
 		JsonNode stats = queues.get("queues").get("order-timeout");
 		assertThat(stats.get("scheduled").asLong()).isZero();
