@@ -38,6 +38,7 @@ import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.EngineContext;
 import io.github.delayqueue.core.internal.runtime.DaemonThreads;
 import io.github.delayqueue.core.internal.scheduling.Schedulers;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -86,6 +87,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final boolean sendAfterCommit;
 
+	private final ObservationRegistry observationRegistry;
+
 	private final Executor asyncExecutor;
 
 	private final Clock clock;
@@ -126,6 +129,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.clock = builder.clock;
 		this.sendDurability = builder.sendDurability;
 		this.sendAfterCommit = builder.sendAfterCommit;
+		this.observationRegistry = builder.observationRegistry;
 		this.partitions = Map.copyOf(builder.partitions);
 		this.partitioner = builder.partitioner;
 		if (builder.asyncExecutor != null) {
@@ -144,7 +148,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 				this.clock, this.schedulers, (queue) -> {
 					register(queue);
 					return drainingPartitions(queue);
-				}, clientTimeout(builder.connectionFactory));
+				}, clientTimeout(builder.connectionFactory), this.observationRegistry);
 	}
 
 	/** The client's command timeout, when the factory tells it. */
@@ -219,6 +223,14 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 */
 	public boolean sendAfterCommit() {
 		return this.sendAfterCommit;
+	}
+
+	/**
+	 * Returns the registry the engine records observations in.
+	 * @return the registry, {@code ObservationRegistry.NOOP} unless one was set
+	 */
+	public ObservationRegistry observationRegistry() {
+		return this.observationRegistry;
 	}
 
 	/**

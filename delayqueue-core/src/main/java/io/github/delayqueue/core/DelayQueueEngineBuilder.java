@@ -29,6 +29,7 @@ import io.github.delayqueue.core.codec.MessageCodec;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -61,6 +62,8 @@ public final class DelayQueueEngineBuilder {
 	Durability sendDurability;
 
 	boolean sendAfterCommit;
+
+	ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
 
 	Executor asyncExecutor;
 
@@ -210,6 +213,19 @@ public final class DelayQueueEngineBuilder {
 	 */
 	public DelayQueueEngineBuilder sendAfterCommit(boolean afterCommit) {
 		this.sendAfterCommit = afterCommit;
+		return this;
+	}
+
+	/**
+	 * Records a Micrometer {@code Observation} for every send ({@code delayqueue.send})
+	 * and every attempt to handle a message ({@code delayqueue.process}), and carries the
+	 * trace context in the message's headers (default: none, at no cost). See
+	 * {@link io.github.delayqueue.core.observation.DelayQueueObservations}.
+	 * @param registry the registry
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder observationRegistry(ObservationRegistry registry) {
+		this.observationRegistry = Objects.requireNonNull(registry, "Observation registry must not be null");
 		return this;
 	}
 

@@ -41,6 +41,9 @@ import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.WireFormat;
+import io.github.delayqueue.core.observation.DelayQueueObservations;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -178,6 +181,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			@Override
 			public void afterCompletion(int status) {
 				if (status != STATUS_COMMITTED) {
+					batch.stop(new CancellationException("The transaction rolled back; nothing was sent"));
 					result.cancel(false);
 				}
 			}
@@ -187,6 +191,18 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	}
 
 	private List<SendResult> send(Batch batch, Durability durability) {
+		try {
+			List<SendResult> results = sendNow(batch, durability);
+			batch.stop(null);
+			return results;
+		}
+		catch (RuntimeException | Error ex) {
+			batch.stop(ex);
+			throw ex;
+		}
+	}
+
+	private List<SendResult> sendNow(Batch batch, Durability durability) {
 		Map<QueueKeys, List<Prepared>> byPartition = batch.byPartition;
 		List<Prepared> all = batch.all;
 		if (all.isEmpty()) {
@@ -278,22 +294,22 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	}
 
-	private Prepared prepare(DelayMessage<?> message) {
+	private Prepared prepare(DelayMessage<?> message, Map<String, String> headers, String chosenId) {
 		byte[] payload = this.engine.codec().encode(message.payload());
 		if (payload.length > this.engine.maxPayloadSize()) {
 			throw new IllegalArgumentException("Payload for queue '" + message.queue() + "' is " + payload.length
 					+ " bytes, over the limit of " + this.engine.maxPayloadSize() + " bytes");
 		}
-		int headersSize = Envelope.headersSize(message.headers());
+		int headersSize = Envelope.headersSize(headers);
 		if (headersSize > this.engine.maxHeadersSize()) {
 			throw new IllegalArgumentException("Headers for queue '" + message.queue() + "' are " + headersSize
 					+ " bytes, over the limit of " + this.engine.maxHeadersSize() + " bytes");
 		}
-		byte[] envelope = new Envelope(message.headers(), message.maxAttempts(), payload).encode();
+		byte[] envelope = new Envelope(headers, message.maxAttempts(), payload).encode();
 		// a generated id cannot collide with a scheduled one: the script skips the dedup
 		// look-up
 		String mode = (message.id() == null) ? "2" : (message.replaceExisting() ? "1" : "0");
-		String id = (message.id() != null) ? message.id() : generateId();
+		String id = (chosenId != null) ? chosenId : (message.id() != null) ? message.id() : generateId();
 		if (message.deliverAt() != null) {
 			return new Prepared(message.queue(), id, envelope, WireFormat.DUE_AT,
 					DueTimes.epochMillis(message.deliverAt()), mode);
@@ -403,10 +419,33 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 		final List<Prepared> all;
 
+		/** One per message while a registry observes sends, started. */
+		final List<Observation> observations = new ArrayList<>();
+
 		Batch(Collection<? extends DelayMessage<?>> messages) {
 			this.all = new ArrayList<>(messages.size());
+			ObservationRegistry registry = DelayQueueTemplate.this.engine.observationRegistry();
 			for (DelayMessage<?> message : messages) {
-				Prepared prepared = prepare(message);
+				Prepared prepared;
+				if (registry.isNoop()) {
+					prepared = prepare(message, message.headers(), null);
+				}
+				else {
+					// the id first: the observation names it; its start adds the trace
+					// context to the headers the message is encoded with
+					String id = (message.id() != null) ? message.id() : generateId();
+					Map<String, String> headers = new LinkedHashMap<>(message.headers());
+					Observation observation = DelayQueueObservations.send(registry, message.queue(), id, headers);
+					observation.start();
+					this.observations.add(observation);
+					try {
+						prepared = prepare(message, headers, id);
+					}
+					catch (RuntimeException ex) {
+						stop(ex);
+						throw ex;
+					}
+				}
 				this.all.add(prepared);
 				QueueKeys keys = DelayQueueTemplate.this.engine.keysFor(message.queue(),
 						(message.key() != null) ? message.key() : prepared.id);
@@ -417,6 +456,17 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 		String queues() {
 			return String.join(", ", this.queueNames);
+		}
+
+		/** Stops the observations of the sends, with the failure if they failed. */
+		void stop(Throwable failure) {
+			for (Observation observation : this.observations) {
+				if (failure != null) {
+					observation.error(failure);
+				}
+				observation.stop();
+			}
+			this.observations.clear();
 		}
 
 	}

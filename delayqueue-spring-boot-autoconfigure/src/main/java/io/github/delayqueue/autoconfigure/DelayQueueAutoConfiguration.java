@@ -31,6 +31,7 @@ import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.listener.RetryPolicy;
+import io.micrometer.observation.ObservationRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -74,7 +75,8 @@ public final class DelayQueueAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	DelayQueueEngine delayQueueEngine(RedisConnectionFactory connectionFactory, DelayQueueProperties properties,
-			ObjectProvider<MessageCodec> codec, ObjectProvider<DelayQueueObserver> observers) {
+			ObjectProvider<MessageCodec> codec, ObjectProvider<DelayQueueObserver> observers,
+			ObjectProvider<ObservationRegistry> observationRegistry) {
 		DelayQueueEngineBuilder builder = DelayQueueEngine.builder(connectionFactory)
 			.keyPrefix(properties.getKeyPrefix())
 			.maxPayloadSize((int) properties.getMaxPayloadSize().toBytes())
@@ -103,6 +105,9 @@ public final class DelayQueueAutoConfiguration {
 			builder.sendDurability(new Durability(durable.getReplicas(), durable.isLocalAof(), durable.getTimeout()));
 		}
 		builder.sendAfterCommit(properties.getSend().isAfterCommit());
+		if (properties.getObservation().isEnabled()) {
+			observationRegistry.ifAvailable(builder::observationRegistry);
+		}
 		codec.ifAvailable(builder::codec);
 		observers.orderedStream().forEach(builder::observer);
 		return builder.build();

@@ -76,6 +76,8 @@ public class DelayQueueProperties {
 
 	private final Send send = new Send();
 
+	private final Observation observation = new Observation();
+
 	private final Cluster cluster = new Cluster();
 
 	/**
@@ -172,6 +174,10 @@ public class DelayQueueProperties {
 		return this.send;
 	}
 
+	public Observation getObservation() {
+		return this.observation;
+	}
+
 	public Cluster getCluster() {
 		return this.cluster;
 	}
@@ -194,6 +200,26 @@ public class DelayQueueProperties {
 
 		public void setFastFailover(boolean fastFailover) {
 			this.fastFailover = fastFailover;
+		}
+
+	}
+
+	public static class Observation {
+
+		/**
+		 * Whether sends and message processing are recorded as Micrometer Observations
+		 * (delayqueue.send, delayqueue.process), with the trace context carried in
+		 * message headers. Needs an ObservationRegistry bean
+		 * (spring-boot-starter-actuator).
+		 */
+		private boolean enabled;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

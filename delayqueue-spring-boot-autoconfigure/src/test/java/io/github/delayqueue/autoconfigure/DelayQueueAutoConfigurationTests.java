@@ -154,6 +154,21 @@ class DelayQueueAutoConfigurationTests {
 	}
 
 	@Test
+	void recordsObservationsWhenEnabledAndARegistryExists() {
+		io.micrometer.observation.ObservationRegistry registry = io.micrometer.observation.ObservationRegistry.create();
+		this.runner.withBean(io.micrometer.observation.ObservationRegistry.class, () -> registry)
+			.run((context) -> assertThat(context.getBean(DelayQueueEngine.class).observationRegistry())
+				.isSameAs(io.micrometer.observation.ObservationRegistry.NOOP));
+		this.runner.withBean(io.micrometer.observation.ObservationRegistry.class, () -> registry)
+			.withPropertyValues("delayqueue.observation.enabled=true")
+			.run((context) -> assertThat(context.getBean(DelayQueueEngine.class).observationRegistry())
+				.isSameAs(registry));
+		this.runner.withPropertyValues("delayqueue.observation.enabled=true")
+			.run((context) -> assertThat(context.getBean(DelayQueueEngine.class).observationRegistry())
+				.isSameAs(io.micrometer.observation.ObservationRegistry.NOOP));
+	}
+
+	@Test
 	void bindsSendAfterCommit() {
 		this.runner.run((context) -> assertThat(context.getBean(DelayQueueEngine.class).sendAfterCommit()).isFalse());
 		this.runner.withPropertyValues("delayqueue.send.after-commit=true")

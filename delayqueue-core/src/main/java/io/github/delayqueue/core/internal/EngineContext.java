@@ -26,6 +26,7 @@ import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.internal.scheduling.Schedulers;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.micrometer.observation.ObservationRegistry;
 
 /**
  * What an engine hands to the listener containers built from it: the containers depend on
@@ -41,10 +42,12 @@ import io.github.delayqueue.core.internal.redis.ScriptRunner;
  * @param registry adds a queue to the registry of queues and checks its partition count
  * against Redis; returns the old partitions that drain after a change of that count
  * @param clientTimeout the Redis client's command timeout, or {@code null} when unknown
+ * @param observations where the listeners record their observations
  */
 public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys,
 		Function<String, Integer> partitions, MessageCodec codec, DelayQueueObserver observer, Clock clock,
-		Schedulers schedulers, Function<String, List<QueueKeys>> registry, Duration clientTimeout) {
+		Schedulers schedulers, Function<String, List<QueueKeys>> registry, Duration clientTimeout,
+		ObservationRegistry observations) {
 
 	/**
 	 * Returns how long a listener's blocking read may wait: its poll timeout, lowered

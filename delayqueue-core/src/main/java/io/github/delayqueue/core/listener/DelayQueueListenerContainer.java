@@ -89,7 +89,8 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 					+ ", below the Redis client's command timeout (" + builder.engine.clientTimeout() + ")");
 		}
 		this.context = new ListenerContext(builder.engine.scripts(), keys, builder.group, builder.consumerName,
-				settings, builder.engine.observer(), builder.engine.codec(), builder.engine.clock(), readBlock);
+				settings, builder.engine.observer(), builder.engine.codec(), builder.engine.clock(), readBlock,
+				builder.engine.observations());
 		int count = builder.engine.partitions().apply(builder.queue);
 		List<ListenerContext> contexts = new ArrayList<>();
 		for (int partition = 0; partition < count; partition++) {

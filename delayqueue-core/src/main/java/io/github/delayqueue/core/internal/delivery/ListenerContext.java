@@ -25,6 +25,7 @@ import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.micrometer.observation.ObservationRegistry;
 
 /**
  * What the parts of one listener container share: where it reads (queue keys, group,
@@ -40,9 +41,11 @@ import io.github.delayqueue.core.internal.redis.ScriptRunner;
  * @param clock the JVM clock (lateness figures only)
  * @param readBlock how long a blocking read waits: the poll timeout, below the client's
  * command timeout
+ * @param observations where attempts are observed
  */
 public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group, String consumer,
-		ListenerSettings settings, DelayQueueObserver observer, MessageCodec codec, Clock clock, Duration readBlock) {
+		ListenerSettings settings, DelayQueueObserver observer, MessageCodec codec, Clock clock, Duration readBlock,
+		ObservationRegistry observations) {
 
 	/**
 	 * @return the queue
@@ -65,7 +68,7 @@ public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group
 	 */
 	public ListenerContext forPartition(QueueKeys partition) {
 		return new ListenerContext(this.scripts, partition, this.group, this.consumer, this.settings, this.observer,
-				this.codec, this.clock, this.readBlock);
+				this.codec, this.clock, this.readBlock, this.observations);
 	}
 
 	/**

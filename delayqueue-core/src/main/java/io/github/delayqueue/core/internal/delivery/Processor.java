@@ -32,6 +32,8 @@ import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.observation.DelayQueueObservations;
+import io.micrometer.observation.Observation;
 
 /**
  * Runs the handler of one delivery and settles it: acknowledged when the handler
@@ -129,14 +131,24 @@ final class Processor {
 		this.context.observer()
 			.delivered(this.context.queue(), this.context.group(), delivery.attempt,
 					Duration.ofMillis(Math.max(0, lateness)));
+		Observation observation = DelayQueueObservations
+			.process(this.context.observations(), this.context.queue(), this.context.group(), delivery.id(),
+					delivery.attempt, delivery.headers())
+			.start();
+		// in scope while the handler runs: its logs carry the trace, its calls continue
+		// it
+		Observation.Scope scope = observation.openScope();
 		try {
 			this.handler.handle(payload, delivery);
 			return null;
 		}
 		catch (Throwable ex) {
+			observation.error(ex);
 			return ex;
 		}
 		finally {
+			scope.close();
+			observation.stop();
 			// the handler's interrupt must not end the worker or fail the ack
 			Thread.interrupted();
 		}
