@@ -18,13 +18,9 @@ package io.github.delayqueue.samples.ordertimeout;
 
 import java.math.BigDecimal;
 import java.net.URI;
-import java.time.Duration;
-import java.time.Instant;
 
-import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.DelayQueueTemplate;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -44,28 +40,24 @@ class OrderController {
 
 	private final Orders orders;
 
+	private final OrderService orderService;
+
 	private final DelayQueueTemplate delayQueue;
 
-	private final Duration paymentTimeout;
-
-	OrderController(Orders orders, DelayQueueTemplate delayQueue,
-			@Value("${sample.payment-timeout:30s}") Duration paymentTimeout) {
+	OrderController(Orders orders, OrderService orderService, DelayQueueTemplate delayQueue) {
 		this.orders = orders;
+		this.orderService = orderService;
 		this.delayQueue = delayQueue;
-		this.paymentTimeout = paymentTimeout;
 	}
 
 	@PostMapping
 	ResponseEntity<Order> create(@RequestBody(required = false) NewOrder request) {
 		NewOrder order = (request != null) ? request : new NewOrder("coffee", new BigDecimal("3.50"));
-		Order created = this.orders.create(order.item(), order.amount(), Instant.now().plus(this.paymentTimeout));
-		// if this send fails the request fails too: no order without its timeout
-		this.delayQueue.send(DelayMessage.builder(new OrderTimeout(created.id()))
-			.queue(OrderTimeout.QUEUE)
-			.id(OrderTimeout.messageId(created.id()))
-			.deliverAt(created.payBy())
-			.build());
-		return ResponseEntity.created(URI.create("/orders/" + created.id())).body(created);
+		OrderService.Created created = this.orderService.create(order.item(), order.amount());
+		// the order committed; if its timeout could not be sent after that, the request
+		// fails (the failure is logged with the order's id)
+		created.timeout().join();
+		return ResponseEntity.created(URI.create("/orders/" + created.order().id())).body(created.order());
 	}
 
 	@PostMapping("/{id}/pay")

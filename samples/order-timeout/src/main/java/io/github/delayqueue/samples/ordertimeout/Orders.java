@@ -17,32 +17,39 @@
 package io.github.delayqueue.samples.ordertimeout;
 
 import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
- * The sample's order store: in memory, with atomic status changes, so that a payment and
- * a timeout racing for the same order cannot both win.
+ * The orders, in the application's database (an embedded H2 here; {@code schema.sql}).
  */
 @Repository
 public class Orders {
 
-	private final Map<String, Order> orders = new ConcurrentHashMap<>();
+	private final JdbcTemplate jdbc;
+
+	Orders(JdbcTemplate jdbc) {
+		this.jdbc = jdbc;
+	}
 
 	Order create(String item, BigDecimal amount, Instant payBy) {
 		String id = UUID.randomUUID().toString().substring(0, 8);
 		Order order = new Order(id, item, amount, Order.Status.UNPAID, Instant.now(), payBy, null);
-		this.orders.put(id, order);
+		this.jdbc.update("INSERT INTO orders (id, item, amount, status, created_at, pay_by) VALUES (?, ?, ?, ?, ?, ?)",
+				order.id(), order.item(), order.amount(), order.status().name(), Timestamp.from(order.createdAt()),
+				Timestamp.from(order.payBy()));
 		return order;
 	}
 
 	Optional<Order> find(String id) {
-		return Optional.ofNullable(this.orders.get(id));
+		return this.jdbc.query("SELECT * FROM orders WHERE id = ?", Orders::order, id).stream().findFirst();
 	}
 
 	/**
@@ -53,8 +60,16 @@ public class Orders {
 	 * @return the order after the call, or empty when there is none
 	 */
 	Optional<Order> closeIfUnpaid(String id, Order.Status status) {
-		return Optional.ofNullable(this.orders.computeIfPresent(id, (key,
-				order) -> (order.status() == Order.Status.UNPAID) ? order.withStatus(status, Instant.now()) : order));
+		this.jdbc.update("UPDATE orders SET status = ?, closed_at = ? WHERE id = ? AND status = 'UNPAID'",
+				status.name(), Timestamp.from(Instant.now()), id);
+		return find(id);
+	}
+
+	private static Order order(ResultSet row, int number) throws SQLException {
+		Timestamp closedAt = row.getTimestamp("closed_at");
+		return new Order(row.getString("id"), row.getString("item"), row.getBigDecimal("amount"),
+				Order.Status.valueOf(row.getString("status")), row.getTimestamp("created_at").toInstant(),
+				row.getTimestamp("pay_by").toInstant(), (closedAt != null) ? closedAt.toInstant() : null);
 	}
 
 }

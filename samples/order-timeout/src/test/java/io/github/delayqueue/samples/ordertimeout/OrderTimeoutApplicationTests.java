@@ -31,12 +31,15 @@ import java.util.regex.Pattern;
 import io.github.delayqueue.boot.test.DelayQueueTestSupport;
 import io.github.delayqueue.boot.test.EmbeddedRedis;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -48,6 +51,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "management.endpoints.web.exposure.include=*")
 @EmbeddedRedis
+@ExtendWith(OutputCaptureExtension.class)
 class OrderTimeoutApplicationTests {
 
 	private static final JsonMapper json = JsonMapper.builder().build();
@@ -61,7 +65,7 @@ class OrderTimeoutApplicationTests {
 	private DelayQueueTestSupport delayQueues;
 
 	@Test
-	void cancelsTheUnpaidOrderAndKeepsThePaidOne() throws Exception {
+	void cancelsTheUnpaidOrderAndKeepsThePaidOne(CapturedOutput output) throws Exception {
 		JsonNode unpaid = call("POST", "/orders", "{\"item\":\"tea\",\"amount\":2.40}", 201);
 		JsonNode paid = call("POST", "/orders", null, 201);
 		assertThat(unpaid.get("status").asString()).isEqualTo("UNPAID");
@@ -76,6 +80,12 @@ class OrderTimeoutApplicationTests {
 		this.delayQueues.awaitHandled("order-timeout");
 		assertThat(call("GET", "/orders/" + unpaid.get("id").asString(), null, 200).get("status").asString())
 			.isEqualTo("CANCELLED");
+		// one trace from the request that created the order to the listener that
+		// cancelled
+		// it: the trace context travelled in the message's headers
+		String created = traceIdOfLine(output, "Order " + unpaid.get("id").asString() + " created");
+		String cancelled = traceIdOfLine(output, "Order " + unpaid.get("id").asString() + " was not paid");
+		assertThat(cancelled).isEqualTo(created);
 		assertThat(call("GET", "/orders/" + paid.get("id").asString(), null, 200).get("status").asString())
 			.isEqualTo("PAID");
 		// paying too late is refused
@@ -162,6 +172,17 @@ class OrderTimeoutApplicationTests {
 			.contains("has no change of its partition count in progress");
 		// what can be served still is
 		call("GET", queue, null, 200);
+	}
+
+	private static String traceIdOfLine(CapturedOutput output, String text) {
+		String line = output.toString()
+			.lines()
+			.filter((candidate) -> candidate.contains(text))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("No log line with '" + text + "'"));
+		Matcher traceId = Pattern.compile("\\b([0-9a-f]{32})\\b").matcher(line);
+		assertThat(traceId.find()).as("a trace id in: %s", line).isTrue();
+		return traceId.group(1);
 	}
 
 	private double measurement(String meter, String tag) throws Exception {

@@ -1,0 +1,9 @@
+CREATE TABLE IF NOT EXISTS orders (
+    id         VARCHAR(16) PRIMARY KEY,
+    item       VARCHAR(100) NOT NULL,
+    amount     DECIMAL(10, 2) NOT NULL,
+    status     VARCHAR(10) NOT NULL,
+    created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    pay_by     TIMESTAMP WITH TIME ZONE NOT NULL,
+    closed_at  TIMESTAMP WITH TIME ZONE
+);
