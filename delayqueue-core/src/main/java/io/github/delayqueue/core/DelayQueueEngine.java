@@ -29,6 +29,8 @@ import java.util.concurrent.Executors;
 
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.codec.RawMessageCodec;
+import io.github.delayqueue.core.listener.DeadLetterConsumer;
+import io.github.delayqueue.core.listener.DeadLetterHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
@@ -207,6 +209,38 @@ public final class DelayQueueEngine implements AutoCloseable {
 	public <T> DelayQueueListenerContainer.Builder<T> listenerContainer(String queue, String group,
 			Class<T> payloadType, DelayMessageHandler<T> handler) {
 		return DelayQueueListenerContainer.builder(this.context, queue, group, payloadType, handler);
+	}
+
+	/**
+	 * Creates a consumer of a queue's dead letters of one group, for the application to
+	 * handle them (see {@link DeadLetterConsumer}); start it, or let a Spring context.
+	 * @param queue the queue
+	 * @param group the consumer group whose dead letters to handle
+	 * @param handlerId names the handler: instances running the same handler share the
+	 * dead letters, each other handler gets them all too
+	 * @param payloadType the type payloads are decoded to
+	 * @param handler the handler
+	 * @param <T> the payload type
+	 * @return the consumer, not started
+	 */
+	public <T> DeadLetterConsumer deadLetterConsumer(String queue, String group, String handlerId, Class<T> payloadType,
+			DeadLetterHandler<T> handler) {
+		return DeadLetterConsumer.create(this.context, queue, group, handlerId, payloadType, handler);
+	}
+
+	/**
+	 * {@link #deadLetterConsumer(String, String, String, Class, DeadLetterHandler)} for a
+	 * generic payload type (e.g. {@code List<Order>}).
+	 * @param queue the queue
+	 * @param group the consumer group whose dead letters to handle
+	 * @param handlerId names the handler
+	 * @param payloadType the type payloads are decoded to
+	 * @param handler the handler
+	 * @return the consumer, not started
+	 */
+	public DeadLetterConsumer deadLetterConsumer(String queue, String group, String handlerId,
+			java.lang.reflect.Type payloadType, DeadLetterHandler<?> handler) {
+		return DeadLetterConsumer.create(this.context, queue, group, handlerId, payloadType, handler);
 	}
 
 	/**

@@ -32,6 +32,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.listener.DeadLetterConsumer;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.config.DelayListenerEndpoint;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
@@ -71,6 +72,9 @@ public class DelayListenerAnnotationBeanPostProcessor
 
 	private final List<Pending> pending = new ArrayList<>();
 
+	/** Registrations of dead-letter consumers, run once the engine can be looked up. */
+	private final List<Runnable> pendingDeadLetterConsumers = new ArrayList<>();
+
 	private final Map<DelayQueueEngine, DelayListenerContainerFactory> defaultFactories = new ConcurrentHashMap<>();
 
 	private ConfigurableBeanFactory beanFactory;
@@ -101,10 +105,24 @@ public class DelayListenerAnnotationBeanPostProcessor
 		Map<Method, DelayListener> methods = MethodIntrospector.selectMethods(targetClass,
 				(MethodIntrospector.MetadataLookup<DelayListener>) (method) -> AnnotatedElementUtils
 					.findMergedAnnotation(method, DelayListener.class));
-		if (methods.isEmpty()) {
+		Map<Method, DeadLetterListener> deadLetterMethods = MethodIntrospector.selectMethods(targetClass,
+				(MethodIntrospector.MetadataLookup<DeadLetterListener>) (method) -> AnnotatedElementUtils
+					.findMergedAnnotation(method, DeadLetterListener.class));
+		if (methods.isEmpty() && deadLetterMethods.isEmpty()) {
 			this.nonAnnotatedClasses.add(targetClass);
 			return bean;
 		}
+		deadLetterMethods.forEach((method, annotation) -> {
+			Runnable registration = deadLetterConsumer(bean, beanName, targetClass, method, annotation);
+			if (this.singletonsInstantiated) {
+				registration.run();
+			}
+			else {
+				synchronized (this.pending) {
+					this.pendingDeadLetterConsumers.add(registration);
+				}
+			}
+		});
 		for (Map.Entry<Method, DelayListener> entry : methods.entrySet()) {
 			Pending listener = endpoint(bean, beanName, targetClass, entry.getKey(), entry.getValue());
 			if (this.singletonsInstantiated) {
@@ -122,11 +140,15 @@ public class DelayListenerAnnotationBeanPostProcessor
 	@Override
 	public void afterSingletonsInstantiated() {
 		List<Pending> listeners;
+		List<Runnable> deadLetterConsumers;
 		synchronized (this.pending) {
 			listeners = new ArrayList<>(this.pending);
 			this.pending.clear();
+			deadLetterConsumers = new ArrayList<>(this.pendingDeadLetterConsumers);
+			this.pendingDeadLetterConsumers.clear();
 		}
 		listeners.forEach(this::register);
+		deadLetterConsumers.forEach(Runnable::run);
 		this.singletonsInstantiated = true;
 	}
 
@@ -184,6 +206,43 @@ public class DelayListenerAnnotationBeanPostProcessor
 			// invalid values fail now, naming the method
 			ListenerSettings.builder().apply(endpoint.getSettings()).build();
 			return new Pending(endpoint, resolve(annotation.containerFactory()));
+		}
+		catch (RuntimeException ex) {
+			throw new BeanInitializationException(description + " is invalid: " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Checks a {@link DeadLetterListener} method now (naming it when it is misdeclared),
+	 * and returns what registers its consumer as a lifecycle bean once the engine can be
+	 * looked up.
+	 */
+	private Runnable deadLetterConsumer(Object bean, String beanName, Class<?> targetClass, Method method,
+			DeadLetterListener annotation) {
+		String description = "@DeadLetterListener method " + ClassUtils.getQualifiedMethodName(method, targetClass);
+		try {
+			DeadLetterMethod handler = DeadLetterMethod.of(bean,
+					AopUtils.selectInvocableMethod(method, bean.getClass()));
+			String queue = QueueNames.queue(resolve(annotation.queue()));
+			String group = resolve(annotation.group());
+			if (!StringUtils.hasText(group)) {
+				group = resolve("${spring.application.name:default}");
+			}
+			QueueNames.group(group);
+			String checkedGroup = group;
+			return () -> {
+				DelayQueueEngine engine = this.beanFactory.getBean(DelayQueueEngine.class);
+				// the same handler in every instance of the application: its id
+				String handlerId = targetClass.getSimpleName() + "." + method.getName();
+				DeadLetterConsumer consumer = engine.deadLetterConsumer(queue, checkedGroup, handlerId,
+						handler.payloadType(), handler);
+				String name = "deadLetterConsumer#" + beanName + "." + method.getName();
+				this.beanFactory.registerSingleton(name, consumer);
+				if (this.singletonsInstantiated) {
+					// registered after the context started: start it here
+					consumer.start();
+				}
+			};
 		}
 		catch (RuntimeException ex) {
 			throw new BeanInitializationException(description + " is invalid: " + ex.getMessage(), ex);

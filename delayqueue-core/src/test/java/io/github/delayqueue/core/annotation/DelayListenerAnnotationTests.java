@@ -131,6 +131,27 @@ class DelayListenerAnnotationTests {
 	}
 
 	@Test
+	void deadLetterListenersGetTheDeadLettersOfTheirGroup() {
+		start(Map.of(), DeadLetterHandlers.class);
+		engine().template().send(DelayMessage.builder(new Order("o-9", 12)).queue("declined").id("pay-o-9").build());
+		DeadLetterHandlers handlers = this.context.getBean(DeadLetterHandlers.class);
+		await().atMost(Duration.ofSeconds(10)).until(() -> handlers.handled.containsKey("o-9"));
+		DeadLetter letter = handlers.handled.get("o-9");
+		assertThat(letter.messageId()).isEqualTo("pay-o-9");
+		assertThat(letter.group()).isEqualTo("default");
+		assertThat(letter.attempts()).isEqualTo(1);
+		assertThat(letter.errorMessage()).isEqualTo("card declined for o-9");
+		// each method is a consumer of its own: both get it
+		await().atMost(Duration.ofSeconds(10)).until(() -> handlers.raw.contains("pay-o-9"));
+	}
+
+	@Test
+	void failsOnADeadLetterListenerWithTwoPayloadsNamingTheMethod() {
+		assertStartupFails(TwoPayloadDeadLetterHandler.class, "@DeadLetterListener method",
+				"TwoPayloadDeadLetterHandler.onDead", "two payload parameters");
+	}
+
+	@Test
 	void decodesGenericPayloadTypes() throws Exception {
 		start(Map.of(), BatchListener.class);
 		engine().template().send("batches", List.of(new Order("a", 1), new Order("b", 2)), Duration.ZERO);
@@ -306,6 +327,37 @@ class DelayListenerAnnotationTests {
 		void onOrder(Order order, DelayMessageContext context) {
 			this.attempts.add(context.attempt());
 			throw new IllegalStateException("payment service down");
+		}
+
+	}
+
+	static class DeadLetterHandlers {
+
+		final Map<String, DeadLetter> handled = new java.util.concurrent.ConcurrentHashMap<>();
+
+		final List<Object> raw = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+		@DelayListener(queue = "declined", maxAttempts = "1")
+		void onPayment(Order order) {
+			throw new IllegalStateException("card declined for " + order.id());
+		}
+
+		@DeadLetterListener(queue = "declined")
+		void onDeadPayment(DeadLetter letter, Order order) {
+			this.handled.put(order.id(), letter);
+		}
+
+		@DeadLetterListener(queue = "declined")
+		void onDeadLetterOnly(DeadLetter letter) {
+			this.raw.add(letter.messageId());
+		}
+
+	}
+
+	static class TwoPayloadDeadLetterHandler {
+
+		@DeadLetterListener(queue = "declined")
+		void onDead(Order order, String other) {
 		}
 
 	}

@@ -81,6 +81,9 @@ public final class Scripts {
 	/** Checks that an old partition drained, and retires it. */
 	public static final RedisScript<List<Object>> RETIRE = load("retire");
 
+	/** Reads dead letters for a dead-letter handler's consumer group. */
+	public static final RedisScript<List<Object>> DEAD_READ = load("dead-read");
+
 	/** Reads a page of dead letters. */
 	public static final RedisScript<List<Object>> DEAD_RANGE = load("dead-range");
 
