@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Holdings {
 
-	private final int limit;
+	/** Grows when a change of the partition count adds old partitions to read. */
+	private volatile int limit;
 
 	private final Set<Delivery> held = ConcurrentHashMap.newKeySet();
 
@@ -48,6 +49,17 @@ public final class Holdings {
 	Holdings(int limit, boolean ordered) {
 		this.limit = limit;
 		this.waiting = WaitingLine.create(ordered);
+	}
+
+	/**
+	 * Raises the limit: a partition was added, with its read-ahead.
+	 * @param slots how many more deliveries may be held
+	 */
+	void grow(int slots) {
+		this.limit += slots;
+		synchronized (this.capacity) {
+			this.capacity.notifyAll();
+		}
 	}
 
 	int limit() {

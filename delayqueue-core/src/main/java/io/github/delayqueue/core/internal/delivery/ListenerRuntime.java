@@ -193,7 +193,7 @@ public final class ListenerRuntime {
 	 */
 	void open(int partition) {
 		StreamReader reader = new StreamReader(this.partitions.get(partition), this.holdings, this.leases,
-				this.onConnected, this.partitions.size());
+				this.onConnected, this.partitions::size);
 		// never two readers of one partition: stopping one mid-read would leave what it
 		// read pending with no holder until its lease expired
 		if (this.readers.putIfAbsent(partition, reader) == null) {
@@ -214,6 +214,8 @@ public final class ListenerRuntime {
 					+ " is not the next one (" + this.partitions.size() + ")");
 		}
 		this.partitions.add(partition);
+		// its read-ahead, as for the partitions known at the start
+		this.holdings.grow(this.context.settings().prefetch());
 		if (this.ownership == null) {
 			open(number);
 		}

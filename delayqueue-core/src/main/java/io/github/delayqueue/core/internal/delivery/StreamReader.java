@@ -18,6 +18,7 @@ package io.github.delayqueue.core.internal.delivery;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.IntSupplier;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,9 +68,11 @@ final class StreamReader implements SupervisedLoop.Job {
 	private final SupervisedLoop loop;
 
 	/** The slots a read reserves while its partition has no backlog. */
-	private final int share;
-
-	private final boolean alone;
+	/**
+	 * How many readers (one per partition) share the holdings: it grows with old
+	 * partitions.
+	 */
+	private final IntSupplier readers;
 
 	/** Whether the last read returned all it asked for: the partition has a backlog. */
 	private boolean backlog;
@@ -88,18 +91,15 @@ final class StreamReader implements SupervisedLoop.Job {
 	 * @param onConnected runs once a connection is ready, before the groups are created,
 	 * and every second after (registers the queue, checks its partition count and, for a
 	 * shared listener, that its group has no owners; when it throws, nothing is read)
-	 * @param readers how many readers (one per partition) share the holdings
+	 * @param readers how many readers (one per partition) share the holdings, now
 	 */
-	StreamReader(ListenerContext context, Holdings holdings, LeaseKeeper leases, Runnable onConnected, int readers) {
+	StreamReader(ListenerContext context, Holdings holdings, LeaseKeeper leases, Runnable onConnected,
+			IntSupplier readers) {
 		this.context = context;
 		this.holdings = holdings;
 		this.leases = leases;
 		this.onConnected = onConnected;
-		this.alone = readers == 1;
-		// what a read that may block reserves: at most the prefetch, so that idle
-		// partitions leave a busy one at least concurrency + prefetch, and at most half
-		// the capacity, so that recovery finds room while the read blocks
-		this.share = Math.max(1, Math.min(context.settings().prefetch(), holdings.limit() / (2 * readers)));
+		this.readers = readers;
 		this.loop = new SupervisedLoop("reader of " + context.label(), context.threadName("reader"), this);
 	}
 
@@ -204,12 +204,22 @@ final class StreamReader implements SupervisedLoop.Job {
 	 * taken while it blocks, and the rest stays free for recovery and for the other
 	 * partitions.
 	 */
+	/**
+	 * What a read that may block reserves: at most the prefetch, so that idle partitions
+	 * leave a busy one at least concurrency + prefetch, and at most half the capacity, so
+	 * that recovery finds room while the read blocks.
+	 */
+	private int share() {
+		return Math.max(1,
+				Math.min(this.context.settings().prefetch(), this.holdings.limit() / (2 * this.readers.getAsInt())));
+	}
+
 	private int wanted(boolean history) {
 		if (!this.backlog && !history) {
-			return this.share;
+			return share();
 		}
 		int free = this.holdings.free();
-		return this.alone ? free : Math.max(this.share, free / 2);
+		return (this.readers.getAsInt() == 1) ? free : Math.max(share(), free / 2);
 	}
 
 	/**
