@@ -3,9 +3,10 @@
 -- arrive where no consumer reads. Each consumer group on the partition's streams must have
 -- read every entry and settled it; no message may wait in its schedule, its retry schedules
 -- or its dead letters.
--- KEYS[1] delayed ZSET, KEYS[2] stream, KEYS[3] dead-letter stream, KEYS[4] retired marker
--- ARGV[1] 'check' or 'retire', ARGV[2] the partition's key prefix ('<prefix>:{<tag>}:'), for
--- the retry keys of the groups found on its stream
+-- KEYS[1] delayed ZSET, KEYS[2] stream, KEYS[3] dead-letter stream, KEYS[4] retired marker,
+-- then for each group ARGV names: KEYS[3 + 2i] its retry ZSET, KEYS[4 + 2i] its retry stream
+-- ARGV[1] 'check' or 'retire', ARGV[2..] the groups on the stream as the caller read them (a
+-- group created since is reported: its retries were not looked at)
 -- Returns what the partition still holds, one line each; nothing when it is drained
 local held = {}
 local function id_after(a, b)
@@ -39,12 +40,20 @@ end
 local scheduled = redis.call('ZCARD', KEYS[1])
 if scheduled > 0 then held[#held + 1] = scheduled .. ' scheduled message(s)' end
 local groups = stream_held(KEYS[2], 'message(s)', nil) or {}
-for _, g in ipairs(groups) do
-  local name
-  for i = 1, #g, 2 do if g[i] == 'name' then name = g[i + 1] end end
-  local retries = redis.call('ZCARD', ARGV[2] .. 'retry-delayed:' .. name)
+local known = {}
+for i = 2, #ARGV do
+  local name = ARGV[i]
+  known[name] = true
+  local retries = redis.call('ZCARD', KEYS[3 + 2 * (i - 1)])
   if retries > 0 then held[#held + 1] = retries .. ' retry(ies) scheduled in group ' .. name end
-  stream_held(ARGV[2] .. 'retry:' .. name, 'retry(ies)', name)
+  stream_held(KEYS[4 + 2 * (i - 1)], 'retry(ies)', name)
+end
+for _, g in ipairs(groups) do
+  for i = 1, #g, 2 do
+    if g[i] == 'name' and not known[g[i + 1]] then
+      held[#held + 1] = 'group ' .. g[i + 1] .. ' appeared during the check'
+    end
+  end
 end
 local dead = redis.call('XLEN', KEYS[3])
 if dead > 0 then held[#held + 1] = dead .. ' dead letter(s) (replay or purge them)' end

@@ -137,6 +137,15 @@ final class PartitionChanges {
 		return (value != null) ? Integer.parseInt(new String(value, StandardCharsets.UTF_8)) : absent;
 	}
 
+	private static String groupName(List<?> fields) {
+		for (int i = 0; i + 1 < fields.size(); i += 2) {
+			if ("name".equals(ScriptRunner.asString(fields.get(i)))) {
+				return ScriptRunner.asString(fields.get(i + 1));
+			}
+		}
+		throw new IllegalStateException("XINFO GROUPS returned a group without a name: " + fields);
+	}
+
 	/**
 	 * What old partitions hold, each line naming its partition; retires each drained one
 	 * when asked.
@@ -144,9 +153,17 @@ final class PartitionChanges {
 	private List<String> held(List<QueueKeys> partitions, String mode) {
 		List<String> held = new ArrayList<>();
 		for (QueueKeys keys : partitions) {
-			List<Object> reply = this.engine.scripts()
-				.run(Scripts.RETIRE, List.of(keys.delayed(), keys.stream(), keys.dead(), keys.retired()), mode,
-						keys.keyPrefix());
+			// every key the script touches is passed: the groups' retry keys too
+			List<String> scriptKeys = new ArrayList<>(
+					List.of(keys.delayed(), keys.stream(), keys.dead(), keys.retired()));
+			List<Object> args = new ArrayList<>(List.of(mode));
+			for (Object group : this.engine.scripts().run(Scripts.GROUPS, List.of(keys.stream()))) {
+				String name = groupName((List<?>) group);
+				scriptKeys.add(keys.retryDelayed(name));
+				scriptKeys.add(keys.retryStream(name));
+				args.add(name);
+			}
+			List<Object> reply = this.engine.scripts().run(Scripts.RETIRE, scriptKeys, args.toArray());
 			for (Object line : reply) {
 				held.add("partition " + keys.partition() + " ({" + keys.tag() + "}): " + ScriptRunner.asString(line));
 			}

@@ -155,13 +155,6 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	}
 
 	/**
-	 * @return the prefix of the partition's keys, {@code <prefix>:{<tag>}:}
-	 */
-	public String keyPrefix() {
-		return key("");
-	}
-
-	/**
 	 * @return the STREAM of dead letters
 	 */
 	public String dead() {
