@@ -69,6 +69,13 @@ public final class ListenerRuntime {
 
 	private final Runnable onConnected;
 
+	private static final long OWNERS_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+	/** The last live exclusive member seen, and when (guarded by this). */
+	private String liveOwner;
+
+	private long ownersCheckedNanos;
+
 	/** Checks the queue's partitions against Redis, adding old ones that drain. */
 	private final Runnable layout;
 
@@ -279,14 +286,29 @@ public final class ListenerRuntime {
 	 * reading, retries, and is not healthy) while a member of the group is alive.
 	 */
 	private void refuseBesideOwners() {
-		List<Object> alive = this.context.scripts()
-			.run(Scripts.MEMBERS, List.of(this.context.keys().members(this.context.group())), this.context.consumer(),
-					0, "any");
-		if (!alive.isEmpty()) {
+		String owner = liveOwner();
+		if (owner != null) {
 			throw new IllegalStateException("Group '" + this.context.group() + "' of queue '" + this.context.queue()
-					+ "' is consumed exclusively or in order (member " + ScriptRunner.asString(alive.get(0))
+					+ "' is consumed exclusively or in order (member " + owner
 					+ " is alive), and this listener shares its partitions: declare it exclusive or ordered too");
 		}
+	}
+
+	/**
+	 * A live exclusive member of the group, or {@code null}: read from Redis at most
+	 * every half second for all the container's readers (one call, not one per
+	 * partition).
+	 */
+	private synchronized String liveOwner() {
+		long now = System.nanoTime();
+		if (this.ownersCheckedNanos == 0 || now - this.ownersCheckedNanos >= OWNERS_CHECK_NANOS) {
+			List<Object> alive = this.context.scripts()
+				.run(Scripts.MEMBERS, List.of(this.context.keys().members(this.context.group())),
+						this.context.consumer(), 0, "any");
+			this.liveOwner = alive.isEmpty() ? null : ScriptRunner.asString(alive.get(0));
+			this.ownersCheckedNanos = now;
+		}
+		return this.liveOwner;
 	}
 
 	/** The contexts of the partitions read now: those recovery and trimming cover. */
