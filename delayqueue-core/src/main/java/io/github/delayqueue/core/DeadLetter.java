@@ -35,7 +35,7 @@ import java.util.Map;
  * @param headers the message headers (empty when the envelope was unreadable)
  * @param payload the encoded payload (the raw envelope when it was unreadable)
  * @param stackTrace the stack trace of the last failure, truncated to 8 KiB ({@code null}
- * for dead letters written before 0.2)
+ * for dead letters written by snapshots before 0.1.0)
  */
 public record DeadLetter(String entryId, String queue, String group, String messageId, int attempts, String errorClass,
 		String errorMessage, Instant dueTime, Instant deadTime, Map<String, String> headers, byte[] payload,

@@ -22,6 +22,7 @@ import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -62,6 +63,11 @@ public class DelayQueueProperties {
 
 	private final ListenerProperties.Retry retry = new ListenerProperties.Retry();
 
+	/**
+	 * Settings of every listener; delayqueue.queues.&lt;queue&gt;.* overrides them for
+	 * one queue.
+	 */
+	@NestedConfigurationProperty
 	private final ListenerProperties listener = new ListenerProperties();
 
 	private final ListenerProperties.DeadLetter deadLetter = new ListenerProperties.DeadLetter();
@@ -135,7 +141,7 @@ public class DelayQueueProperties {
 	 * delayqueue.listener.retry.*; deprecated in the metadata.
 	 * @return the retry settings
 	 */
-	@Deprecated(since = "0.2")
+	@Deprecated(since = "0.1.0")
 	public ListenerProperties.Retry getRetry() {
 		return this.retry;
 	}
@@ -149,7 +155,7 @@ public class DelayQueueProperties {
 	 * delayqueue.listener.dead-letter-retention; deprecated in the metadata.
 	 * @return the dead-letter settings
 	 */
-	@Deprecated(since = "0.2")
+	@Deprecated(since = "0.1.0")
 	public ListenerProperties.DeadLetter getDeadLetter() {
 		return this.deadLetter;
 	}
@@ -331,13 +337,13 @@ public class DelayQueueProperties {
 		 */
 		private boolean enabled;
 
-		@Deprecated(since = "0.2")
-		@DeprecatedConfigurationProperty(replacement = "management.endpoint.delayqueue.access", since = "0.2")
+		@Deprecated(since = "0.1.0")
+		@DeprecatedConfigurationProperty(replacement = "management.endpoint.delayqueue.access", since = "0.1.0")
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
-		@Deprecated(since = "0.2")
+		@Deprecated(since = "0.1.0")
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}

@@ -241,18 +241,18 @@ public class ListenerProperties {
 		return this.retry;
 	}
 
-	@Deprecated(since = "0.2")
-	@DeprecatedConfigurationProperty(reason = "Use retry.max-attempts beside it", since = "0.2")
+	@Deprecated(since = "0.1.0")
+	@DeprecatedConfigurationProperty(reason = "Use retry.max-attempts beside it", since = "0.1.0")
 	public Integer getMaxAttempts() {
 		return this.maxAttempts;
 	}
 
-	@Deprecated(since = "0.2")
+	@Deprecated(since = "0.1.0")
 	public void setMaxAttempts(Integer maxAttempts) {
 		this.maxAttempts = maxAttempts;
 	}
 
-	@Deprecated(since = "0.2")
+	@Deprecated(since = "0.1.0")
 	public DeadLetter getDeadLetter() {
 		return this.deadLetter;
 	}
@@ -354,13 +354,13 @@ public class ListenerProperties {
 		 */
 		private Duration retention;
 
-		@Deprecated(since = "0.2")
-		@DeprecatedConfigurationProperty(reason = "Use dead-letter-retention beside dead-letter", since = "0.2")
+		@Deprecated(since = "0.1.0")
+		@DeprecatedConfigurationProperty(reason = "Use dead-letter-retention beside dead-letter", since = "0.1.0")
 		public Duration getRetention() {
 			return this.retention;
 		}
 
-		@Deprecated(since = "0.2")
+		@Deprecated(since = "0.1.0")
 		public void setRetention(Duration retention) {
 			this.retention = retention;
 		}
