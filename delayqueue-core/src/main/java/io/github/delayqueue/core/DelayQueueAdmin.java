@@ -107,7 +107,7 @@ public class DelayQueueAdmin {
 	 */
 	public Set<String> queues() {
 		String registry = this.engine.keyPrefix() + ":queues";
-		return DelayQueueTemplate.inRedis("list queues", () -> this.engine.scripts().execute((connection) -> {
+		return RedisCalls.inRedis("list queues", () -> this.engine.scripts().execute((connection) -> {
 			Set<String> names = new TreeSet<>();
 			Set<byte[]> members = connection.setCommands().sMembers(QueueKeys.bytes(registry));
 			if (members != null) {
@@ -127,24 +127,23 @@ public class DelayQueueAdmin {
 	 * @throws DelayQueueException when Redis cannot be reached
 	 */
 	public ServerCheck checkServer() {
-		return DelayQueueTemplate.inRedis("check the Redis server",
-				() -> this.engine.scripts().execute((connection) -> {
-					if (connection instanceof RedisClusterConnection cluster) {
-						// a cluster connection's INFO and CONFIG name every key after its
-						// node: read
-						// each master on its own, and report the weakest
-						List<ServerCheck> masters = new ArrayList<>();
-						for (RedisClusterNode node : cluster.clusterGetNodes()) {
-							if (node.isMaster() && !node.isMarkedAsFail()) {
-								RedisClusterServerCommands server = cluster.serverCommands();
-								masters.add(read((section) -> server.info(node, section),
-										(parameter) -> server.getConfig(node, parameter)));
-							}
-						}
-						return ServerCheck.weakest(masters);
+		return RedisCalls.inRedis("check the Redis server", () -> this.engine.scripts().execute((connection) -> {
+			if (connection instanceof RedisClusterConnection cluster) {
+				// a cluster connection's INFO and CONFIG name every key after its
+				// node: read
+				// each master on its own, and report the weakest
+				List<ServerCheck> masters = new ArrayList<>();
+				for (RedisClusterNode node : cluster.clusterGetNodes()) {
+					if (node.isMaster() && !node.isMarkedAsFail()) {
+						RedisClusterServerCommands server = cluster.serverCommands();
+						masters.add(read((section) -> server.info(node, section),
+								(parameter) -> server.getConfig(node, parameter)));
 					}
-					return read(connection.serverCommands()::info, connection.serverCommands()::getConfig);
-				}));
+				}
+				return ServerCheck.weakest(masters);
+			}
+			return read(connection.serverCommands()::info, connection.serverCommands()::getConfig);
+		}));
 	}
 
 	private static ServerCheck read(Function<String, Properties> info, Function<String, Properties> config) {
@@ -185,7 +184,7 @@ public class DelayQueueAdmin {
 	 */
 	public QueueStats stats(String queue) {
 		QueueNames.queue(queue);
-		return DelayQueueTemplate.inRedis("read stats of queue '" + queue + "'",
+		return RedisCalls.inRedis("read stats of queue '" + queue + "'",
 				() -> this.engine.scripts().execute((connection) -> {
 					this.engine.verifyPartitions(connection, queue);
 					QueueStats total = null;
@@ -207,7 +206,7 @@ public class DelayQueueAdmin {
 	public SortedMap<Integer, String> partitionOwners(String queue, String group) {
 		QueueNames.queue(queue);
 		String checkedGroup = QueueNames.group(group);
-		return DelayQueueTemplate.inRedis("read the partition owners of queue '" + queue + "'",
+		return RedisCalls.inRedis("read the partition owners of queue '" + queue + "'",
 				() -> this.engine.scripts().execute((connection) -> {
 					this.engine.verifyPartitions(connection, queue);
 					SortedMap<Integer, String> owners = new TreeMap<>();
@@ -315,7 +314,7 @@ public class DelayQueueAdmin {
 		}
 		int firstPartition = first;
 		String firstStart = start;
-		return DelayQueueTemplate.inRedis("list dead letters of queue '" + queue + "'",
+		return RedisCalls.inRedis("list dead letters of queue '" + queue + "'",
 				() -> this.engine.scripts().execute((connection) -> {
 					this.engine.verifyPartitions(connection, queue);
 					List<QueueKeys> partitions = this.engine.partitionKeys(queue);
@@ -370,7 +369,7 @@ public class DelayQueueAdmin {
 
 	/** Checks the queue's partition count against Redis (once per queue and engine). */
 	private void verifyPartitions(String queue) {
-		DelayQueueTemplate.inRedis("read the partitions of queue '" + queue + "'", () -> {
+		RedisCalls.inRedis("read the partitions of queue '" + queue + "'", () -> {
 			this.engine.verifyPartitions(queue);
 			return null;
 		});
@@ -378,7 +377,7 @@ public class DelayQueueAdmin {
 
 	private DeadLetter find(String queue, QueueKeys keys, String entryId) {
 		String streamId = QueueNames.deadLetterStreamId(entryId);
-		return DelayQueueTemplate.inRedis("read dead letter " + entryId, () -> this.engine.scripts().execute((c) -> {
+		return RedisCalls.inRedis("read dead letter " + entryId, () -> this.engine.scripts().execute((c) -> {
 			List<?> entries = ScriptRunner.run(c, Scripts.DEAD_RANGE, List.of(keys.dead()), streamId, streamId, 1);
 			if (entries == null || entries.isEmpty()) {
 				return null;
@@ -389,7 +388,7 @@ public class DelayQueueAdmin {
 
 	private boolean replay(QueueKeys keys, DeadLetter letter) {
 		String group = QueueNames.group(letter.group());
-		List<Object> reply = DelayQueueTemplate.inRedis("replay dead letter " + letter.entryId(),
+		List<Object> reply = RedisCalls.inRedis("replay dead letter " + letter.entryId(),
 				() -> this.engine.scripts()
 					.run(Scripts.REPLAY, List.of(keys.dead(), keys.retryDelayed(group)),
 							QueueNames.deadLetterStreamId(letter.entryId()), group, keys.wakeChannel()));
@@ -433,7 +432,7 @@ public class DelayQueueAdmin {
 		if (keys == null) {
 			return false;
 		}
-		Long deleted = DelayQueueTemplate.inRedis("delete dead letter " + entryId,
+		Long deleted = RedisCalls.inRedis("delete dead letter " + entryId,
 				() -> this.engine.scripts()
 					.execute((c) -> c.streamCommands()
 						.xDel(QueueKeys.bytes(keys.dead()), org.springframework.data.redis.connection.stream.RecordId
@@ -451,7 +450,7 @@ public class DelayQueueAdmin {
 		verifyPartitions(queue);
 		long purged = 0;
 		for (QueueKeys keys : this.engine.partitionKeys(queue)) {
-			List<Object> reply = DelayQueueTemplate.inRedis("purge dead letters of queue '" + queue + "'",
+			List<Object> reply = RedisCalls.inRedis("purge dead letters of queue '" + queue + "'",
 					() -> this.engine.scripts().run(Scripts.PURGE_DEAD, List.of(keys.dead())));
 			purged += ScriptRunner.asLong(reply.get(0));
 		}

@@ -21,7 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.delayqueue.core.DelayQueueTemplate.Chunk;
+import io.github.delayqueue.core.Sends.Chunk;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.SlotRetries;

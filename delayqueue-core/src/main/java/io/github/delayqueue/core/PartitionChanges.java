@@ -44,7 +44,7 @@ final class PartitionChanges {
 
 	PartitionLayout layout(String queue) {
 		QueueKeys first = this.engine.keys(queue);
-		return DelayQueueTemplate.inRedis("read the partitions of queue '" + queue + "'", () -> {
+		return RedisCalls.inRedis("read the partitions of queue '" + queue + "'", () -> {
 			int[] counts = counts(first);
 			List<String> held = (counts[1] > 0) ? held(first.drainingPartitions(counts[0], counts[1]), "check")
 					: List.of();
@@ -58,7 +58,7 @@ final class PartitionChanges {
 			throw new IllegalArgumentException("Partitions of queue '" + queue + "' must be between 1 and "
 					+ QueueKeys.MAX_PARTITIONS + ", but was " + count);
 		}
-		return DelayQueueTemplate.inRedis("change the partitions of queue '" + queue + "'", () -> {
+		return RedisCalls.inRedis("change the partitions of queue '" + queue + "'", () -> {
 			int[] counts = counts(first);
 			if (counts[1] > 0) {
 				throw new IllegalStateException("Queue '" + queue + "' is already changing from " + counts[1] + " to "
@@ -89,7 +89,7 @@ final class PartitionChanges {
 
 	PartitionLayout finish(String queue) {
 		QueueKeys first = this.engine.keys(queue);
-		return DelayQueueTemplate.inRedis("finish the partition change of queue '" + queue + "'", () -> {
+		return RedisCalls.inRedis("finish the partition change of queue '" + queue + "'", () -> {
 			int[] counts = counts(first);
 			if (counts[1] == 0) {
 				throw new IllegalStateException("Queue '" + queue + "' has no change of its partition count in "

@@ -17,6 +17,7 @@
 package io.github.delayqueue.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -173,6 +174,46 @@ class TransactionalSendTests {
 		assertThat(this.engine.template().send(timeout("o-7")).status()).isEqualTo(SendResult.Status.READY);
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.received.contains("o-7"));
 		assertThat(this.received).doesNotContain("o-6");
+	}
+
+	@Test
+	void withTheEngineOptionAsyncSendsInATransactionWaitForTheCommitToo() throws Exception {
+		this.container.stop();
+		this.engine.close();
+		this.engine = engine(true);
+		CompletableFuture<SendResult> rolledBack = this.transactions.execute((status) -> {
+			CompletableFuture<SendResult> future = this.engine.template().sendAsync(timeout("o-9"));
+			status.setRollbackOnly();
+			return future;
+		});
+		CompletableFuture<List<SendResult>> committed = this.transactions.execute((status) -> {
+			CompletableFuture<List<SendResult>> future = this.engine.template()
+				.sendAllAsync(List.of(timeout("o-10"), timeout("o-11")));
+			// not before the commit: on the async executor, a send would already be
+			// racing
+			sleep(200);
+			assertThat(future).isNotDone();
+			assertThat(inRedis()).isZero();
+			return future;
+		});
+		assertThat(committed.get(5, TimeUnit.SECONDS)).extracting(SendResult::status)
+			.containsExactly(SendResult.Status.READY, SendResult.Status.READY);
+		assertThat(rolledBack).isCancelled();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.received.containsAll(List.of("o-10", "o-11")));
+		// bad input fails the future, as an async send outside a transaction does
+		CompletableFuture<SendResult> invalid = this.transactions.execute((status) -> this.engine.template()
+			.sendAsync(DelayMessage.builder("x".repeat(2 << 20)).queue(this.queue).build()));
+		assertThat(invalid).isCompletedExceptionally();
+		assertThat(this.received).doesNotContain("o-9");
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Test

@@ -26,6 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelayQueueException;
 import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.Partitioner;
 import io.github.delayqueue.core.SendResult;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -131,6 +133,39 @@ class ClusterSlotMigrationTests {
 				.plusMillis(1000);
 			assertThat(at).as("%s handled at most 1 s after it was due and its slot served", message.getKey())
 				.isBefore(latest);
+		}
+	}
+
+	@Test
+	void aSendRefusedForLongerThanTheOperationTimeoutSaysItWasNotAppliedAndNamesTheSlot() {
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory)
+			.operationTimeout(Duration.ofMillis(700))
+			.build()) {
+			String queue = "held-split";
+			QueueKeys keys = engine.keys(queue);
+			assertThat(engine.template().send(queue, "before", Duration.ofMinutes(5)).status())
+				.isEqualTo(SendResult.Status.SCHEDULED);
+			int slot = this.cluster.slotOf(keys.stream());
+			int target = (this.cluster.masterOf(slot) + 1) % 3;
+			SlotMigration migration = this.cluster.beginSlotMigration(slot, target);
+			// held split past the operation timeout: every try of the send is refused
+			migration.moveKey(keys.delayed());
+			try {
+				assertThatExceptionOfType(DelayQueueException.class)
+					.isThrownBy(() -> engine.template().send(queue, "during", Duration.ofMinutes(5)))
+					.withMessageStartingWith("Cannot send to queue(s) " + queue + ": Redis Cluster answered TRYAGAIN")
+					.withMessageContaining("slot " + slot + " is migrating")
+					.withMessageContaining("nothing was applied")
+					.withMessageNotContaining("may or may not");
+			}
+			finally {
+				migration.finish();
+			}
+			// nothing was applied, and the retry the message invites goes through
+			assertThat(engine.admin().stats(queue).scheduled()).isEqualTo(1);
+			assertThat(engine.template().send(queue, "during", Duration.ofMinutes(5)).status())
+				.isEqualTo(SendResult.Status.SCHEDULED);
+			assertThat(engine.admin().stats(queue).scheduled()).isEqualTo(2);
 		}
 	}
 

@@ -137,12 +137,22 @@ public final class ScriptRunner {
 		for (Object arg : args) {
 			keysAndArgs[i++] = encode(arg);
 		}
-		Object result = SlotRetries.call(() -> bySha(
-				() -> connection.scriptingCommands()
-					.evalSha(script.getSha1(), ReturnType.MULTI, keys.size(), keysAndArgs),
-				() -> connection.scriptingCommands()
-					.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), ReturnType.MULTI, keys.size(),
-							keysAndArgs)));
+		long started = System.nanoTime();
+		Object result;
+		try {
+			result = SlotRetries.call(() -> bySha(
+					() -> connection.scriptingCommands()
+						.evalSha(script.getSha1(), ReturnType.MULTI, keys.size(), keysAndArgs),
+					() -> connection.scriptingCommands()
+						.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), ReturnType.MULTI,
+								keys.size(), keysAndArgs)));
+		}
+		catch (RuntimeException ex) {
+			if (!keys.isEmpty() && SlotRetries.isMomentary(ex) && !(ex instanceof SlotRefusedException)) {
+				throw SlotRefusedException.of(keys.get(0), System.nanoTime() - started, ex);
+			}
+			throw ex;
+		}
 		return (result != null) ? (List<Object>) result : new ArrayList<>();
 	}
 

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
+import io.github.delayqueue.core.internal.runtime.BoundedCalls;
 import io.github.delayqueue.core.internal.runtime.Failures;
 
 /**
@@ -27,8 +28,10 @@ import io.github.delayqueue.core.internal.runtime.Failures;
  * {@code TRYAGAIN} (the call's keys are split between two masters while their slot
  * migrates) and {@code CLUSTERDOWN} (a slot not served for a moment, e.g. during a
  * failover). Redis refuses these before it runs anything, so a retry cannot apply a write
- * twice. Past {@link #BUDGET} (or when the thread is interrupted, e.g. by the engine's
- * operation timeout) the last refusal is thrown.
+ * twice. Past {@link #BUDGET}, or shortly before the bounded call it runs in ends (the
+ * engine's operation timeout, see {@link BoundedCalls#nanosLeft()}), the last refusal is
+ * thrown: the caller then knows the call was refused every time, not cut off while it may
+ * have run.
  */
 public final class SlotRetries {
 
@@ -38,6 +41,12 @@ public final class SlotRetries {
 	private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
 	private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	/**
+	 * Left of a bounded call's time when retrying stops: room for the last attempt to be
+	 * answered before the bound interrupts the thread.
+	 */
+	private static final long BOUND_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
 	private SlotRetries() {
 	}
@@ -61,7 +70,8 @@ public final class SlotRetries {
 	 * @return its result
 	 */
 	public static <T> T call(Supplier<T> call, Predicate<Throwable> momentary) {
-		long deadline = System.nanoTime() + BUDGET.toNanos();
+		long now = System.nanoTime();
+		long deadline = now + Math.min(BUDGET.toNanos(), Math.max(0, BoundedCalls.nanosLeft() - BOUND_MARGIN_NANOS));
 		long pause = FIRST_PAUSE_NANOS;
 		while (true) {
 			try {

@@ -37,6 +37,9 @@ public final class BoundedCalls {
 
 	private static final ScheduledExecutorService timer = timer();
 
+	/** The deadline ({@code System.nanoTime()}) of the bounded call this thread is in. */
+	private static final ThreadLocal<Long> deadline = new ThreadLocal<>();
+
 	private BoundedCalls() {
 	}
 
@@ -61,6 +64,9 @@ public final class BoundedCalls {
 			return call.get();
 		}
 		Watch watch = new Watch(Thread.currentThread());
+		Long outer = deadline.get();
+		long own = System.nanoTime() + bound.toNanos();
+		deadline.set((outer != null && outer - own < 0) ? outer : own);
 		ScheduledFuture<?> alarm = timer.schedule(watch::expire, bound.toNanos(), TimeUnit.NANOSECONDS);
 		try {
 			T result = call.get();
@@ -78,7 +84,24 @@ public final class BoundedCalls {
 		}
 		finally {
 			alarm.cancel(false);
+			if (outer != null) {
+				deadline.set(outer);
+			}
+			else {
+				deadline.remove();
+			}
 		}
+	}
+
+	/**
+	 * Returns how long the bounded call this thread is in has left, so that a call
+	 * retrying inside it (e.g. {@code SlotRetries}) can give up with its own reason
+	 * before the bound interrupts it.
+	 * @return the nanoseconds left; {@link Long#MAX_VALUE} outside a bounded call
+	 */
+	public static long nanosLeft() {
+		Long end = deadline.get();
+		return (end != null) ? end - System.nanoTime() : Long.MAX_VALUE;
 	}
 
 	private static final class Watch {

@@ -1,0 +1,181 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.github.delayqueue.core.internal.redis.DueTimes;
+import io.github.delayqueue.core.internal.redis.Envelope;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.WireFormat;
+import io.github.delayqueue.core.observation.DelayQueueObservations;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+/**
+ * Messages checked, encoded and given their ids, by partition: the preparation of a send,
+ * done on the caller's thread (so that bad input fails there, inside the caller's
+ * transaction) before anything reaches Redis.
+ * <p>
+ * The size limits apply to what the caller gave: the payload, and the headers the caller
+ * set. Headers the engine adds (the trace context an observation writes) are not counted.
+ */
+final class SendBatch {
+
+	private static final Base64.Encoder ID_ENCODER = Base64.getUrlEncoder().withoutPadding();
+
+	/** By partition: one script call touches one slot. */
+	final Map<QueueKeys, List<Prepared>> byPartition = new LinkedHashMap<>();
+
+	final List<Prepared> all;
+
+	private final Set<String> queueNames = new LinkedHashSet<>();
+
+	/** One per message while a registry observes sends, started. */
+	private final List<Observation> observations = new ArrayList<>();
+
+	private final DelayQueueEngine engine;
+
+	SendBatch(DelayQueueEngine engine, Collection<? extends DelayMessage<?>> messages) {
+		this.engine = engine;
+		this.all = new ArrayList<>(messages.size());
+		ObservationRegistry registry = engine.observationRegistry();
+		for (DelayMessage<?> message : messages) {
+			Prepared prepared;
+			if (registry.isNoop()) {
+				prepared = prepare(message, message.headers(), null);
+			}
+			else {
+				// the id first: the observation names it; its start adds the trace
+				// context
+				// to the headers the message is encoded with
+				String id = (message.id() != null) ? message.id() : generateId();
+				Map<String, String> headers = new LinkedHashMap<>(message.headers());
+				Observation observation = DelayQueueObservations.send(registry, message.queue(), id, headers);
+				observation.start();
+				this.observations.add(observation);
+				try {
+					prepared = prepare(message, headers, id);
+				}
+				catch (RuntimeException ex) {
+					stop(ex);
+					throw ex;
+				}
+			}
+			this.all.add(prepared);
+			QueueKeys keys = engine.keysFor(message.queue(), (message.key() != null) ? message.key() : prepared.id);
+			this.byPartition.computeIfAbsent(keys, (partition) -> new ArrayList<>()).add(prepared);
+			this.queueNames.add(message.queue());
+		}
+	}
+
+	/**
+	 * Checks and encodes one message.
+	 * @param headers the headers to encode: the caller's, plus what an observation added
+	 * @param chosenId the id already chosen for it, or {@code null}
+	 */
+	private Prepared prepare(DelayMessage<?> message, Map<String, String> headers, String chosenId) {
+		byte[] payload = this.engine.codec().encode(message.payload());
+		if (payload.length > this.engine.maxPayloadSize()) {
+			throw new IllegalArgumentException("Payload for queue '" + message.queue() + "' is " + payload.length
+					+ " bytes, over the limit of " + this.engine.maxPayloadSize() + " bytes");
+		}
+		// the caller's headers only: the limit is the caller's, the engine's own are
+		// extra
+		int headersSize = Envelope.headersSize(message.headers());
+		if (headersSize > this.engine.maxHeadersSize()) {
+			throw new IllegalArgumentException("Headers for queue '" + message.queue() + "' are " + headersSize
+					+ " bytes, over the limit of " + this.engine.maxHeadersSize() + " bytes");
+		}
+		byte[] envelope = new Envelope(headers, message.maxAttempts(), payload).encode();
+		// a generated id cannot collide with a scheduled one: the script skips the dedup
+		// look-up
+		String mode = (message.id() == null) ? "2" : (message.replaceExisting() ? "1" : "0");
+		String id = (chosenId != null) ? chosenId : (message.id() != null) ? message.id() : generateId();
+		if (message.deliverAt() != null) {
+			return new Prepared(message.queue(), id, envelope, WireFormat.DUE_AT,
+					DueTimes.epochMillis(message.deliverAt()), mode);
+		}
+		return new Prepared(message.queue(), id, envelope, WireFormat.DUE_IN, DueTimes.delayMillis(message.delay()),
+				mode);
+	}
+
+	private static String generateId() {
+		byte[] random = new byte[12];
+		ThreadLocalRandom.current().nextBytes(random);
+		return ID_ENCODER.encodeToString(random);
+	}
+
+	String queues() {
+		return String.join(", ", this.queueNames);
+	}
+
+	/** The results of a send that was deferred until a commit. */
+	List<SendResult> deferred() {
+		return this.all.stream()
+			.map((prepared) -> new SendResult(prepared.queue, prepared.id, SendResult.Status.DEFERRED, null))
+			.toList();
+	}
+
+	/** Stops the observations of the sends, with the failure if they failed. */
+	void stop(Throwable failure) {
+		for (Observation observation : this.observations) {
+			if (failure != null) {
+				observation.error(failure);
+			}
+			observation.stop();
+		}
+		this.observations.clear();
+	}
+
+	/** One message, ready for the send script. */
+	static final class Prepared {
+
+		final String queue;
+
+		final String id;
+
+		final byte[] envelope;
+
+		final String kind;
+
+		final long value;
+
+		final String mode;
+
+		SendResult result;
+
+		Prepared(String queue, String id, byte[] envelope, String kind, long value, String mode) {
+			this.queue = queue;
+			this.id = id;
+			this.envelope = envelope;
+			this.kind = kind;
+			this.value = value;
+			this.mode = mode;
+		}
+
+	}
+
+}

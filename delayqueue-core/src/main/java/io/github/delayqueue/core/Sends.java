@@ -1,0 +1,238 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+import io.github.delayqueue.core.SendBatch.Prepared;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Runs prepared {@link SendBatch batches}: now, in script calls of at most
+ * {@code sendBatchSize} messages of one partition each, or once the current Spring
+ * transaction committed.
+ */
+final class Sends {
+
+	private static final Log logger = LogFactory.getLog(Sends.class);
+
+	private final DelayQueueEngine engine;
+
+	Sends(DelayQueueEngine engine) {
+		this.engine = engine;
+	}
+
+	/**
+	 * Whether a send on this thread is to wait for the commit of the current transaction
+	 * ({@code sendAfterCommit} for every send).
+	 */
+	boolean defersToCommit() {
+		return this.engine.sendAfterCommit() && TransactionSynchronizationManager.isSynchronizationActive();
+	}
+
+	/** Sends a batch now; its observations stop with the outcome. */
+	List<SendResult> send(SendBatch batch, Durability durability) {
+		try {
+			List<SendResult> results = sendNow(batch, durability);
+			batch.stop(null);
+			return results;
+		}
+		catch (RuntimeException | Error ex) {
+			batch.stop(ex);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Sends a batch once the current transaction committed (on {@code executor}, or on
+	 * the committing thread when {@code null}); drops it when it rolls back (the future
+	 * is then cancelled). Outside a transaction, sends it now (on {@code executor} when
+	 * given).
+	 */
+	CompletableFuture<List<SendResult>> afterCommit(SendBatch batch, Durability durability, Executor executor) {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			return (executor != null) ? CompletableFuture.supplyAsync(() -> send(batch, durability), executor)
+					: CompletableFuture.completedFuture(send(batch, durability));
+		}
+		CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
+		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+			@Override
+			public void afterCommit() {
+				if (executor == null) {
+					sendCommitted(batch, durability, result);
+					return;
+				}
+				try {
+					executor.execute(() -> sendCommitted(batch, durability, result));
+				}
+				catch (RuntimeException ex) {
+					// a rejecting executor (shut down): send on this thread rather than
+					// lose it
+					sendCommitted(batch, durability, result);
+				}
+			}
+
+			@Override
+			public void afterCompletion(int status) {
+				if (status != STATUS_COMMITTED) {
+					batch.stop(new CancellationException("The transaction rolled back; nothing was sent"));
+					result.cancel(false);
+				}
+			}
+
+		});
+		return result;
+	}
+
+	private void sendCommitted(SendBatch batch, Durability durability, CompletableFuture<List<SendResult>> result) {
+		try {
+			result.complete(send(batch, durability));
+		}
+		catch (RuntimeException | Error ex) {
+			// the transaction committed: the caller may never look at the future
+			logger.error("Could not send " + batch.all.size() + " message(s) to queue(s) " + batch.queues()
+					+ " after the transaction committed; they are lost unless sent again", ex);
+			result.completeExceptionally(ex);
+		}
+	}
+
+	/** The first result of a batch's future; cancelled (not failed) when it is. */
+	static CompletableFuture<SendResult> first(CompletableFuture<List<SendResult>> results) {
+		CompletableFuture<SendResult> result = new CompletableFuture<>();
+		// not thenApply: a rollback must cancel this future too, not fail it
+		results.whenComplete((all, failure) -> {
+			if (failure instanceof CancellationException) {
+				result.cancel(false);
+			}
+			else if (failure != null) {
+				result.completeExceptionally(failure);
+			}
+			else {
+				result.complete(all.get(0));
+			}
+		});
+		return result;
+	}
+
+	private List<SendResult> sendNow(SendBatch batch, Durability durability) {
+		List<Prepared> all = batch.all;
+		if (all.isEmpty()) {
+			return List.of();
+		}
+		String queues = batch.queues();
+		Duration bound = this.engine.scripts().bound();
+		long[] confirmed = RedisCalls.inRedis("send to queue(s) " + queues,
+				() -> this.engine.scripts().executeUnbounded((connection) -> {
+					List<Chunk> chunks = chunks(batch.byPartition);
+					if (durability != null) {
+						// one pipeline: each chunk's bound, and the time the replicas may
+						// take
+						Duration total = (bound != null) ? bound.multipliedBy(chunks.size()).plus(durability.timeout())
+								: null;
+						return ScriptRunner.bounded(total,
+								() -> DurableSends.send(this.engine, connection, chunks, durability));
+					}
+					for (Chunk chunk : chunks) {
+						// each chunk bounded: a send of a million messages takes many of
+						// them
+						ScriptRunner.bounded(bound, () -> {
+							this.engine.register(connection, chunk.keys);
+							chunk.apply(ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args));
+							return null;
+						});
+					}
+					return null;
+				}));
+		List<SendResult> results = new ArrayList<>(all.size());
+		for (Prepared prepared : all) {
+			results.add(prepared.result);
+			this.engine.observer().sent(prepared.result);
+		}
+		if (confirmed != null) {
+			DurableSends.check(durability, confirmed, results, queues);
+		}
+		return results;
+	}
+
+	private List<Chunk> chunks(Map<QueueKeys, List<Prepared>> byPartition) {
+		List<Chunk> chunks = new ArrayList<>();
+		int size = this.engine.sendBatchSize();
+		byPartition.forEach((keys, batch) -> {
+			for (int from = 0; from < batch.size(); from += size) {
+				chunks.add(new Chunk(keys, batch.subList(from, Math.min(batch.size(), from + size))));
+			}
+		});
+		return chunks;
+	}
+
+	/** One script call's worth of messages of one queue. */
+	static final class Chunk {
+
+		final QueueKeys keys;
+
+		final List<Prepared> messages;
+
+		final Object[] args;
+
+		Chunk(QueueKeys keys, List<Prepared> messages) {
+			this.keys = keys;
+			this.messages = messages;
+			List<Object> args = new ArrayList<>(2 + messages.size() * 5);
+			args.add(keys.wakeChannel());
+			args.add(messages.size());
+			for (Prepared prepared : messages) {
+				args.add(prepared.id);
+				args.add(prepared.envelope);
+				args.add(prepared.kind);
+				args.add(prepared.value);
+				args.add(prepared.mode);
+			}
+			this.args = args.toArray();
+		}
+
+		List<String> scriptKeys() {
+			return List.of(this.keys.delayed(), this.keys.messages(), this.keys.stream(), this.keys.retired());
+		}
+
+		void apply(List<Object> reply) {
+			for (int i = 0; i < this.messages.size(); i++) {
+				Prepared prepared = this.messages.get(i);
+				SendResult.Status status = SendResult.Status.values()[(int) ScriptRunner.asLong(reply.get(2 * i)) - 1];
+				Instant due = Instant.ofEpochMilli(ScriptRunner.asLong(reply.get(2 * i + 1)));
+				prepared.result = new SendResult(this.keys.queue(), prepared.id, status, due);
+			}
+		}
+
+	}
+
+}
