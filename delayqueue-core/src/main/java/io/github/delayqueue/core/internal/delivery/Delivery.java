@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.delayqueue.core.listener.DelayMessageContext;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.WireFormat;
+import io.micrometer.observation.Observation;
 
 /**
  * One stream entry held by a container, from its read (or recovery) until it is settled:
@@ -72,6 +73,12 @@ public final class Delivery implements DelayMessageContext {
 	volatile boolean leaseLost;
 
 	volatile WorkerPool.Worker worker;
+
+	/**
+	 * The observation of the latest attempt (it may have stopped): the library's log
+	 * lines about this delivery are written in its scope, so they carry its trace.
+	 */
+	volatile Observation observation;
 
 	/**
 	 * @param deliveries the entry's delivery count in the group once this delivery took
@@ -169,6 +176,16 @@ public final class Delivery implements DelayMessageContext {
 	public String toString() {
 		return "message '" + this.messageId + "' (entry " + this.entryId + ", attempt " + this.attempt + ") of "
 				+ this.context.label();
+	}
+
+	/**
+	 * Opens the scope of this delivery's latest observation, for the library's log lines
+	 * about it: they then carry the message's trace (through MDC), as the handler's do.
+	 * @return the scope to close, or {@code null} when there is no observation
+	 */
+	Observation.Scope traceScope() {
+		Observation current = this.observation;
+		return (current != null && !current.isNoop()) ? current.openScope() : null;
 	}
 
 }

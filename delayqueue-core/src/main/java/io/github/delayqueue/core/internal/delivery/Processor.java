@@ -89,7 +89,20 @@ final class Processor {
 		catch (RuntimeException ex) {
 			// undecodable, or its attempts ran out while leases expired
 			if (delivery.settle()) {
-				deadLetter(delivery, ex);
+				if (delivery.envelope != null) {
+					// the attempt failed before its handler: observed as failed, and the
+					// dead-letter line carries the message's trace
+					observe(delivery).error(ex).stop();
+				}
+				// one scope per thread at a time (the tracer keeps one per thread and
+				// observation): opened here, not in deadLetter
+				Observation.Scope trace = delivery.traceScope();
+				try {
+					deadLetter(delivery, ex);
+				}
+				finally {
+					close(trace);
+				}
 			}
 			return;
 		}
@@ -131,10 +144,7 @@ final class Processor {
 		this.context.observer()
 			.delivered(this.context.queue(), this.context.group(), delivery.attempt,
 					Duration.ofMillis(Math.max(0, lateness)));
-		Observation observation = DelayQueueObservations
-			.process(this.context.observations(), this.context.queue(), this.context.group(), delivery.id(),
-					delivery.attempt, delivery.headers())
-			.start();
+		Observation observation = observe(delivery);
 		// in scope while the handler runs: its logs carry the trace, its calls continue
 		// it
 		Observation.Scope scope = observation.openScope();
@@ -151,6 +161,23 @@ final class Processor {
 			observation.stop();
 			// the handler's interrupt must not end the worker or fail the ack
 			Thread.interrupted();
+		}
+	}
+
+	/** Starts the observation of an attempt; the delivery keeps it for its log lines. */
+	private Observation observe(Delivery delivery) {
+		Observation observation = DelayQueueObservations
+			.process(this.context.observations(), this.context.queue(), this.context.group(), delivery.id(),
+					delivery.attempt, delivery.headers())
+			.start();
+		delivery.observation = observation;
+		return observation;
+	}
+
+	/** Closes a scope opened by {@link Delivery#traceScope()}. */
+	private static void close(Observation.Scope scope) {
+		if (scope != null) {
+			scope.close();
 		}
 	}
 
@@ -184,9 +211,15 @@ final class Processor {
 			return InPlace.NO;
 		}
 		Duration backoff = policy.backoff(delivery.attempt);
-		logger.warn("Attempt " + delivery.attempt + " of " + delivery.maxAttempts + " of message '" + delivery.messageId
-				+ "' (" + delivery.context.label() + ") failed, retrying in place in " + backoff.toMillis()
-				+ " ms (the messages of its partition wait): " + Failures.summary(failure));
+		Observation.Scope trace = delivery.traceScope();
+		try {
+			logger.warn("Attempt " + delivery.attempt + " of " + delivery.maxAttempts + " of message '"
+					+ delivery.messageId + "' (" + delivery.context.label() + ") failed, retrying in place in "
+					+ backoff.toMillis() + " ms (the messages of its partition wait): " + Failures.summary(failure));
+		}
+		finally {
+			close(trace);
+		}
 		this.context.observer().retried(this.context.queue(), this.context.group(), delivery.processingTime(), failure);
 		long until = System.nanoTime() + backoff.toNanos();
 		delivery.keepAliveUntilNanos = until + this.context.settings().leaseRenewalLimit().toNanos();
@@ -244,6 +277,16 @@ final class Processor {
 	 * holds the right to settle it.
 	 */
 	void fail(Delivery delivery, Throwable failure) {
+		Observation.Scope trace = delivery.traceScope();
+		try {
+			settleFailure(delivery, failure);
+		}
+		finally {
+			close(trace);
+		}
+	}
+
+	private void settleFailure(Delivery delivery, Throwable failure) {
 		RetryPolicy policy = this.context.settings().retryPolicy();
 		if (policy.isRetryable(failure) && delivery.attempt < delivery.maxAttempts) {
 			Duration backoff = policy.backoff(delivery.attempt);
