@@ -18,21 +18,14 @@ package io.github.delayqueue.core;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.TreeMap;
 import java.util.SortedMap;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
-import io.github.delayqueue.core.internal.redis.QueueNames;
-import io.github.delayqueue.core.internal.redis.ScriptRunner;
-import io.github.delayqueue.core.internal.redis.WireFormat;
-import io.github.delayqueue.core.internal.redis.Scripts;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -44,18 +37,26 @@ import org.springframework.data.redis.connection.RedisConnection;
  * Inspects queues and manages dead letters: stats, list, replay, delete, purge. Obtain it
  * with {@link DelayQueueEngine#admin()}. Reads use the queue registry and per-queue keys,
  * never {@code SCAN}.
+ * <p>
+ * The work is done by one class per concern: {@code QueueInspection} (stats, partition
+ * owners), {@code DeadLetters} (list, replay, delete, purge) and
+ * {@code PartitionChanges}; this class is their API.
  */
 public class DelayQueueAdmin {
-
-	private static final String LARGEST_ENTRY_ID = "18446744073709551615-18446744073709551615";
 
 	private final DelayQueueEngine engine;
 
 	private final PartitionChanges partitionChanges;
 
+	private final QueueInspection inspection;
+
+	private final DeadLetters deadLetters;
+
 	DelayQueueAdmin(DelayQueueEngine engine) {
 		this.engine = engine;
 		this.partitionChanges = new PartitionChanges(engine);
+		this.inspection = new QueueInspection(engine);
+		this.deadLetters = new DeadLetters(engine);
 	}
 
 	/**
@@ -183,17 +184,7 @@ public class DelayQueueAdmin {
 	 * @return its stats
 	 */
 	public QueueStats stats(String queue) {
-		QueueNames.queue(queue);
-		return RedisCalls.inRedis("read stats of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((connection) -> {
-					this.engine.verifyPartitions(connection, queue);
-					QueueStats total = null;
-					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
-						QueueStats partition = stats(connection, keys);
-						total = (total == null) ? partition : sum(total, partition);
-					}
-					return total;
-				}));
+		return this.inspection.stats(queue);
 	}
 
 	/**
@@ -204,88 +195,7 @@ public class DelayQueueAdmin {
 	 * @return consumer name by partition number, for the partitions owned now
 	 */
 	public SortedMap<Integer, String> partitionOwners(String queue, String group) {
-		QueueNames.queue(queue);
-		String checkedGroup = QueueNames.group(group);
-		return RedisCalls.inRedis("read the partition owners of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((connection) -> {
-					this.engine.verifyPartitions(connection, queue);
-					SortedMap<Integer, String> owners = new TreeMap<>();
-					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
-						byte[] owner = connection.stringCommands().get(QueueKeys.bytes(keys.owner(checkedGroup)));
-						if (owner != null) {
-							owners.put(keys.partition(), new String(owner, StandardCharsets.UTF_8));
-						}
-					}
-					return owners;
-				}));
-	}
-
-	/**
-	 * Adds up the stats of two partitions: counts are summed, a group's consumers are the
-	 * most seen in one partition (every consumer reads every partition), and an unknown
-	 * ready count or lag (-1) stays unknown.
-	 */
-	private static QueueStats sum(QueueStats a, QueueStats b) {
-		Map<String, QueueStats.GroupStats> groups = new LinkedHashMap<>();
-		for (QueueStats.GroupStats group : a.groups()) {
-			groups.put(group.group(), group);
-		}
-		for (QueueStats.GroupStats group : b.groups()) {
-			groups.merge(group.group(), group,
-					(x, y) -> new QueueStats.GroupStats(x.group(), Math.max(x.consumers(), y.consumers()),
-							x.pending() + y.pending(), sumKnown(x.lag(), y.lag()),
-							x.retryScheduled() + y.retryScheduled()));
-		}
-		return new QueueStats(a.queue(), a.scheduled() + b.scheduled(), sumKnown(a.ready(), b.ready()),
-				a.inFlight() + b.inFlight(), a.dead() + b.dead(), new ArrayList<>(groups.values()));
-	}
-
-	private static long sumKnown(long a, long b) {
-		return (a < 0 || b < 0) ? -1 : a + b;
-	}
-
-	private QueueStats stats(RedisConnection connection, QueueKeys keys) {
-		Long scheduled = connection.zSetCommands().zCard(QueueKeys.bytes(keys.delayed()));
-		Long length = connection.streamCommands().xLen(QueueKeys.bytes(keys.stream()));
-		Long dead = connection.streamCommands().xLen(QueueKeys.bytes(keys.dead()));
-		List<QueueStats.GroupStats> groups = new ArrayList<>();
-		long inFlight = 0;
-		long ready = (length != null) ? length : 0;
-		boolean first = true;
-		for (Map<String, Object> info : groupInfo(connection, keys.stream())) {
-			String group = ScriptRunner.asString(info.get("name"));
-			Map<String, Object> retry = groupInfo(connection, keys.retryStream(group)).stream()
-				.filter((candidate) -> group.equals(ScriptRunner.asString(candidate.get("name"))))
-				.findFirst()
-				.orElse(Map.of());
-			long pending = number(info.get("pending")) + number(retry.get("pending"));
-			long lag = (info.get("lag") != null) ? number(info.get("lag")) : -1;
-			Long retries = connection.zSetCommands().zCard(QueueKeys.bytes(keys.retryDelayed(group)));
-			groups.add(new QueueStats.GroupStats(group, number(info.get("consumers")), pending, lag,
-					(retries != null) ? retries : 0));
-			inFlight += pending;
-			ready = first ? lag : (lag < 0 || ready < 0) ? -1 : Math.max(ready, lag);
-			first = false;
-		}
-		return new QueueStats(keys.queue(), (scheduled != null) ? scheduled : 0, ready, inFlight,
-				(dead != null) ? dead : 0, groups);
-	}
-
-	private static List<Map<String, Object>> groupInfo(RedisConnection connection, String stream) {
-		List<Map<String, Object>> groups = new ArrayList<>();
-		for (Object item : ScriptRunner.run(connection, Scripts.GROUPS, List.of(stream))) {
-			Map<String, Object> fields = new LinkedHashMap<>();
-			List<?> flat = (List<?>) item;
-			for (int i = 0; i + 1 < flat.size(); i += 2) {
-				fields.put(ScriptRunner.asString(flat.get(i)), flat.get(i + 1));
-			}
-			groups.add(fields);
-		}
-		return groups;
-	}
-
-	private static long number(Object value) {
-		return (value != null) ? ScriptRunner.asLong(value) : 0;
+		return this.inspection.partitionOwners(queue, group);
 	}
 
 	/**
@@ -297,42 +207,7 @@ public class DelayQueueAdmin {
 	 * @return the page
 	 */
 	public List<DeadLetter> deadLetters(String queue, String after, int count) {
-		QueueNames.queue(queue);
-		if (count < 1) {
-			throw new IllegalArgumentException("Page size must be at least 1, but was " + count);
-		}
-		int first = 0;
-		String start = "-";
-		if (after != null) {
-			QueueNames.deadLetterId(after);
-			first = QueueNames.deadLetterPartition(after);
-			String streamId = QueueNames.deadLetterStreamId(after);
-			// nothing comes after the largest id in its partition, and Redis rejects it
-			// as
-			// an exclusive start
-			start = LARGEST_ENTRY_ID.equals(streamId) ? null : "(" + streamId;
-		}
-		int firstPartition = first;
-		String firstStart = start;
-		return RedisCalls.inRedis("list dead letters of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((connection) -> {
-					this.engine.verifyPartitions(connection, queue);
-					List<QueueKeys> partitions = this.engine.partitionKeys(queue);
-					List<DeadLetter> page = new ArrayList<>();
-					for (int partition = firstPartition; partition < partitions.size()
-							&& page.size() < count; partition++) {
-						String from = (partition == firstPartition) ? firstStart : "-";
-						if (from == null) {
-							continue;
-						}
-						List<Object> reply = ScriptRunner.run(connection, Scripts.DEAD_RANGE,
-								List.of(partitions.get(partition).dead()), from, "+", count - page.size());
-						for (Object item : reply) {
-							page.add(WireFormat.deadLetter(queue, partition, (List<?>) item));
-						}
-					}
-					return page;
-				}));
+		return this.deadLetters.list(queue, after, count);
 	}
 
 	/**
@@ -344,55 +219,7 @@ public class DelayQueueAdmin {
 	 * @throws IllegalArgumentException when the entry id is not a stream id
 	 */
 	public boolean replay(String queue, String entryId) {
-		QueueNames.deadLetterId(entryId);
-		QueueKeys keys = partitionOf(queue, entryId);
-		if (keys == null) {
-			return false;
-		}
-		DeadLetter letter = find(queue, keys, entryId);
-		if (letter == null) {
-			return false;
-		}
-		return replay(keys, letter);
-	}
-
-	/**
-	 * The keys of the partition a dead-letter entry id names, or {@code null} when the
-	 * queue has no such partition.
-	 */
-	private QueueKeys partitionOf(String queue, String entryId) {
-		verifyPartitions(queue);
-		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
-		int partition = QueueNames.deadLetterPartition(entryId);
-		return (partition < partitions.size()) ? partitions.get(partition) : null;
-	}
-
-	/** Checks the queue's partition count against Redis (once per queue and engine). */
-	private void verifyPartitions(String queue) {
-		RedisCalls.inRedis("read the partitions of queue '" + queue + "'", () -> {
-			this.engine.verifyPartitions(queue);
-			return null;
-		});
-	}
-
-	private DeadLetter find(String queue, QueueKeys keys, String entryId) {
-		String streamId = QueueNames.deadLetterStreamId(entryId);
-		return RedisCalls.inRedis("read dead letter " + entryId, () -> this.engine.scripts().execute((c) -> {
-			List<?> entries = ScriptRunner.run(c, Scripts.DEAD_RANGE, List.of(keys.dead()), streamId, streamId, 1);
-			if (entries == null || entries.isEmpty()) {
-				return null;
-			}
-			return WireFormat.deadLetter(queue, keys.partition(), (List<?>) entries.get(0));
-		}));
-	}
-
-	private boolean replay(QueueKeys keys, DeadLetter letter) {
-		String group = QueueNames.group(letter.group());
-		List<Object> reply = RedisCalls.inRedis("replay dead letter " + letter.entryId(),
-				() -> this.engine.scripts()
-					.run(Scripts.REPLAY, List.of(keys.dead(), keys.retryDelayed(group)),
-							QueueNames.deadLetterStreamId(letter.entryId()), group, keys.wakeChannel()));
-		return ScriptRunner.asLong(reply.get(0)) == 1;
+		return this.deadLetters.replay(queue, entryId);
 	}
 
 	/**
@@ -402,21 +229,7 @@ public class DelayQueueAdmin {
 	 * @return how many were replayed
 	 */
 	public int replayAll(String queue, String group) {
-		int replayed = 0;
-		String after = null;
-		while (true) {
-			List<DeadLetter> page = deadLetters(queue, after, 100);
-			if (page.isEmpty()) {
-				return replayed;
-			}
-			for (DeadLetter letter : page) {
-				if ((group == null || group.equals(letter.group()))
-						&& replay(partitionOf(queue, letter.entryId()), letter)) {
-					replayed++;
-				}
-			}
-			after = page.get(page.size() - 1).entryId();
-		}
+		return this.deadLetters.replayAll(queue, group);
 	}
 
 	/**
@@ -427,17 +240,7 @@ public class DelayQueueAdmin {
 	 * @throws IllegalArgumentException when the entry id is not a stream id
 	 */
 	public boolean deleteDeadLetter(String queue, String entryId) {
-		QueueNames.deadLetterId(entryId);
-		QueueKeys keys = partitionOf(queue, entryId);
-		if (keys == null) {
-			return false;
-		}
-		Long deleted = RedisCalls.inRedis("delete dead letter " + entryId,
-				() -> this.engine.scripts()
-					.execute((c) -> c.streamCommands()
-						.xDel(QueueKeys.bytes(keys.dead()), org.springframework.data.redis.connection.stream.RecordId
-							.of(QueueNames.deadLetterStreamId(entryId)))));
-		return deleted != null && deleted > 0;
+		return this.deadLetters.delete(queue, entryId);
 	}
 
 	/**
@@ -447,14 +250,7 @@ public class DelayQueueAdmin {
 	 * concurrently
 	 */
 	public long purgeDeadLetters(String queue) {
-		verifyPartitions(queue);
-		long purged = 0;
-		for (QueueKeys keys : this.engine.partitionKeys(queue)) {
-			List<Object> reply = RedisCalls.inRedis("purge dead letters of queue '" + queue + "'",
-					() -> this.engine.scripts().run(Scripts.PURGE_DEAD, List.of(keys.dead())));
-			purged += ScriptRunner.asLong(reply.get(0));
-		}
-		return purged;
+		return this.deadLetters.purge(queue);
 	}
 
 }

@@ -18,11 +18,7 @@ package io.github.delayqueue.core;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,9 +30,7 @@ import io.github.delayqueue.core.listener.DeadLetterHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
-import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
-import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.EngineContext;
 import io.github.delayqueue.core.internal.runtime.DaemonThreads;
 import io.github.delayqueue.core.internal.scheduling.Schedulers;
@@ -101,18 +95,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final DelayQueueAdmin admin;
 
-	private final Set<String> registered = ConcurrentHashMap.newKeySet();
-
-	private final Map<String, Integer> partitions;
-
-	private final Partitioner partitioner;
-
-	private final Set<String> partitionsVerified = ConcurrentHashMap.newKeySet();
-
-	private final Map<String, List<QueueKeys>> partitionKeys = new ConcurrentHashMap<>();
-
-	/** By queue: the old partitions still draining after a count change, as verified. */
-	private final Map<String, List<QueueKeys>> draining = new ConcurrentHashMap<>();
+	private final QueueLayouts layouts;
 
 	private final Schedulers schedulers;
 
@@ -132,8 +115,6 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.sendDurability = builder.sendDurability;
 		this.sendAfterCommit = builder.sendAfterCommit;
 		this.observationRegistry = builder.observationRegistry;
-		this.partitions = Map.copyOf(builder.partitions);
-		this.partitioner = builder.partitioner;
 		if (builder.asyncExecutor != null) {
 			this.ownedExecutor = null;
 			this.asyncExecutor = builder.asyncExecutor;
@@ -142,6 +123,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 			this.ownedExecutor = Executors.newFixedThreadPool(4, DaemonThreads.factory("delayqueue-async-"));
 			this.asyncExecutor = this.ownedExecutor;
 		}
+		this.layouts = new QueueLayouts(this.scripts, this::keys, builder.partitions, builder.partitioner);
 		this.template = new DelayQueueTemplate(this);
 		this.admin = new DelayQueueAdmin(this);
 		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this.promoteBatchSize,
@@ -282,7 +264,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return the partition count, 1 unless declared
 	 */
 	public int partitions(String queue) {
-		return this.partitions.getOrDefault(QueueNames.queue(queue), 1);
+		return this.layouts.partitions(queue);
 	}
 
 	/**
@@ -294,14 +276,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return the keys, partition 0 first
 	 */
 	public List<QueueKeys> partitionKeys(String queue) {
-		List<QueueKeys> current = currentPartitions(queue);
-		List<QueueKeys> old = this.draining.get(current.get(0).queue());
-		if (old == null) {
-			return current;
-		}
-		List<QueueKeys> all = new ArrayList<>(current);
-		all.addAll(old);
-		return all;
+		return this.layouts.partitionKeys(queue);
 	}
 
 	/**
@@ -311,103 +286,15 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return their keys, none when no change is in progress
 	 */
 	public List<QueueKeys> drainingPartitions(String queue) {
-		return this.draining.getOrDefault(QueueNames.queue(queue), List.of());
-	}
-
-	/** The partitions sends go to: those of the count declared here. */
-	private List<QueueKeys> currentPartitions(String queue) {
-		List<QueueKeys> known = (queue != null) ? this.partitionKeys.get(queue) : null;
-		if (known != null) {
-			// the send path asks once per message: no validation or allocation again
-			return known;
-		}
-		return this.partitionKeys.computeIfAbsent(QueueNames.queue(queue), (name) -> {
-			QueueKeys first = keys(name);
-			int count = partitions(name);
-			List<QueueKeys> all = new ArrayList<>(count);
-			for (int partition = 0; partition < count; partition++) {
-				all.add(first.partition(partition, count));
-			}
-			return List.copyOf(all);
-		});
+		return this.layouts.drainingPartitions(queue);
 	}
 
 	/**
-	 * Returns the keys of the partition a message key maps to.
-	 * @param queue the queue
-	 * @param key the message's key (its id when it has none)
-	 * @return the keys of its partition
+	 * @return the partition layouts of the queues: routing, checks against Redis, the
+	 * registry
 	 */
-	QueueKeys keysFor(String queue, String key) {
-		List<QueueKeys> all = currentPartitions(queue);
-		int count = all.size();
-		if (count == 1) {
-			return all.get(0);
-		}
-		int partition = this.partitioner.partition(key, count);
-		if (partition < 0 || partition >= count) {
-			throw new IllegalStateException("The partitioner " + this.partitioner + " mapped key '" + key
-					+ "' of queue '" + queue + "' to partition " + partition + ", outside 0 to " + (count - 1));
-		}
-		return all.get(partition);
-	}
-
-	void register(RedisConnection connection, QueueKeys keys) {
-		verifyPartitions(connection, keys.queue());
-		if (!this.registered.contains(keys.queue())) {
-			connection.setCommands().sAdd(QueueKeys.bytes(keys.registry()), QueueKeys.bytes(keys.queue()));
-			this.registered.add(keys.queue());
-		}
-	}
-
-	/**
-	 * Checks, once per queue and engine, that Redis holds the partition count declared
-	 * here, storing it on first use.
-	 * @throws IllegalStateException when Redis holds another count
-	 */
-	void verifyPartitions(RedisConnection connection, String queue) {
-		if (this.partitionsVerified.contains(queue)) {
-			return;
-		}
-		int declared = partitions(queue);
-		List<Object> reply = ScriptRunner.run(connection, Scripts.DECLARE_PARTITIONS, List.of(keys(queue).meta()),
-				declared);
-		long stored = ScriptRunner.asLong(reply.get(0));
-		long previous = ScriptRunner.asLong(reply.get(1));
-		if (stored != declared) {
-			String how = "(DelayQueueEngineBuilder.partitions, delayqueue.queues." + queue + ".partitions)";
-			if (previous == declared) {
-				throw new IllegalStateException("Queue '" + queue + "' is changing from " + previous + " to " + stored
-						+ " partitions, but the old count (" + declared + ") is declared here: declare " + stored + " "
-						+ how);
-			}
-			throw new IllegalStateException("Queue '" + queue + "' has " + stored + " partition(s) in Redis, but "
-					+ declared + " are declared here. Producers and consumers of a queue must declare the same "
-					+ "count " + how + "; a queue can grow from 1 partition, any other change is made with "
-					+ "DelayQueueAdmin.changePartitions (see docs/scaling.md)");
-		}
-		if (previous > 0) {
-			this.draining.put(queue, keys(queue).drainingPartitions(declared, (int) previous));
-		}
-		else {
-			this.draining.remove(queue);
-		}
-		this.partitionsVerified.add(queue);
-	}
-
-	/**
-	 * Checks, once per queue and engine, that Redis holds the partition count declared
-	 * here (see {@link #verifyPartitions(RedisConnection, String)}).
-	 * @param queue the queue
-	 * @throws IllegalStateException when Redis holds another count
-	 */
-	void verifyPartitions(String queue) {
-		if (!this.partitionsVerified.contains(QueueNames.queue(queue))) {
-			this.scripts.execute((connection) -> {
-				verifyPartitions(connection, queue);
-				return null;
-			});
-		}
+	QueueLayouts layouts() {
+		return this.layouts;
 	}
 
 	/**
@@ -417,13 +304,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @throws IllegalStateException when Redis holds another partition count
 	 */
 	public void register(String queue) {
-		QueueKeys keys = keys(queue);
-		if (!this.registered.contains(queue) || !this.partitionsVerified.contains(queue)) {
-			this.scripts.execute((connection) -> {
-				register(connection, keys);
-				return null;
-			});
-		}
+		this.layouts.register(queue);
 	}
 
 	/**

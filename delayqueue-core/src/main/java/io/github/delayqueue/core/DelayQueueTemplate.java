@@ -179,8 +179,8 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 * in any), until one applies it.
 	 */
 	private boolean inEachPartition(String queue, String id, Predicate<QueueKeys> operation) {
-		this.engine.verifyPartitions(queue);
-		QueueKeys first = this.engine.keysFor(queue, id);
+		this.engine.layouts().verifyPartitions(queue);
+		QueueKeys first = this.engine.layouts().keysFor(queue, id);
 		if (operation.test(first)) {
 			return true;
 		}

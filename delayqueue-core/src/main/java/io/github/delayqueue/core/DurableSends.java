@@ -83,7 +83,7 @@ final class DurableSends {
 			requireWaitAof(connection, chunks.get(0).keys.stream());
 		}
 		for (Chunk chunk : chunks) {
-			engine.register(connection, chunk.keys);
+			engine.layouts().register(connection, chunk.keys);
 		}
 		// a NOSCRIPT inside the pipeline could not fall back to EVAL: load the script
 		// first
@@ -135,7 +135,7 @@ final class DurableSends {
 			}
 		}
 		for (Chunk chunk : chunks) {
-			engine.register(cluster, chunk.keys);
+			engine.layouts().register(cluster, chunk.keys);
 			chunk.apply(asList(evalOnOwner(cluster, lettuce, chunk, writtenTo)));
 		}
 		long replicasConfirmed = Long.MAX_VALUE;

@@ -85,7 +85,8 @@ final class SendBatch {
 				}
 			}
 			this.all.add(prepared);
-			QueueKeys keys = engine.keysFor(message.queue(), (message.key() != null) ? message.key() : prepared.id);
+			QueueKeys keys = engine.layouts()
+				.keysFor(message.queue(), (message.key() != null) ? message.key() : prepared.id);
 			this.byPartition.computeIfAbsent(keys, (partition) -> new ArrayList<>()).add(prepared);
 			this.queueNames.add(message.queue());
 		}

@@ -166,7 +166,7 @@ final class Sends {
 						// each chunk bounded: a send of a million messages takes many of
 						// them
 						ScriptRunner.bounded(bound, () -> {
-							this.engine.register(connection, chunk.keys);
+							this.engine.layouts().register(connection, chunk.keys);
 							chunk.apply(ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args));
 							return null;
 						});

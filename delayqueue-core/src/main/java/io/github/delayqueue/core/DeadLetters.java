@@ -1,0 +1,212 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueNames;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.internal.redis.WireFormat;
+
+import org.springframework.data.redis.connection.stream.RecordId;
+
+/**
+ * The dead-letter operations of {@link DelayQueueAdmin}: list (across partitions, paged
+ * by entry id), replay, replay all, delete, purge.
+ */
+final class DeadLetters {
+
+	private static final String LARGEST_ENTRY_ID = "18446744073709551615-18446744073709551615";
+
+	private final DelayQueueEngine engine;
+
+	DeadLetters(DelayQueueEngine engine) {
+		this.engine = engine;
+	}
+
+	/**
+	 * Lists dead letters, oldest first.
+	 * @param queue the queue
+	 * @param after the entry id to start after ({@code <ms>-<seq>}), or {@code null} for
+	 * the first page
+	 * @param count the page size
+	 * @return the page
+	 */
+	List<DeadLetter> list(String queue, String after, int count) {
+		QueueNames.queue(queue);
+		if (count < 1) {
+			throw new IllegalArgumentException("Page size must be at least 1, but was " + count);
+		}
+		int first = 0;
+		String start = "-";
+		if (after != null) {
+			QueueNames.deadLetterId(after);
+			first = QueueNames.deadLetterPartition(after);
+			String streamId = QueueNames.deadLetterStreamId(after);
+			// nothing comes after the largest id in its partition, and Redis rejects it
+			// as
+			// an exclusive start
+			start = LARGEST_ENTRY_ID.equals(streamId) ? null : "(" + streamId;
+		}
+		int firstPartition = first;
+		String firstStart = start;
+		return RedisCalls.inRedis("list dead letters of queue '" + queue + "'",
+				() -> this.engine.scripts().execute((connection) -> {
+					this.engine.layouts().verifyPartitions(connection, queue);
+					List<QueueKeys> partitions = this.engine.partitionKeys(queue);
+					List<DeadLetter> page = new ArrayList<>();
+					for (int partition = firstPartition; partition < partitions.size()
+							&& page.size() < count; partition++) {
+						String from = (partition == firstPartition) ? firstStart : "-";
+						if (from == null) {
+							continue;
+						}
+						List<Object> reply = ScriptRunner.run(connection, Scripts.DEAD_RANGE,
+								List.of(partitions.get(partition).dead()), from, "+", count - page.size());
+						for (Object item : reply) {
+							page.add(WireFormat.deadLetter(queue, partition, (List<?>) item));
+						}
+					}
+					return page;
+				}));
+	}
+
+	/**
+	 * Replays one dead letter: its group receives it again now, as attempt 1. The group's
+	 * listener must be running somewhere for it to be delivered.
+	 * @param queue the queue
+	 * @param entryId the dead letter's entry id, {@code <ms>-<seq>}
+	 * @return whether it was found and replayed
+	 * @throws IllegalArgumentException when the entry id is not a stream id
+	 */
+	boolean replay(String queue, String entryId) {
+		QueueNames.deadLetterId(entryId);
+		QueueKeys keys = partitionOf(queue, entryId);
+		if (keys == null) {
+			return false;
+		}
+		DeadLetter letter = find(queue, keys, entryId);
+		if (letter == null) {
+			return false;
+		}
+		return replay(keys, letter);
+	}
+
+	/**
+	 * The keys of the partition a dead-letter entry id names, or {@code null} when the
+	 * queue has no such partition.
+	 */
+	private QueueKeys partitionOf(String queue, String entryId) {
+		verifyPartitions(queue);
+		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
+		int partition = QueueNames.deadLetterPartition(entryId);
+		return (partition < partitions.size()) ? partitions.get(partition) : null;
+	}
+
+	/** Checks the queue's partition count against Redis (once per queue and engine). */
+	private void verifyPartitions(String queue) {
+		RedisCalls.inRedis("read the partitions of queue '" + queue + "'", () -> {
+			this.engine.layouts().verifyPartitions(queue);
+			return null;
+		});
+	}
+
+	private DeadLetter find(String queue, QueueKeys keys, String entryId) {
+		String streamId = QueueNames.deadLetterStreamId(entryId);
+		return RedisCalls.inRedis("read dead letter " + entryId, () -> this.engine.scripts().execute((c) -> {
+			List<?> entries = ScriptRunner.run(c, Scripts.DEAD_RANGE, List.of(keys.dead()), streamId, streamId, 1);
+			if (entries == null || entries.isEmpty()) {
+				return null;
+			}
+			return WireFormat.deadLetter(queue, keys.partition(), (List<?>) entries.get(0));
+		}));
+	}
+
+	private boolean replay(QueueKeys keys, DeadLetter letter) {
+		String group = QueueNames.group(letter.group());
+		List<Object> reply = RedisCalls.inRedis("replay dead letter " + letter.entryId(),
+				() -> this.engine.scripts()
+					.run(Scripts.REPLAY, List.of(keys.dead(), keys.retryDelayed(group)),
+							QueueNames.deadLetterStreamId(letter.entryId()), group, keys.wakeChannel()));
+		return ScriptRunner.asLong(reply.get(0)) == 1;
+	}
+
+	/**
+	 * Replays every dead letter of a queue, or of one group of it.
+	 * @param queue the queue
+	 * @param group the group, or {@code null} for all groups
+	 * @return how many were replayed
+	 */
+	int replayAll(String queue, String group) {
+		int replayed = 0;
+		String after = null;
+		while (true) {
+			List<DeadLetter> page = list(queue, after, 100);
+			if (page.isEmpty()) {
+				return replayed;
+			}
+			for (DeadLetter letter : page) {
+				if ((group == null || group.equals(letter.group()))
+						&& replay(partitionOf(queue, letter.entryId()), letter)) {
+					replayed++;
+				}
+			}
+			after = page.get(page.size() - 1).entryId();
+		}
+	}
+
+	/**
+	 * Deletes one dead letter.
+	 * @param queue the queue
+	 * @param entryId the dead letter's entry id, {@code <ms>-<seq>}
+	 * @return whether it existed
+	 * @throws IllegalArgumentException when the entry id is not a stream id
+	 */
+	boolean delete(String queue, String entryId) {
+		QueueNames.deadLetterId(entryId);
+		QueueKeys keys = partitionOf(queue, entryId);
+		if (keys == null) {
+			return false;
+		}
+		Long deleted = RedisCalls.inRedis("delete dead letter " + entryId,
+				() -> this.engine.scripts()
+					.execute((c) -> c.streamCommands()
+						.xDel(QueueKeys.bytes(keys.dead()), RecordId.of(QueueNames.deadLetterStreamId(entryId)))));
+		return deleted != null && deleted > 0;
+	}
+
+	/**
+	 * Deletes all dead letters of a queue, in one atomic step.
+	 * @param queue the queue
+	 * @return how many were deleted: exactly those, also when dead letters are added
+	 * concurrently
+	 */
+	long purge(String queue) {
+		verifyPartitions(queue);
+		long purged = 0;
+		for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+			List<Object> reply = RedisCalls.inRedis("purge dead letters of queue '" + queue + "'",
+					() -> this.engine.scripts().run(Scripts.PURGE_DEAD, List.of(keys.dead())));
+			purged += ScriptRunner.asLong(reply.get(0));
+		}
+		return purged;
+	}
+
+}

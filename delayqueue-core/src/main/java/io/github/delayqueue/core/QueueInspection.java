@@ -1,0 +1,157 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueNames;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
+
+import org.springframework.data.redis.connection.RedisConnection;
+
+/**
+ * Reads a queue's state for {@link DelayQueueAdmin}: its stats over every partition, and
+ * the owners of its partitions.
+ */
+final class QueueInspection {
+
+	private final DelayQueueEngine engine;
+
+	QueueInspection(DelayQueueEngine engine) {
+		this.engine = engine;
+	}
+
+	/**
+	 * Returns a snapshot of a queue.
+	 * @param queue the queue
+	 * @return its stats
+	 */
+	QueueStats stats(String queue) {
+		QueueNames.queue(queue);
+		return RedisCalls.inRedis("read stats of queue '" + queue + "'",
+				() -> this.engine.scripts().execute((connection) -> {
+					this.engine.layouts().verifyPartitions(connection, queue);
+					QueueStats total = null;
+					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+						QueueStats partition = stats(connection, keys);
+						total = (total == null) ? partition : sum(total, partition);
+					}
+					return total;
+				}));
+	}
+
+	/**
+	 * Returns which consumer of a group owns each partition of a queue, for a group that
+	 * consumes it exclusively or in order; empty for a group that shares the partitions.
+	 * @param queue the queue
+	 * @param group the group
+	 * @return consumer name by partition number, for the partitions owned now
+	 */
+	SortedMap<Integer, String> partitionOwners(String queue, String group) {
+		QueueNames.queue(queue);
+		String checkedGroup = QueueNames.group(group);
+		return RedisCalls.inRedis("read the partition owners of queue '" + queue + "'",
+				() -> this.engine.scripts().execute((connection) -> {
+					this.engine.layouts().verifyPartitions(connection, queue);
+					SortedMap<Integer, String> owners = new TreeMap<>();
+					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+						byte[] owner = connection.stringCommands().get(QueueKeys.bytes(keys.owner(checkedGroup)));
+						if (owner != null) {
+							owners.put(keys.partition(), new String(owner, StandardCharsets.UTF_8));
+						}
+					}
+					return owners;
+				}));
+	}
+
+	/**
+	 * Adds up the stats of two partitions: counts are summed, a group's consumers are the
+	 * most seen in one partition (every consumer reads every partition), and an unknown
+	 * ready count or lag (-1) stays unknown.
+	 */
+	private static QueueStats sum(QueueStats a, QueueStats b) {
+		Map<String, QueueStats.GroupStats> groups = new LinkedHashMap<>();
+		for (QueueStats.GroupStats group : a.groups()) {
+			groups.put(group.group(), group);
+		}
+		for (QueueStats.GroupStats group : b.groups()) {
+			groups.merge(group.group(), group,
+					(x, y) -> new QueueStats.GroupStats(x.group(), Math.max(x.consumers(), y.consumers()),
+							x.pending() + y.pending(), sumKnown(x.lag(), y.lag()),
+							x.retryScheduled() + y.retryScheduled()));
+		}
+		return new QueueStats(a.queue(), a.scheduled() + b.scheduled(), sumKnown(a.ready(), b.ready()),
+				a.inFlight() + b.inFlight(), a.dead() + b.dead(), new ArrayList<>(groups.values()));
+	}
+
+	private static long sumKnown(long a, long b) {
+		return (a < 0 || b < 0) ? -1 : a + b;
+	}
+
+	private QueueStats stats(RedisConnection connection, QueueKeys keys) {
+		Long scheduled = connection.zSetCommands().zCard(QueueKeys.bytes(keys.delayed()));
+		Long length = connection.streamCommands().xLen(QueueKeys.bytes(keys.stream()));
+		Long dead = connection.streamCommands().xLen(QueueKeys.bytes(keys.dead()));
+		List<QueueStats.GroupStats> groups = new ArrayList<>();
+		long inFlight = 0;
+		long ready = (length != null) ? length : 0;
+		boolean first = true;
+		for (Map<String, Object> info : groupInfo(connection, keys.stream())) {
+			String group = ScriptRunner.asString(info.get("name"));
+			Map<String, Object> retry = groupInfo(connection, keys.retryStream(group)).stream()
+				.filter((candidate) -> group.equals(ScriptRunner.asString(candidate.get("name"))))
+				.findFirst()
+				.orElse(Map.of());
+			long pending = number(info.get("pending")) + number(retry.get("pending"));
+			long lag = (info.get("lag") != null) ? number(info.get("lag")) : -1;
+			Long retries = connection.zSetCommands().zCard(QueueKeys.bytes(keys.retryDelayed(group)));
+			groups.add(new QueueStats.GroupStats(group, number(info.get("consumers")), pending, lag,
+					(retries != null) ? retries : 0));
+			inFlight += pending;
+			ready = first ? lag : (lag < 0 || ready < 0) ? -1 : Math.max(ready, lag);
+			first = false;
+		}
+		return new QueueStats(keys.queue(), (scheduled != null) ? scheduled : 0, ready, inFlight,
+				(dead != null) ? dead : 0, groups);
+	}
+
+	private static List<Map<String, Object>> groupInfo(RedisConnection connection, String stream) {
+		List<Map<String, Object>> groups = new ArrayList<>();
+		for (Object item : ScriptRunner.run(connection, Scripts.GROUPS, List.of(stream))) {
+			Map<String, Object> fields = new LinkedHashMap<>();
+			List<?> flat = (List<?>) item;
+			for (int i = 0; i + 1 < flat.size(); i += 2) {
+				fields.put(ScriptRunner.asString(flat.get(i)), flat.get(i + 1));
+			}
+			groups.add(fields);
+		}
+		return groups;
+	}
+
+	private static long number(Object value) {
+		return (value != null) ? ScriptRunner.asLong(value) : 0;
+	}
+
+}
