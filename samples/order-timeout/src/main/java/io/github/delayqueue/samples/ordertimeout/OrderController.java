@@ -18,11 +18,23 @@ package io.github.delayqueue.samples.ordertimeout;
 
 import java.math.BigDecimal;
 import java.net.URI;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import io.github.delayqueue.core.DelayQueueTemplate;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Digits;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -32,7 +44,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /orders} creates an order and schedules its timeout; {@code POST
- * /orders/{id}/pay} pays it and cancels the timeout; {@code GET /orders/{id}} shows it.
+ * /orders/{id}/pay} pays it and cancels the timeout; {@code GET /orders/{id}} shows it. A
+ * request that is not a valid order is answered 400, naming each invalid field, before
+ * anything reaches the database or Redis.
  */
 @RestController
 @RequestMapping("/orders")
@@ -51,7 +65,7 @@ class OrderController {
 	}
 
 	@PostMapping
-	ResponseEntity<Order> create(@RequestBody(required = false) NewOrder request) {
+	ResponseEntity<Order> create(@Valid @RequestBody(required = false) NewOrder request) {
 		NewOrder order = (request != null) ? request : new NewOrder("coffee", new BigDecimal("3.50"));
 		OrderService.Created created = this.orderService.create(order.item(), order.amount());
 		// the order committed; if its timeout could not be sent after that, the request
@@ -80,7 +94,38 @@ class OrderController {
 		return ResponseEntity.of(this.orders.find(id));
 	}
 
-	record NewOrder(String item, BigDecimal amount) {
+	/**
+	 * 400 with each invalid field: {@code {"error": "...", "fields": {"item": "..."}}}.
+	 */
+	@ExceptionHandler(MethodArgumentNotValidException.class)
+	ResponseEntity<Map<String, Object>> invalidOrder(MethodArgumentNotValidException ex) {
+		Map<String, String> fields = new TreeMap<>();
+		ex.getBindingResult()
+			.getFieldErrors()
+			.forEach((error) -> fields.merge(error.getField(), String.valueOf(error.getDefaultMessage()),
+					(a, b) -> a + "; " + b));
+		String error = fields.entrySet()
+			.stream()
+			.map((field) -> field.getKey() + " " + field.getValue())
+			.collect(Collectors.joining(", ", "Invalid order: ", ""));
+		return ResponseEntity.badRequest().body(Map.of("error", error, "fields", fields));
+	}
+
+	/** 400 for a body that is not an order's JSON ({@code "amount": "lots"}). */
+	@ExceptionHandler(HttpMessageNotReadableException.class)
+	ResponseEntity<Map<String, Object>> unreadableOrder(HttpMessageNotReadableException ex) {
+		return ResponseEntity.badRequest()
+			.body(Map.of("error", "Unreadable order: send JSON such as {\"item\": \"coffee\", \"amount\": 3.50}"));
+	}
+
+	/**
+	 * An order to create: the item and its amount, as the orders table holds them.
+	 *
+	 * @param item what is ordered, 1 to 100 characters
+	 * @param amount its price, at least 0.01, two decimals at most
+	 */
+	record NewOrder(@NotBlank @Size(max = 100) String item,
+			@NotNull @DecimalMin("0.01") @Digits(integer = 8, fraction = 2) BigDecimal amount) {
 	}
 
 }

@@ -23,6 +23,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -149,6 +150,25 @@ class OrderTimeoutApplicationTests {
 		// reads and the orders API stay open
 		call("GET", "/actuator/delayqueue", null, 200);
 		call("POST", "/orders", null, 201);
+	}
+
+	@Test
+	void anInvalidOrderIsAnswered400NamingTheFieldsAndNothingIsCreated() throws Exception {
+		int scheduled = this.delayQueues.scheduledIds("order-timeout").size();
+		JsonNode empty = call("POST", "/orders", "{}", 400);
+		assertThat(empty.get("error").asString()).contains("item must not be blank")
+			.contains("amount must not be null");
+		assertThat(empty.get("fields").properties()).extracting(Map.Entry::getKey)
+			.containsExactlyInAnyOrder("item", "amount");
+		assertThat(call("POST", "/orders", "{\"item\":\"tea\",\"amount\":-1}", 400).get("fields").has("amount"))
+			.isTrue();
+		assertThat(call("POST", "/orders", "{\"item\":\"" + "x".repeat(101) + "\",\"amount\":1}", 400).get("fields")
+			.has("item")).isTrue();
+		assertThat(call("POST", "/orders", "{\"item\":\"tea\",\"amount\":\"lots\"}", 400).get("error").asString())
+			.startsWith("Unreadable order");
+		assertThat(this.delayQueues.scheduledIds("order-timeout")).hasSize(scheduled);
+		// a valid one still goes through
+		call("POST", "/orders", "{\"item\":\"tea\",\"amount\":2.40}", 201);
 	}
 
 	@Test
