@@ -17,8 +17,9 @@
 package io.github.delayqueue.core;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import brave.Tracing;
 import brave.context.slf4j.MDCScopeDecorator;
@@ -26,6 +27,7 @@ import brave.propagation.ThreadLocalCurrentTraceContext;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.github.delayqueue.core.listener.DeadLetterConsumer;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.test.RedisTest;
@@ -75,10 +77,13 @@ class TraceInLogLinesTests {
 
 	private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
-	private final Logger processorLogger = (Logger) LoggerFactory
-		.getLogger("io.github.delayqueue.core.internal.delivery.Processor");
+	private final List<Logger> loggers = List.of(
+			(Logger) LoggerFactory.getLogger("io.github.delayqueue.core.internal.delivery.Processor"),
+			(Logger) LoggerFactory.getLogger(DeadLetterConsumer.class));
 
-	private final Map<String, String> traceSeenByHandler = new LinkedHashMap<>();
+	private DeadLetterConsumer deadLetters;
+
+	private final Map<String, String> traceSeenByHandler = new ConcurrentHashMap<>();
 
 	private DelayQueueListenerContainer container;
 
@@ -94,12 +99,15 @@ class TraceInLogLinesTests {
 			.maxHeadersSize(100)
 			.build();
 		this.appender.start();
-		this.processorLogger.addAppender(this.appender);
+		this.loggers.forEach((logger) -> logger.addAppender(this.appender));
 	}
 
 	@AfterEach
 	void stop() {
-		this.processorLogger.detachAppender(this.appender);
+		this.loggers.forEach((logger) -> logger.detachAppender(this.appender));
+		if (this.deadLetters != null) {
+			this.deadLetters.stop();
+		}
 		if (this.container != null) {
 			this.container.stop();
 		}
@@ -144,6 +152,27 @@ class TraceInLogLinesTests {
 		assertThat(this.traceSeenByHandler).containsEntry("poison#1", traceId).containsEntry("poison#2", traceId);
 		assertThat(retry.getMDCPropertyMap()).containsEntry("traceId", traceId).containsKey("spanId");
 		assertThat(dead.getMDCPropertyMap()).containsEntry("traceId", traceId).containsKey("spanId");
+	}
+
+	@Test
+	void aDeadLetterHandlerRunsInTheTraceOfTheSendAndItsFailureLineCarriesIt() {
+		this.container = this.engine.listenerContainer("traced-dead", "g", String.class, (payload, context) -> {
+			throw new IllegalStateException("refused " + payload);
+		}).retryPolicy(RetryPolicy.fixed(1, Duration.ofMillis(50))).build();
+		this.container.start();
+		this.deadLetters = this.engine.deadLetterConsumer("traced-dead", "g", "alerts", String.class,
+				(payload, letter) -> {
+					Span current = this.tracer.currentSpan();
+					this.traceSeenByHandler.put("dead:" + payload,
+							(current != null) ? current.context().traceId() : "none");
+					throw new IllegalStateException("alerting failed");
+				});
+		this.deadLetters.start();
+		String traceId = sendTraced(DelayMessage.builder("poison").queue("traced-dead").id("m-3").build());
+
+		ILoggingEvent failed = line("failed on dead letter");
+		assertThat(this.traceSeenByHandler).containsEntry("dead:poison", traceId);
+		assertThat(failed.getMDCPropertyMap()).containsEntry("traceId", traceId);
 	}
 
 	@Test

@@ -82,6 +82,11 @@ class PropertyKeyTests {
 				}
 				continue;
 			}
+			if (codeNames.contains(key) && !metadata.properties.containsKey(key)) {
+				// a meter or observation name under a property's first segment
+				// (delayqueue.send, delayqueue.dead-letter)
+				continue;
+			}
 			checked++;
 			String problem = metadata.check(key, OLD_KEY_LINE.matcher(mention.line).find());
 			if (problem != null) {

@@ -34,6 +34,8 @@ import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 import io.github.delayqueue.core.internal.runtime.Failures;
+import io.github.delayqueue.core.observation.DelayQueueObservations;
+import io.micrometer.observation.Observation;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -170,16 +172,27 @@ public final class DeadLetterConsumer implements SmartLifecycle {
 					+ "); handing it over with a null payload, the raw bytes in DeadLetter.payload(): "
 					+ new String(letter.payload(), 0, Math.min(letter.payload().length, 200), StandardCharsets.UTF_8));
 		}
+		// in the trace of the message's send: the handler's lines, and the line below
+		Observation observation = DelayQueueObservations
+			.deadLetter(this.engine.observations(), this.queue, this.group, letter.messageId(), letter.attempts(),
+					letter.headers())
+			.start();
+		Observation.Scope scope = observation.openScope();
 		try {
 			this.handler.handle(payload, letter);
 			this.handled.incrementAndGet();
 		}
 		catch (Exception | Error ex) {
+			observation.error(ex);
 			Failures.logError(logger,
 					"The dead-letter handler of queue '" + this.queue + "', group '" + this.group
 							+ "' failed on dead letter " + letter.entryId() + " (message '" + letter.messageId()
 							+ "'); it stays in the dead-letter stream and is not offered again",
 					ex);
+		}
+		finally {
+			scope.close();
+			observation.stop();
 		}
 	}
 

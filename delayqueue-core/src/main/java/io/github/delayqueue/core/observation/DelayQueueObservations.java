@@ -45,6 +45,12 @@ public final class DelayQueueObservations {
 	/** The name of the processing observation. */
 	public static final String PROCESS = "delayqueue.process";
 
+	/**
+	 * The name of the observation of a dead-letter handler ({@code @DeadLetterListener})
+	 * running on a dead letter.
+	 */
+	public static final String DEAD_LETTER = "delayqueue.dead-letter";
+
 	private static final ObservationConvention<DelayQueueSendContext> SEND_CONVENTION = new ObservationConvention<>() {
 
 		@Override
@@ -105,6 +111,36 @@ public final class DelayQueueObservations {
 
 	};
 
+	private static final ObservationConvention<DelayQueueProcessContext> DEAD_LETTER_CONVENTION = new ObservationConvention<>() {
+
+		@Override
+		public String getName() {
+			return DEAD_LETTER;
+		}
+
+		@Override
+		public String getContextualName(DelayQueueProcessContext context) {
+			return context.getQueue() + " dead-letter";
+		}
+
+		@Override
+		public KeyValues getLowCardinalityKeyValues(DelayQueueProcessContext context) {
+			return KeyValues.of("delayqueue.queue", context.getQueue(), "delayqueue.group", context.getGroup(),
+					"delayqueue.outcome", (context.getError() != null) ? "failure" : "success");
+		}
+
+		@Override
+		public KeyValues getHighCardinalityKeyValues(DelayQueueProcessContext context) {
+			return KeyValues.of("delayqueue.message.id", context.getMessageId());
+		}
+
+		@Override
+		public boolean supportsContext(Observation.Context context) {
+			return context instanceof DelayQueueProcessContext;
+		}
+
+	};
+
 	private DelayQueueObservations() {
 	}
 
@@ -137,6 +173,24 @@ public final class DelayQueueObservations {
 			int attempt, Map<String, String> headers) {
 		return Observation.createNotStarted(PROCESS_CONVENTION,
 				() -> new DelayQueueProcessContext(queue, group, messageId, attempt, headers), registry);
+	}
+
+	/**
+	 * Creates the observation of a dead-letter handler running on a dead letter: a child
+	 * of the trace the message's send started (its headers carry it), so the handler's
+	 * lines and the library's line about its failure carry that trace.
+	 * @param registry the registry
+	 * @param queue the queue
+	 * @param group the consumer group whose dead letter it is
+	 * @param messageId the message id
+	 * @param attempts the attempts the message had
+	 * @param headers the message's headers
+	 * @return the observation, not started
+	 */
+	public static Observation deadLetter(ObservationRegistry registry, String queue, String group, String messageId,
+			int attempts, Map<String, String> headers) {
+		return Observation.createNotStarted(DEAD_LETTER_CONVENTION,
+				() -> new DelayQueueProcessContext(queue, group, messageId, attempts, headers), registry);
 	}
 
 }
