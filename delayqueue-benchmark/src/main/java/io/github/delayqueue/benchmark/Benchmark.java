@@ -49,7 +49,10 @@ public final class Benchmark {
 	private static final String USAGE = """
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-			  scenarios: burst | spread | memory | scale | idle | cluster | all | smoke
+			  scenarios: burst | spread | memory | scale | idle | pause | cluster | all | smoke
+			  pause              3 instances (16 handlers of 10 ms each) drain --n (20000) messages while the queue
+			                     is paused and resumed 20 times: handler starts after pause() returned, and
+			                     the first start after resume()
 			  cluster            burst on a queue of --partitions P (12) partitions, concurrency 64 for all of them,
 			                     with each master's share of the commands
 			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
@@ -96,6 +99,7 @@ public final class Benchmark {
 			case "spread" -> results.add(scenarios.spread(or(n, 2_000), or(concurrency, 8)));
 			case "memory" -> results.add(scenarios.memory(or(n, 100_000)));
 			case "idle" -> results.add(scenarios.idle(idle));
+			case "pause" -> results.add(scenarios.pause(or(n, 20_000), 20));
 			case "cluster" -> {
 				int partitions = Integer.parseInt(options.getOrDefault("partitions", "12"));
 				// burst's 64 handlers, shared by the partitions
@@ -114,6 +118,8 @@ public final class Benchmark {
 				results.add(scenarios.spread(or(n, 200), 4));
 				results.add(scenarios.memory(or(n, 1000)));
 				results.add(scenarios.idle(Duration.ofSeconds(2)));
+				// its own size: a tiny backlog would drain before the first pause
+				results.add(scenarios.pause(3000, 3));
 			}
 			default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'\n" + USAGE);
 		}

@@ -40,7 +40,7 @@ class BenchmarkSmokeTests {
 	void runsEveryScenarioEndToEnd(LettuceConnectionFactory connectionFactory) throws Exception {
 		List<Map<String, Object>> results = Benchmark.run(connectionFactory, Map.of("scenario", "smoke", "n", "200"));
 		assertThat(results).extracting((result) -> result.get("scenario"))
-			.containsExactly("burst", "spread", "memory", "idle");
+			.containsExactly("burst", "spread", "memory", "idle", "pause");
 		assertThat(results.get(0)).containsEntry("complete", true)
 			.containsEntry("acked", 200)
 			.containsKeys("enqueue_per_s", "drain_per_s", "lateness_p99_ms");
@@ -49,6 +49,8 @@ class BenchmarkSmokeTests {
 		assertThat(results.get(2)).containsEntry("scheduled", 200L).containsEntry("payload_bytes", 64);
 		assertThat((double) results.get(2).get("bytes_per_message")).isPositive();
 		assertThat((double) results.get(3).get("commands_per_s")).isPositive();
+		assertThat((int) results.get(4).get("cycles")).isPositive();
+		assertThat(results.get(4)).containsKeys("start_after_pause_p99_ms", "first_start_after_resume_max_ms");
 	}
 
 	@Test

@@ -25,7 +25,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 
+import io.github.delayqueue.core.internal.control.FlowControls;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueNames;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -176,6 +178,75 @@ public class DelayQueueAdmin {
 				? cluster.serverCommands().info(cluster.clusterGetNodeForKey(QueueKeys.bytes(key)), "server")
 				: connection.serverCommands().info("server");
 		return (server != null) ? server.getProperty("redis_version") : null;
+	}
+
+	/**
+	 * Pauses a queue for every instance and consumer group: sends are still accepted and
+	 * messages still promoted when due, but no handler starts until {@link #resume}.
+	 * Handlers already running finish and are acknowledged; messages read ahead and not
+	 * started go back to Redis without costing an attempt. Stored in Redis, so it holds
+	 * across restarts; idempotent (pausing twice stays paused). Listeners learn it from a
+	 * notification at once, or within a second when the notification is lost.
+	 * @param queue the queue
+	 * @return the queue's state after the change
+	 */
+	public QueueControlState pause(String queue) {
+		return control(queue, null, true);
+	}
+
+	/**
+	 * Pauses one consumer group of a queue (see {@link #pause(String)}); the other groups
+	 * go on.
+	 * @param queue the queue
+	 * @param group the group
+	 * @return the queue's state after the change
+	 */
+	public QueueControlState pause(String queue, String group) {
+		return control(queue, QueueNames.group(group), true);
+	}
+
+	/**
+	 * Resumes a queue paused with {@link #pause(String)}; groups paused on their own stay
+	 * paused. Idempotent.
+	 * @param queue the queue
+	 * @return the queue's state after the change
+	 */
+	public QueueControlState resume(String queue) {
+		return control(queue, null, false);
+	}
+
+	/**
+	 * Resumes one consumer group paused with {@link #pause(String, String)}; it stays
+	 * paused while the whole queue is. Idempotent.
+	 * @param queue the queue
+	 * @param group the group
+	 * @return the queue's state after the change
+	 */
+	public QueueControlState resume(String queue, String group) {
+		return control(queue, QueueNames.group(group), false);
+	}
+
+	/**
+	 * Reads a queue's flow controls from Redis.
+	 * @param queue the queue
+	 * @return whether it, or which of its groups, is paused
+	 */
+	public QueueControlState controls(String queue) {
+		QueueNames.queue(queue);
+		return publicState(RedisCalls.inRedis("read the controls of queue '" + queue + "'",
+				() -> this.engine.controls().read(queue)));
+	}
+
+	private QueueControlState control(String queue, String group, boolean pause) {
+		QueueNames.queue(queue);
+		String what = (pause ? "pause" : "resume") + " queue '" + queue + "'"
+				+ ((group != null) ? ", group '" + group + "'" : "");
+		return publicState(RedisCalls.inRedis(what, () -> pause ? this.engine.controls().pause(queue, group)
+				: this.engine.controls().resume(queue, group)));
+	}
+
+	private static QueueControlState publicState(FlowControls.ControlState state) {
+		return new QueueControlState(state.queue(), state.paused(), state.pausedGroups());
 	}
 
 	/**

@@ -32,8 +32,10 @@ import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.EngineContext;
+import io.github.delayqueue.core.internal.control.FlowControls;
 import io.github.delayqueue.core.internal.runtime.DaemonThreads;
 import io.github.delayqueue.core.internal.scheduling.Schedulers;
+import io.github.delayqueue.core.internal.scheduling.WakeUps;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -97,6 +99,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final QueueLayouts layouts;
 
+	private final FlowControls controls;
+
 	private final Schedulers schedulers;
 
 	private final EngineContext context;
@@ -124,15 +128,17 @@ public final class DelayQueueEngine implements AutoCloseable {
 			this.asyncExecutor = this.ownedExecutor;
 		}
 		this.layouts = new QueueLayouts(this.scripts, this::keys, builder.partitions, builder.partitioner);
-		this.template = new DelayQueueTemplate(this);
-		this.admin = new DelayQueueAdmin(this);
 		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this.promoteBatchSize,
 				this.schedulerMaxIdle);
+		this.controls = new FlowControls(this.scripts, this::keys, new WakeUps(builder.connectionFactory),
+				builder.pausedAtStartup);
+		this.template = new DelayQueueTemplate(this);
+		this.admin = new DelayQueueAdmin(this);
 		this.context = new EngineContext(this.scripts, this::keys, this::partitions, this.codec, this.observer,
 				this.clock, this.schedulers, (queue) -> {
 					register(queue);
 					return drainingPartitions(queue);
-				}, clientTimeout(builder.connectionFactory), this.observationRegistry);
+				}, clientTimeout(builder.connectionFactory), this.observationRegistry, this.controls);
 	}
 
 	/** The client's command timeout, when the factory tells it. */
@@ -298,6 +304,13 @@ public final class DelayQueueEngine implements AutoCloseable {
 	}
 
 	/**
+	 * @return the flow controls: pause state in Redis and the listeners' gates
+	 */
+	FlowControls controls() {
+		return this.controls;
+	}
+
+	/**
 	 * Adds a queue to the registry of queues and checks its partition count against Redis
 	 * (once per queue and engine).
 	 * @param queue the queue
@@ -370,6 +383,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.controls.close();
 		this.schedulers.close();
 		if (this.ownedExecutor != null) {
 			this.ownedExecutor.shutdown();

@@ -20,9 +20,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Executor;
 
 import io.github.delayqueue.core.codec.MessageCodec;
@@ -70,6 +72,8 @@ public final class DelayQueueEngineBuilder {
 	Clock clock = Clock.systemUTC();
 
 	final Map<String, Integer> partitions = new LinkedHashMap<>();
+
+	final Set<String> pausedAtStartup = new LinkedHashSet<>();
 
 	Partitioner partitioner = Partitioner.CRC32;
 
@@ -271,6 +275,20 @@ public final class DelayQueueEngineBuilder {
 					+ QueueKeys.MAX_PARTITIONS + ", but was " + count);
 		}
 		this.partitions.put(queue, count);
+		return this;
+	}
+
+	/**
+	 * Declares a queue paused at start-up: the first listener of the queue on this engine
+	 * writes the pause to Redis (as {@link DelayQueueAdmin#pause(String)}) before any of
+	 * its handlers starts, and its listeners start no handler until it is written. The
+	 * pause then holds for every instance until resumed; an engine that declares it again
+	 * pauses the queue again when it starts (see {@code docs/flow-control.md}).
+	 * @param queue the queue
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder pausedAtStartup(String queue) {
+		this.pausedAtStartup.add(QueueNames.queue(queue));
 		return this;
 	}
 

@@ -96,9 +96,10 @@ class AccessControlTests {
 	}
 
 	/**
-	 * Sends, delivers, retries, dead-letters, replays, purges, cancels, reschedules and
-	 * checks the server through a factory whose user has the least-privilege rules, and
-	 * consumes a partitioned queue in order (partition leases, members, take-over).
+	 * Sends, delivers, retries, dead-letters, replays, purges, cancels, reschedules,
+	 * pauses and resumes, and checks the server through a factory whose user has the
+	 * least-privilege rules, and consumes a partitioned queue in order (partition leases,
+	 * members, take-over).
 	 * @param factory the factory
 	 */
 	static void exerciseEverything(RedisConnectionFactory factory) {
@@ -139,6 +140,14 @@ class AccessControlTests {
 				assertThat(engine.admin().replay("acl", letter.entryId())).isTrue();
 				await().atMost(Duration.ofSeconds(10)).until(() -> engine.admin().stats("acl").dead() == 1);
 				assertThat(engine.admin().purgeDeadLetters("acl")).isEqualTo(1);
+				// pause and resume, a group's too: meta fields and the control channel
+				assertThat(engine.admin().pause("acl").paused()).isTrue();
+				assertThat(engine.admin().pause("acl", "g").pausedGroups()).containsExactly("g");
+				engine.template().send("acl", "held", Duration.ZERO);
+				assertThat(engine.admin().controls("acl").isPaused("g")).isTrue();
+				engine.admin().resume("acl");
+				engine.admin().resume("acl", "g");
+				await().atMost(Duration.ofSeconds(10)).until(() -> received.contains("held"));
 				assertThat(engine.admin().queues()).contains("acl");
 				ServerCheck check = engine.admin().checkServer();
 				assertThat(check.version()).isNotNull();

@@ -89,7 +89,19 @@ public final class DelayQueueAutoConfiguration {
 			throw new IllegalStateException("delayqueue.listener.partitions is not a setting of every listener: "
 					+ "set delayqueue.queues.<name>.partitions for the queue to partition");
 		}
+		if (properties.getListener().getPaused() != null) {
+			throw new IllegalStateException("delayqueue.listener.paused is not a setting of every listener: "
+					+ "set delayqueue.queues.<name>.paused for the queue to pause at start-up");
+		}
 		properties.getQueues().forEach((queue, settings) -> {
+			if (Boolean.TRUE.equals(settings.getPaused())) {
+				try {
+					builder.pausedAtStartup(queue);
+				}
+				catch (IllegalArgumentException ex) {
+					throw new IllegalStateException("delayqueue.queues." + queue + ".paused: " + ex.getMessage());
+				}
+			}
 			if (settings.getPartitions() != null) {
 				try {
 					builder.partitions(queue, settings.getPartitions());

@@ -125,12 +125,28 @@ public class ListenerProperties {
 	 */
 	private Integer partitions;
 
+	/**
+	 * Whether the queue is declared paused at start-up (under delayqueue.queues.<name>
+	 * only): its first listener writes the pause to Redis before any handler starts, and
+	 * it stays paused for every instance until resumed (admin API or endpoint). An
+	 * instance started with it pauses the queue again.
+	 */
+	private Boolean paused;
+
 	public Integer getPartitions() {
 		return this.partitions;
 	}
 
 	public void setPartitions(Integer partitions) {
 		this.partitions = partitions;
+	}
+
+	public Boolean getPaused() {
+		return this.paused;
+	}
+
+	public void setPaused(Boolean paused) {
+		this.paused = paused;
 	}
 
 	public Integer getConcurrency() {

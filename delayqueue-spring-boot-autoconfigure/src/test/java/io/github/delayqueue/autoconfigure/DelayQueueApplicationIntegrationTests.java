@@ -43,6 +43,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
@@ -158,6 +159,51 @@ class DelayQueueApplicationIntegrationTests {
 				.isThrownBy(() -> admin.act("order-timeout", "finish-partition-change", null, null, null, null))
 				.withMessageContaining("has no change of its partition count in progress");
 		});
+	}
+
+	@Test
+	void aQueueIsPausedAtStartUpByPropertyAndPausedAndResumedThroughTheEndpoint() {
+		this.runner.withPropertyValues("delayqueue.queues.order-timeout.paused=true").run((context) -> {
+			DelayQueueTemplate template = context.getBean(DelayQueueTemplate.class);
+			Listeners listeners = context.getBean(Listeners.class);
+			DelayQueueEndpoint endpoint = context.getBean(DelayQueueEndpoint.class);
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			template.send("order-timeout", new OrderTimeout("p-1"), Duration.ZERO);
+			assertThat(listeners.timeouts.poll(1500, TimeUnit.MILLISECONDS)).isNull();
+			assertThat(endpoint.queue("order-timeout", null).controls().paused()).isTrue();
+			assertThat(endpoint.queues().paused()).containsKey("order-timeout");
+			assertThat(meters.get("delayqueue.queue.paused").tags("queue", "order-timeout").gauge().value())
+				.isEqualTo(1);
+			Health health = context.getBean(DelayQueueHealthIndicator.class).health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails().get("queues").toString()).contains("paused=true");
+
+			assertThat(endpoint.act("order-timeout", "resume", null, null, null, null)).containsKey("controls");
+			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
+
+			// one group only, through the endpoint
+			endpoint.act("order-timeout", "pause", null, "shop", null, null);
+			assertThat(endpoint.queue("order-timeout", null).controls().pausedGroups()).containsExactly("shop");
+			template.send("order-timeout", new OrderTimeout("p-2"), Duration.ZERO);
+			assertThat(listeners.timeouts.poll(1500, TimeUnit.MILLISECONDS)).isNull();
+			endpoint.act("order-timeout", "resume", null, "shop", null, null);
+			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
+			assertThat(endpoint.queues().paused()).isEmpty();
+
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> endpoint.act("order-timeout", "pause", null, "", null, null));
+			assertThatExceptionOfType(DelayQueueEndpoint.NotFoundException.class)
+				.isThrownBy(() -> endpoint.act("no-such-queue", "pause", null, null, null, null));
+			assertThat(endpoint.queues().paused()).isEmpty();
+		});
+	}
+
+	@Test
+	void pausedIsAQueueSettingNotAListenerOne() {
+		this.runner.withPropertyValues("delayqueue.listener.paused=true")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("delayqueue.listener.paused is not a setting of every listener"));
 	}
 
 	record OrderTimeout(String orderId) {

@@ -23,6 +23,7 @@ import java.util.function.Function;
 
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.codec.MessageCodec;
+import io.github.delayqueue.core.internal.control.FlowControls;
 import io.github.delayqueue.core.internal.scheduling.Schedulers;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
@@ -43,11 +44,12 @@ import io.micrometer.observation.ObservationRegistry;
  * against Redis; returns the old partitions that drain after a change of that count
  * @param clientTimeout the Redis client's command timeout, or {@code null} when unknown
  * @param observations where the listeners record their observations
+ * @param controls the flow controls: the pause state the listeners' gates follow
  */
 public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys,
 		Function<String, Integer> partitions, MessageCodec codec, DelayQueueObserver observer, Clock clock,
 		Schedulers schedulers, Function<String, List<QueueKeys>> registry, Duration clientTimeout,
-		ObservationRegistry observations) {
+		ObservationRegistry observations, FlowControls controls) {
 
 	/**
 	 * Returns how long a listener's blocking read may wait: its poll timeout, lowered

@@ -90,7 +90,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		}
 		this.context = new ListenerContext(builder.engine.scripts(), keys, builder.group, builder.consumerName,
 				settings, builder.engine.observer(), builder.engine.codec(), builder.engine.clock(), readBlock,
-				builder.engine.observations());
+				builder.engine.observations(), builder.engine.controls().gate(keys.queue(), builder.group));
 		int count = builder.engine.partitions().apply(builder.queue);
 		List<ListenerContext> contexts = new ArrayList<>();
 		for (int partition = 0; partition < count; partition++) {
@@ -215,6 +215,8 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			synchronized (this.layoutLock) {
 				this.layoutOpen = true;
 			}
+			// the pause state first: a paused queue starts no handler
+			this.engine.controls().watch(queue());
 			this.runtime.start();
 			this.running = true;
 		}
@@ -235,6 +237,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			}
 			finally {
 				this.partitions.forEach((partition) -> this.engine.schedulers().leave(partition, group()));
+				this.engine.controls().unwatch(queue());
 			}
 		}
 	}

@@ -29,6 +29,7 @@ import java.util.TreeSet;
 import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.PartitionLayout;
+import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.internal.runtime.BoundedCalls;
@@ -58,7 +59,7 @@ public class DelayQueueEndpoint {
 	static final int DEAD_LETTER_PAGE = 20;
 
 	private static final String ACTIONS = "'replay' (entryId or group optional), 'cancel' (messageId), "
-			+ "'change-partitions' (partitions) or 'finish-partition-change'";
+			+ "'pause' or 'resume' (group optional), 'change-partitions' (partitions) or 'finish-partition-change'";
 
 	private static final int MAX_PAYLOAD_SHOWN = 1024;
 
@@ -87,18 +88,25 @@ public class DelayQueueEndpoint {
 	@ReadOperation
 	public QueuesDescriptor queues() {
 		Map<String, QueueStats> queues = new TreeMap<>();
+		Map<String, QueueControlState> paused = new TreeMap<>();
 		try {
 			BoundedCalls.call(READ_BOUND, () -> {
 				TreeSet<String> names = new TreeSet<>(this.engine.admin().queues());
 				this.listeners.ifAvailable((registry) -> names.addAll(registry.getQueues()));
-				names.forEach((name) -> queues.put(name, this.engine.admin().stats(name)));
+				for (String name : names) {
+					queues.put(name, this.engine.admin().stats(name));
+					QueueControlState controls = this.engine.admin().controls(name);
+					if (controls.paused() || !controls.pausedGroups().isEmpty()) {
+						paused.put(name, controls);
+					}
+				}
 				return null;
 			});
 		}
 		catch (BoundedCalls.TimeoutException ex) {
-			return new QueuesDescriptor(Map.copyOf(queues), listeners(), ex.getMessage());
+			return new QueuesDescriptor(Map.copyOf(queues), Map.copyOf(paused), listeners(), ex.getMessage());
 		}
-		return new QueuesDescriptor(queues, listeners(), null);
+		return new QueuesDescriptor(queues, paused, listeners(), null);
 	}
 
 	/**
@@ -125,12 +133,12 @@ public class DelayQueueEndpoint {
 						owners.put(group.group(), owned);
 					}
 				}
-				return new QueueDescriptor(stats, this.engine.admin().partitionLayout(queue), owners, deadLetters,
-						null);
+				return new QueueDescriptor(stats, this.engine.admin().controls(queue),
+						this.engine.admin().partitionLayout(queue), owners, deadLetters, null);
 			});
 		}
 		catch (BoundedCalls.TimeoutException ex) {
-			return new QueueDescriptor(null, null, Map.of(), List.of(), ex.getMessage());
+			return new QueueDescriptor(null, null, null, Map.of(), List.of(), ex.getMessage());
 		}
 	}
 
@@ -138,11 +146,12 @@ public class DelayQueueEndpoint {
 	 * Replays dead letters, cancels a scheduled message, or changes the queue's partition
 	 * count.
 	 * @param queue the queue
-	 * @param action {@code replay}, {@code cancel}, {@code change-partitions} or
-	 * {@code finish-partition-change}
+	 * @param action {@code replay}, {@code cancel}, {@code pause}, {@code resume},
+	 * {@code change-partitions} or {@code finish-partition-change}
 	 * @param entryId the dead letter to replay ({@code replay}); all when absent
 	 * @param group the group whose dead letters to replay ({@code replay} without
-	 * {@code entryId}); all groups when absent
+	 * {@code entryId}; all groups when absent), or to pause or resume (the whole queue
+	 * when absent)
 	 * @param messageId the message to cancel ({@code cancel})
 	 * @param partitions the new partition count ({@code change-partitions})
 	 * @return what was done
@@ -182,6 +191,10 @@ public class DelayQueueEndpoint {
 				result.put("layout", this.engine.admin().changePartitions(queue, partitions));
 			}
 			case "finish-partition-change" -> result.put("layout", this.engine.admin().finishPartitionChange(queue));
+			case "pause" -> result.put("controls",
+					(group != null) ? this.engine.admin().pause(queue, group) : this.engine.admin().pause(queue));
+			case "resume" -> result.put("controls",
+					(group != null) ? this.engine.admin().resume(queue, group) : this.engine.admin().resume(queue));
 			default -> throw new IllegalArgumentException("Unknown action '" + action + "'; use " + ACTIONS);
 		}
 		return result;
@@ -265,12 +278,14 @@ public class DelayQueueEndpoint {
 	 * Every queue's counts and this application's listeners.
 	 *
 	 * @param queues counts by queue name
+	 * @param paused the queues that are paused, or have a paused group, with what is
+	 * paused
 	 * @param listeners the listeners
 	 * @param error why the counts are missing or incomplete (Redis did not answer in
 	 * time), or {@code null}
 	 */
-	public record QueuesDescriptor(Map<String, QueueStats> queues, List<ListenerDescriptor> listeners,
-			@Nullable String error) {
+	public record QueuesDescriptor(Map<String, QueueStats> queues, Map<String, QueueControlState> paused,
+			List<ListenerDescriptor> listeners, @Nullable String error) {
 	}
 
 	/**
@@ -293,6 +308,7 @@ public class DelayQueueEndpoint {
 	 * One queue's counts and a page of its dead letters.
 	 *
 	 * @param stats the counts
+	 * @param controls whether the queue, or which of its groups, is paused
 	 * @param partitions the partition count in Redis, and a change of it in progress
 	 * @param partitionOwners for each group consuming the queue exclusively or in order:
 	 * the consumer owning each partition
@@ -300,9 +316,9 @@ public class DelayQueueEndpoint {
 	 * @param error why the counts are missing (Redis did not answer in time), or
 	 * {@code null}
 	 */
-	public record QueueDescriptor(@Nullable QueueStats stats, @Nullable PartitionLayout partitions,
-			Map<String, Map<Integer, String>> partitionOwners, List<DeadLetterDescriptor> deadLetters,
-			@Nullable String error) {
+	public record QueueDescriptor(@Nullable QueueStats stats, @Nullable QueueControlState controls,
+			@Nullable PartitionLayout partitions, Map<String, Map<Integer, String>> partitionOwners,
+			List<DeadLetterDescriptor> deadLetters, @Nullable String error) {
 	}
 
 	/**

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.internal.runtime.BoundedCalls;
@@ -89,8 +90,10 @@ public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
 		Map<String, Object> queueDetails = new LinkedHashMap<>();
 		for (String queue : queues) {
 			QueueStats stats = this.engine.admin().stats(queue);
-			queueDetails.put(queue, Map.of("scheduled", stats.scheduled(), "ready", stats.ready(), "inFlight",
-					stats.inFlight(), "dead", stats.dead()));
+			QueueControlState controls = this.engine.admin().controls(queue);
+			queueDetails.put(queue,
+					Map.of("scheduled", stats.scheduled(), "ready", stats.ready(), "inFlight", stats.inFlight(), "dead",
+							stats.dead(), "paused", controls.paused(), "pausedGroups", controls.pausedGroups()));
 		}
 		(stopped ? builder.down() : builder.up()).withDetail("listeners", listenerDetails)
 			.withDetail("queues", queueDetails);

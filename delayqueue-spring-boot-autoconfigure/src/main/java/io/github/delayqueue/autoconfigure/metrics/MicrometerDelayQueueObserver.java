@@ -29,6 +29,7 @@ import java.util.function.ToDoubleFunction;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueObserver;
+import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
@@ -212,6 +213,20 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 			gauge("delayqueue.messages.inflight", "Messages read by a consumer and not yet acknowledged", stats,
 					QueueStats::inFlight);
 			gauge("delayqueue.messages.dead", "Messages in the dead-letter stream", stats, QueueStats::dead);
+			Gauge.builder("delayqueue.queue.paused", stats, (cached) -> {
+				QueueControlState controls = cached.controls();
+				return (controls != null) ? (controls.paused() ? 1 : 0) : Double.NaN;
+			})
+				.tag("queue", name)
+				.description("1 while the queue is paused (no group starts a handler), else 0")
+				.register(this.registry);
+			Gauge.builder("delayqueue.groups.paused", stats, (cached) -> {
+				QueueControlState controls = cached.controls();
+				return (controls != null) ? controls.pausedGroups().size() : Double.NaN;
+			})
+				.tag("queue", name)
+				.description("Consumer groups of the queue paused on their own")
+				.register(this.registry);
 			return stats;
 		});
 	}
@@ -263,6 +278,8 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 
 		private QueueStats stats;
 
+		private QueueControlState controls;
+
 		private long readAtNanos;
 
 		private boolean read;
@@ -281,12 +298,20 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 			try {
 				DelayQueueAdmin admin = MicrometerDelayQueueObserver.this.engine.getObject().admin();
 				this.stats = admin.stats(this.queue);
+				this.controls = admin.controls(this.queue);
 			}
 			catch (RuntimeException ex) {
 				logger.debug("Cannot read the counts of queue '" + this.queue + "': " + ex);
 				this.stats = null;
+				this.controls = null;
 			}
 			return this.stats;
+		}
+
+		/** The queue's pause state, read with its counts. */
+		synchronized QueueControlState controls() {
+			get();
+			return this.controls;
 		}
 
 	}

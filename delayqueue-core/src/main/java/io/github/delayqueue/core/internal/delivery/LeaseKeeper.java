@@ -123,8 +123,13 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 				this.nextRenew = now + this.renewEveryNanos;
 			}
 		}
-		if (now - this.nextRecover >= 0 && failed.none(() -> this.reading.get().forEach(failed.each(this::recover)))) {
-			this.nextRecover = now + this.recoverEveryNanos;
+		if (now - this.nextRecover >= 0) {
+			// paused: take nothing over either (what a paused instance gave back stays
+			// put)
+			if (!this.context.gate().isOpen()
+					|| failed.none(() -> this.reading.get().forEach(failed.each(this::recover)))) {
+				this.nextRecover = now + this.recoverEveryNanos;
+			}
 		}
 		if (now - this.nextTrim >= 0 && failed.none(() -> this.reading.get().forEach(failed.each(this::trim)))) {
 			this.nextTrim = now + this.trimEveryNanos;

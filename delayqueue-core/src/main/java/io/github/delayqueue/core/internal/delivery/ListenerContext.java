@@ -22,6 +22,7 @@ import java.util.List;
 
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.codec.MessageCodec;
+import io.github.delayqueue.core.internal.control.FlowGate;
 import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
@@ -42,10 +43,11 @@ import io.micrometer.observation.ObservationRegistry;
  * @param readBlock how long a blocking read waits: the poll timeout, below the client's
  * command timeout
  * @param observations where attempts are observed
+ * @param gate whether handlers may start: closed while the queue or group is paused
  */
 public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group, String consumer,
 		ListenerSettings settings, DelayQueueObserver observer, MessageCodec codec, Clock clock, Duration readBlock,
-		ObservationRegistry observations) {
+		ObservationRegistry observations, FlowGate gate) {
 
 	/**
 	 * @return the queue
@@ -68,7 +70,7 @@ public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group
 	 */
 	public ListenerContext forPartition(QueueKeys partition) {
 		return new ListenerContext(this.scripts, partition, this.group, this.consumer, this.settings, this.observer,
-				this.codec, this.clock, this.readBlock, this.observations);
+				this.codec, this.clock, this.readBlock, this.observations, this.gate);
 	}
 
 	/**

@@ -79,6 +79,11 @@ final class Processor {
 	}
 
 	void process(Delivery delivery, WorkerPool.Worker worker) {
+		if (!this.context.gate().isOpen()) {
+			// paused after this worker took it: it goes back, unstarted
+			GiveBack.giveBack(this.holdings, List.of(delivery));
+			return;
+		}
 		if (!delivery.start(worker)) {
 			return;
 		}

@@ -67,6 +67,12 @@ final class StreamReader implements SupervisedLoop.Job {
 
 	private final SupervisedLoop loop;
 
+	/** How long a paused reader waits for the resume before it looks again. */
+	private static final long PAUSED_WAIT_MILLIS = 100;
+
+	/** Whether deliveries went back during a pause: read them again on resume. */
+	private boolean gaveBack;
+
 	/** The slots a read reserves while its partition has no backlog. */
 	/**
 	 * How many readers (one per partition) share the holdings: it grows with old
@@ -121,6 +127,13 @@ final class StreamReader implements SupervisedLoop.Job {
 
 	@Override
 	public long runOnce() {
+		if (!this.context.gate().isOpen()) {
+			// paused: read nothing; what was read ahead and not started goes back
+			GiveBack.giveBack(this.holdings, this.holdings.drainWaiting(this.context.keys().partition()));
+			this.gaveBack = true;
+			this.context.gate().awaitOpen(PAUSED_WAIT_MILLIS);
+			return 0;
+		}
 		if (this.holdings.free() < 1) {
 			this.holdings.awaitFree(1, 100);
 			return 0;
@@ -153,6 +166,15 @@ final class StreamReader implements SupervisedLoop.Job {
 				throw ex;
 			}
 		}
+		if (this.gaveBack) {
+			// resumed: what went back is this consumer's pending entries, older than
+			// any new one: read them first, as far as the capacity allows, until none
+			// is left
+			if (readOwnPending(current) == 0) {
+				this.gaveBack = false;
+			}
+			return 0;
+		}
 		read(current, ReadOffset.lastConsumed(), this.context.readBlock());
 		return 0;
 	}
@@ -171,24 +193,31 @@ final class StreamReader implements SupervisedLoop.Job {
 		}
 	}
 
-	private void readOwnPending(RedisConnection connection) {
+	/**
+	 * @return how many entries it took: 0 when none is left to take
+	 */
+	private int readOwnPending(RedisConnection connection) {
 		try {
-			read(connection, ReadOffset.from("0"), null);
+			return read(connection, ReadOffset.from("0"), null);
 		}
 		catch (RuntimeException ex) {
 			// a broken connection fails the next read too; anything else must not stop
 			// reading: those entries are recovered after the visibility timeout
 			logger.warn("Cannot re-read the pending entries of " + this.context.label() + ": " + Failures.describe(ex));
+			return 0;
 		}
 	}
 
-	private void read(RedisConnection connection, ReadOffset offset, Duration block) {
+	/**
+	 * @return how many entries it took
+	 */
+	private int read(RedisConnection connection, ReadOffset offset, Duration block) {
 		int granted = this.holdings.reserve(wanted(block == null));
 		if (granted == 0) {
-			return;
+			return 0;
 		}
 		try {
-			read(connection, offset, block, granted);
+			return read(connection, offset, block, granted);
 		}
 		finally {
 			// the deliveries accepted are held now
@@ -226,7 +255,7 @@ final class StreamReader implements SupervisedLoop.Job {
 	 * @param granted the slots reserved for this read: that many entries are accepted,
 	 * more only if slots are free besides
 	 */
-	private void read(RedisConnection connection, ReadOffset offset, Duration block, int granted) {
+	private int read(RedisConnection connection, ReadOffset offset, Duration block, int granted) {
 		boolean history = block == null;
 		// COUNT applies per stream; a history read returns the held entries too
 		int perStream = Math.max(1, granted / 2) + (history ? this.holdings.size() : 0);
@@ -245,7 +274,7 @@ final class StreamReader implements SupervisedLoop.Job {
 					StreamOffset.create(QueueKeys.bytes(streams.get(0)), offset)));
 		if (records == null) {
 			this.backlog = false;
-			return;
+			return 0;
 		}
 		if (!history) {
 			this.backlog = records.size() >= perStream;
@@ -275,6 +304,7 @@ final class StreamReader implements SupervisedLoop.Job {
 			}
 		}
 		surplus.forEach((stream, ids) -> giveBack(connection, stream, ids));
+		return accepted;
 	}
 
 	/**

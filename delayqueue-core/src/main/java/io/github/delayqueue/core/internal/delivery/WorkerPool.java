@@ -221,6 +221,10 @@ final class WorkerPool {
 			boolean normal = false;
 			try {
 				while (goOn(this)) {
+					if (!WorkerPool.this.context.gate().awaitOpen(POLL_MILLIS)) {
+						// paused: start nothing
+						continue;
+					}
 					Delivery delivery = WorkerPool.this.holdings.next(POLL_MILLIS);
 					if (delivery != null) {
 						try {

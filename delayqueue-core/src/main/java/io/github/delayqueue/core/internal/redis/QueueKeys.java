@@ -193,6 +193,14 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	}
 
 	/**
+	 * @return the pub/sub channel that tells every instance a queue's pause state changed
+	 * (one per queue, named after partition 0)
+	 */
+	public String controlChannel() {
+		return firstPartitionKey("control");
+	}
+
+	/**
 	 * @return the pub/sub channel that wakes schedulers when an earlier message arrives
 	 */
 	public String wakeChannel() {

@@ -96,6 +96,11 @@ public final class Scripts {
 	/** Removes a consumer from its group where it holds nothing (clean stop). */
 	public static final RedisScript<List<Object>> FORGET_CONSUMER = load("forget-consumer");
 
+	/**
+	 * Pauses or resumes a queue or a group of it, and publishes the queue's pause state.
+	 */
+	public static final RedisScript<List<Object>> CONTROL = load("control");
+
 	/** Deletes all dead letters of a queue and counts them. */
 	public static final RedisScript<List<Object>> PURGE_DEAD = load("purge-dead");
 

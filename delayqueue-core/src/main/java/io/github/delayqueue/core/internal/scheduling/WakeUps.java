@@ -50,20 +50,30 @@ public final class WakeUps {
 	 * @return the listener, for {@link #unsubscribe}
 	 */
 	public synchronized MessageListener subscribe(String channel, LongConsumer onWake) {
+		return subscribeRaw(channel, (body) -> {
+			try {
+				onWake.accept(Long.parseLong(new String(body, java.nio.charset.StandardCharsets.UTF_8)));
+			}
+			catch (NumberFormatException ex) {
+				onWake.accept(0);
+			}
+		});
+	}
+
+	/**
+	 * Subscribes a listener to the raw messages of a channel.
+	 * @param channel the channel
+	 * @param onMessage receives each message's body
+	 * @return the listener, for {@link #unsubscribe}
+	 */
+	public synchronized MessageListener subscribeRaw(String channel, java.util.function.Consumer<byte[]> onMessage) {
 		if (this.container == null) {
 			RedisMessageListenerContainer created = new RedisMessageListenerContainer();
 			created.setConnectionFactory(this.connectionFactory);
 			created.afterPropertiesSet();
 			this.container = created;
 		}
-		MessageListener listener = (message, pattern) -> {
-			try {
-				onWake.accept(Long.parseLong(new String(message.getBody(), java.nio.charset.StandardCharsets.UTF_8)));
-			}
-			catch (NumberFormatException ex) {
-				onWake.accept(0);
-			}
-		};
+		MessageListener listener = (message, pattern) -> onMessage.accept(message.getBody());
 		this.container.addMessageListener(listener, new ChannelTopic(channel));
 		ensureStarted();
 		return listener;

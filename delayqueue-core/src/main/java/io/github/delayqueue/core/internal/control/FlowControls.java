@@ -1,0 +1,287 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.internal.control;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueNames;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
+import io.github.delayqueue.core.internal.scheduling.WakeUps;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * An engine's flow controls: pause and resume of queues and groups, stored in the queue's
+ * meta hash ({@code paused}, {@code paused-groups}), so that they hold for every instance
+ * and survive restarts. A change is published on the queue's control channel with the
+ * whole state; each instance applies it to its {@link FlowGate gates} as it arrives.
+ * While a listener of the queue runs, a poller reads the state again every
+ * {@link #POLL_PERIOD_MILLIS} ms, so that a lost notification delays a change by less
+ * than a second; the gates stay closed until the first read succeeded.
+ * <p>
+ * Everything that may wait on Redis (reads, subscribing) runs on the poller's thread:
+ * starting and stopping a listener only changes memory. The notifications come on a
+ * subscription of their own (not the schedulers'), kept for every queue once watched
+ * until the engine closes: an unsubscribe while Redis is unreachable would wait out the
+ * client's command timeout, and the schedulers' wake-up subscription would wait with it.
+ */
+public final class FlowControls {
+
+	/** How often the state of each watched queue is read again. */
+	public static final long POLL_PERIOD_MILLIS = 900;
+
+	private static final Log logger = LogFactory.getLog(FlowControls.class);
+
+	private static final byte[] QUEUE_FIELD = "paused".getBytes(StandardCharsets.UTF_8);
+
+	private static final byte[] GROUPS_FIELD = "paused-groups".getBytes(StandardCharsets.UTF_8);
+
+	private final ScriptRunner scripts;
+
+	private final Function<String, QueueKeys> keys;
+
+	private final WakeUps notifications;
+
+	/** Queues to pause when first watched: declared paused at start-up. */
+	private final Set<String> pauseAtStart = ConcurrentHashMap.newKeySet();
+
+	/** By queue, then group: the gates handed out. */
+	private final Map<String, Map<String, FlowGate>> gates = new ConcurrentHashMap<>();
+
+	/** By queue: how many containers watch it. */
+	private final Map<String, Integer> watched = new ConcurrentHashMap<>();
+
+	/** Queues whose notifications are subscribed. */
+	private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
+
+	private final SupervisedLoop poller;
+
+	private boolean polling;
+
+	/**
+	 * @param scripts the engine's script runner
+	 * @param keys the keys of a queue
+	 * @param notifications a pub/sub subscription of the controls' own, closed with them
+	 * @param pauseAtStart queues declared paused at start-up
+	 */
+	public FlowControls(ScriptRunner scripts, Function<String, QueueKeys> keys, WakeUps notifications,
+			Set<String> pauseAtStart) {
+		this.scripts = scripts;
+		this.keys = keys;
+		this.notifications = notifications;
+		this.pauseAtStart.addAll(pauseAtStart);
+		this.poller = new SupervisedLoop("flow controls", "delayqueue-flow-controls", this::poll);
+	}
+
+	/**
+	 * Pauses a queue, or one group of it; idempotent.
+	 * @param queue the queue
+	 * @param group the group, or {@code null} for the whole queue
+	 * @return the queue's state after the change
+	 */
+	public ControlState pause(String queue, String group) {
+		return change(queue, group, "pause");
+	}
+
+	/**
+	 * Resumes a queue, or one group of it; idempotent. Resuming a group does not resume a
+	 * paused queue, nor resuming the queue a paused group.
+	 * @param queue the queue
+	 * @param group the group, or {@code null} for the whole queue
+	 * @return the queue's state after the change
+	 */
+	public ControlState resume(String queue, String group) {
+		return change(queue, group, "resume");
+	}
+
+	private ControlState change(String queue, String group, String action) {
+		QueueKeys keys = this.keys.apply(queue);
+		String target = (group != null) ? QueueNames.group(group) : "";
+		List<Object> reply = this.scripts.run(Scripts.CONTROL, List.of(keys.meta()), action, target,
+				keys.controlChannel());
+		ControlState state = ControlState.of(keys.queue(), ScriptRunner.asString(reply.get(0)),
+				ScriptRunner.asString(reply.get(1)));
+		// at once here: this instance's listeners need no notification
+		apply(state);
+		return state;
+	}
+
+	/**
+	 * Reads a queue's state from Redis.
+	 * @param queue the queue
+	 * @return its state
+	 */
+	public ControlState read(String queue) {
+		QueueKeys keys = this.keys.apply(queue);
+		List<byte[]> values = this.scripts.execute((connection) -> connection.hashCommands()
+			.hMGet(QueueKeys.bytes(keys.meta()), QUEUE_FIELD, GROUPS_FIELD));
+		return ControlState.of(keys.queue(), text(values, 0), text(values, 1));
+	}
+
+	private static String text(List<byte[]> values, int index) {
+		byte[] value = (values != null && values.size() > index) ? values.get(index) : null;
+		return (value != null) ? new String(value, StandardCharsets.UTF_8) : null;
+	}
+
+	/**
+	 * Returns the gate of a (queue, group), one per engine: closed until the queue's
+	 * state was read once, then following it while the queue is {@link #watch watched}.
+	 * @param queue the queue
+	 * @param group the group
+	 * @return the gate
+	 */
+	public FlowGate gate(String queue, String group) {
+		return this.gates.computeIfAbsent(queue, (name) -> new ConcurrentHashMap<>())
+			.computeIfAbsent(group, (name) -> new FlowGate(true));
+	}
+
+	/**
+	 * Keeps the gates of a queue up to date until {@link #unwatch}: the poller reads its
+	 * state at once, subscribes to its notifications, and reads it again every
+	 * {@link #POLL_PERIOD_MILLIS} ms. A listener container watches its queue from start
+	 * to stop.
+	 * @param queue the queue
+	 */
+	public void watch(String queue) {
+		this.watched.merge(queue, 1, Integer::sum);
+		startPolling();
+		this.poller.wake();
+	}
+
+	/**
+	 * Stops keeping a queue's gates up to date, once each {@link #watch} of it was
+	 * undone.
+	 * @param queue the queue
+	 */
+	public void unwatch(String queue) {
+		this.watched.computeIfPresent(queue, (name, count) -> (count > 1) ? count - 1 : null);
+	}
+
+	private synchronized void startPolling() {
+		if (!this.polling) {
+			this.polling = true;
+			this.poller.start();
+		}
+	}
+
+	/** One round of the poller. */
+	private long poll() {
+		for (String queue : List.copyOf(this.watched.keySet())) {
+			refresh(queue);
+			subscribe(queue);
+		}
+		return TimeUnit.MILLISECONDS.toNanos(POLL_PERIOD_MILLIS);
+	}
+
+	/** Writes a pause declared at start-up, then reads the queue's state. */
+	private void refresh(String queue) {
+		if (this.pauseAtStart.contains(queue)) {
+			pause(queue, null);
+			this.pauseAtStart.remove(queue);
+			logger.info("Queue '" + queue + "' is paused: declared paused at start-up");
+		}
+		apply(read(queue));
+	}
+
+	/** Subscribes to a queue's notifications unless done; Redis down: the next poll. */
+	private void subscribe(String queue) {
+		if (this.subscribed.contains(queue)) {
+			return;
+		}
+		try {
+			String channel = this.keys.apply(queue).controlChannel();
+			this.notifications.subscribeRaw(channel, (body) -> {
+				// "<paused>\n<paused-groups>", as control.lua publishes it
+				String text = new String(body, StandardCharsets.UTF_8);
+				int newline = text.indexOf('\n');
+				apply((newline < 0) ? ControlState.of(queue, text, null)
+						: ControlState.of(queue, text.substring(0, newline), text.substring(newline + 1)));
+			});
+			this.subscribed.add(queue);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Cannot subscribe to the control channel of queue '" + queue + "' yet: " + ex);
+		}
+	}
+
+	private void apply(ControlState state) {
+		Map<String, FlowGate> queueGates = this.gates.get(state.queue());
+		if (queueGates == null) {
+			return;
+		}
+		boolean pendingPause = this.pauseAtStart.contains(state.queue());
+		queueGates.forEach((group, gate) -> gate.set(pendingPause || state.isPaused(group)));
+	}
+
+	/** Stops polling and closes the subscription. */
+	public synchronized void close() {
+		if (this.polling) {
+			this.poller.stop(Duration.ofSeconds(5));
+			this.polling = false;
+		}
+		this.notifications.close();
+	}
+
+	/**
+	 * A queue's pause state.
+	 *
+	 * @param queue the queue
+	 * @param paused whether the whole queue is paused
+	 * @param pausedGroups the groups paused on their own, sorted
+	 */
+	public record ControlState(String queue, boolean paused, Set<String> pausedGroups) {
+
+		/**
+		 * @param paused the {@code paused} field ({@code 1}), or {@code null}
+		 * @param groups the {@code paused-groups} field, or {@code null}
+		 */
+		static ControlState of(String queue, String paused, String groups) {
+			Set<String> names = new TreeSet<>();
+			if (groups != null) {
+				for (String group : groups.trim().split(" +")) {
+					if (!group.isEmpty()) {
+						names.add(group);
+					}
+				}
+			}
+			return new ControlState(queue, "1".equals(paused), Set.copyOf(names));
+		}
+
+		/**
+		 * @param group a group
+		 * @return whether that group may start no handler: the queue or the group is
+		 * paused
+		 */
+		public boolean isPaused(String group) {
+			return this.paused || this.pausedGroups.contains(group);
+		}
+
+	}
+
+}

@@ -1,0 +1,70 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.internal.control;
+
+/**
+ * Whether the listeners of one (queue, group) may start handlers now: closed while the
+ * queue or the group is paused. Readers and workers consult it before each read and each
+ * handler start, in memory: an open gate costs the hot path no Redis call.
+ */
+public final class FlowGate {
+
+	private final Object lock = new Object();
+
+	private volatile boolean closed;
+
+	FlowGate(boolean closed) {
+		this.closed = closed;
+	}
+
+	/**
+	 * @return whether handlers may start
+	 */
+	public boolean isOpen() {
+		return !this.closed;
+	}
+
+	void set(boolean closed) {
+		synchronized (this.lock) {
+			this.closed = closed;
+			this.lock.notifyAll();
+		}
+	}
+
+	/**
+	 * Waits until the gate is open, at most {@code millis}.
+	 * @param millis the longest wait
+	 * @return whether it is open
+	 */
+	public boolean awaitOpen(long millis) {
+		if (!this.closed) {
+			return true;
+		}
+		synchronized (this.lock) {
+			if (this.closed) {
+				try {
+					this.lock.wait(millis);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			return !this.closed;
+		}
+	}
+
+}

@@ -1,0 +1,43 @@
+-- Pauses or resumes a queue, or one consumer group of it, and tells every instance.
+-- KEYS[1] the queue's meta hash (partition 0's slot).
+-- ARGV[1] 'pause' or 'resume'; ARGV[2] the group, or '' for the whole queue;
+-- ARGV[3] the queue's control channel.
+-- The state is two fields of the meta hash: 'paused' ('1' while the queue is paused) and
+-- 'paused-groups' (the groups paused on their own, sorted, separated by spaces: a group name
+-- has none). Only HGET, HSET, HDEL and PUBLISH: the commands of the least-privilege ACL.
+-- Idempotent: pausing twice stays paused, resuming twice stays resumed (a flag, not a toggle).
+-- Publishes, and returns, the whole state after the change, {paused, paused-groups}, so that a
+-- listener applies the state it receives and two concurrent calls cannot leave an instance
+-- with a stale one.
+if ARGV[2] == '' then
+  if ARGV[1] == 'pause' then
+    redis.call('HSET', KEYS[1], 'paused', '1')
+  else
+    redis.call('HDEL', KEYS[1], 'paused')
+  end
+else
+  local groups = {}
+  local present = false
+  for group in string.gmatch(redis.call('HGET', KEYS[1], 'paused-groups') or '', '%S+') do
+    if group == ARGV[2] then
+      present = true
+      if ARGV[1] == 'pause' then
+        groups[#groups + 1] = group
+      end
+    else
+      groups[#groups + 1] = group
+    end
+  end
+  if ARGV[1] == 'pause' and not present then
+    groups[#groups + 1] = ARGV[2]
+  end
+  table.sort(groups)
+  if #groups == 0 then
+    redis.call('HDEL', KEYS[1], 'paused-groups')
+  else
+    redis.call('HSET', KEYS[1], 'paused-groups', table.concat(groups, ' '))
+  end
+end
+local state = {redis.call('HGET', KEYS[1], 'paused') or '', redis.call('HGET', KEYS[1], 'paused-groups') or ''}
+redis.call('PUBLISH', ARGV[3], state[1] .. '\n' .. state[2])
+return state

@@ -1,0 +1,307 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import io.github.delayqueue.test.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Pause and resume, held in Redis for every instance: run on a single server and on a
+ * Redis Cluster. Each "instance" is an engine of its own on the same Redis. Timing bounds
+ * here are generous (the machine is shared); the benchmark measures the real ones.
+ */
+abstract class PauseContract {
+
+	/**
+	 * Starts after pause() returned that these tests tolerate: notifications are ~1 ms.
+	 */
+	private static final long SLACK_MILLIS = 300;
+
+	private final RedisConnectionFactory connectionFactory;
+
+	private final Function<String, RedisServer> serverFor;
+
+	private final List<DelayQueueEngine> engines = new ArrayList<>();
+
+	private final List<DelayQueueListenerContainer> containers = new CopyOnWriteArrayList<>();
+
+	private String queue;
+
+	PauseContract(RedisConnectionFactory connectionFactory, Function<String, RedisServer> serverFor) {
+		this.connectionFactory = connectionFactory;
+		this.serverFor = serverFor;
+	}
+
+	@BeforeEach
+	void queueName(TestInfo info) {
+		this.queue = info.getTestMethod().orElseThrow().getName();
+	}
+
+	@AfterEach
+	void stop() {
+		this.containers.forEach(DelayQueueListenerContainer::stop);
+		this.engines.forEach(DelayQueueEngine::close);
+	}
+
+	private DelayQueueEngine engine() {
+		return engine(DelayQueueEngine.builder(this.connectionFactory));
+	}
+
+	private DelayQueueEngine engine(DelayQueueEngineBuilder builder) {
+		DelayQueueEngine engine = builder.build();
+		this.engines.add(engine);
+		return engine;
+	}
+
+	/** Starts a listener; returns what it started: payload → (attempt, start time). */
+	private Map<String, Start> listen(DelayQueueEngine engine, String group, long handlerMillis) {
+		Map<String, Start> started = new ConcurrentHashMap<>();
+		DelayQueueListenerContainer container = engine
+			.listenerContainer(this.queue, group, String.class, (payload, context) -> {
+				started.putIfAbsent(payload, new Start(context.attempt(), System.nanoTime()));
+				if (payload.startsWith("slow")) {
+					Thread.sleep(handlerMillis);
+				}
+			})
+			.concurrency(2)
+			.prefetch(4)
+			.build();
+		container.start();
+		this.containers.add(container);
+		return started;
+	}
+
+	private void send(DelayQueueEngine engine, String prefix, int count) {
+		for (int i = 0; i < count; i++) {
+			engine.template().send(this.queue, prefix + "-" + i, Duration.ZERO);
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Test
+	void aPausedQueueStartsNoHandlerOnAnyInstanceRunningOnesFinishAndResumeDeliversAtFirstAttempt() {
+		DelayQueueEngine a = engine();
+		DelayQueueEngine b = engine();
+		Map<String, Start> onA = listen(a, "g", 400);
+		Map<String, Start> onB = listen(b, "g", 400);
+		send(a, "slow", 4);
+		await().atMost(Duration.ofSeconds(10)).until(() -> onA.size() + onB.size() == 4);
+
+		QueueControlState state = a.admin().pause(this.queue);
+		long pausedAt = System.nanoTime();
+		assertThat(state.paused()).isTrue();
+		send(b, "during", 10);
+		sleep(1500);
+		// the slow handlers finished and were acknowledged; nothing else started
+		assertThat(startedAfter(onA, pausedAt) + startedAfter(onB, pausedAt)).isZero();
+		// the 4 slow ones acknowledged; the 10 sent during the pause unread, or read by a
+		// blocking read and given back (pending, idle)
+		await().atMost(Duration.ofSeconds(5)).until(() -> {
+			QueueStats stats = a.admin().stats(this.queue);
+			return stats.ready() + stats.inFlight() == 10;
+		});
+
+		b.admin().resume(this.queue);
+		await().atMost(Duration.ofSeconds(5)).until(() -> onA.size() + onB.size() == 14);
+		List<Start> during = new ArrayList<>();
+		onA.forEach((payload, start) -> {
+			if (payload.startsWith("during")) {
+				during.add(start);
+			}
+		});
+		onB.forEach((payload, start) -> {
+			if (payload.startsWith("during")) {
+				during.add(start);
+			}
+		});
+		assertThat(during).hasSize(10).allMatch((start) -> start.attempt == 1);
+	}
+
+	/** Starts later than the slack after the pause returned. */
+	private static long startedAfter(Map<String, Start> started, long pausedAtNanos) {
+		return started.values()
+			.stream()
+			.filter((start) -> start.nanos - pausedAtNanos > SLACK_MILLIS * 1_000_000)
+			.count();
+	}
+
+	@Test
+	void messagesReadAheadGoBackWithoutCostingAnAttemptAndComeBackOnResume() {
+		DelayQueueEngine engine = engine();
+		Map<String, Start> started = listen(engine, "g", 1500);
+		// 2 workers busy for 1.5 s, 4 more read ahead and waiting
+		send(engine, "slow", 2);
+		await().atMost(Duration.ofSeconds(10)).until(() -> started.size() == 2);
+		send(engine, "ahead", 4);
+		sleep(300);
+		engine.admin().pause(this.queue);
+		await().atMost(Duration.ofSeconds(10)).until(() -> engine.admin().stats(this.queue).inFlight() == 4);
+		// the 4 read ahead are pending again, given back; the 2 slow ones were acked
+		sleep(1500);
+		assertThat(started).hasSize(2);
+		engine.admin().resume(this.queue);
+		await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 6);
+		assertThat(started.values()).allMatch((start) -> start.attempt == 1);
+	}
+
+	@Test
+	void aPauseSurvivesARestartAndIsSeenByAnInstanceThatMissedItsNotification() {
+		DelayQueueEngine first = engine();
+		first.admin().pause(this.queue);
+		first.close();
+		// a new instance, started while the queue is paused
+		DelayQueueEngine second = engine();
+		Map<String, Start> started = listen(second, "g", 0);
+		send(second, "m", 3);
+		sleep(1500);
+		assertThat(started).isEmpty();
+		assertThat(second.admin().controls(this.queue).paused()).isTrue();
+		// resumed behind its back: no notification, as when one is lost
+		this.serverFor.apply(second.keys(this.queue).meta()).execute("HDEL", second.keys(this.queue).meta(), "paused");
+		await().atMost(Duration.ofMillis(2500)).until(() -> started.size() == 3);
+		// and paused again behind its back
+		this.serverFor.apply(second.keys(this.queue).meta())
+			.execute("HSET", second.keys(this.queue).meta(), "paused", "1");
+		sleep(1200);
+		send(second, "after", 3);
+		sleep(1000);
+		assertThat(started).hasSize(3);
+	}
+
+	@Test
+	void pausingOneGroupLeavesTheOthersFlowingAndPauseIsAFlagNotAToggle() {
+		DelayQueueEngine engine = engine();
+		Map<String, Start> billing = listen(engine, "billing", 0);
+		Map<String, Start> mail = listen(engine, "mail", 0);
+		engine.admin().pause(this.queue, "billing");
+		engine.admin().pause(this.queue, "billing");
+		assertThat(engine.admin().controls(this.queue).pausedGroups()).containsExactly("billing");
+		send(engine, "m", 5);
+		await().atMost(Duration.ofSeconds(5)).until(() -> mail.size() == 5);
+		sleep(500);
+		assertThat(billing).isEmpty();
+
+		// the whole queue paused too: resuming the group does not resume the queue
+		engine.admin().pause(this.queue);
+		engine.admin().resume(this.queue, "billing");
+		send(engine, "n", 2);
+		sleep(1000);
+		assertThat(billing).isEmpty();
+		assertThat(mail).hasSize(5);
+		QueueControlState state = engine.admin().resume(this.queue);
+		assertThat(state.paused()).isFalse();
+		assertThat(state.pausedGroups()).isEmpty();
+		await().atMost(Duration.ofSeconds(5)).until(() -> billing.size() == 7 && mail.size() == 7);
+	}
+
+	@Test
+	void aQueueDeclaredPausedAtStartUpStartsNothingUntilResumed() {
+		DelayQueueEngine engine = engine(DelayQueueEngine.builder(this.connectionFactory).pausedAtStartup(this.queue));
+		send(engine, "m", 3);
+		Map<String, Start> started = listen(engine, "g", 0);
+		sleep(1500);
+		assertThat(started).isEmpty();
+		assertThat(engine.admin().controls(this.queue).paused()).isTrue();
+		engine.admin().resume(this.queue);
+		await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 3);
+	}
+
+	@Test
+	void everyPartitionOfAPartitionedQueueHolds() {
+		DelayQueueEngine engine = engine(DelayQueueEngine.builder(this.connectionFactory).partitions(this.queue, 4));
+		Map<String, Start> started = listen(engine, "g", 0);
+		engine.admin().pause(this.queue);
+		send(engine, "m", 20);
+		sleep(1500);
+		assertThat(started).isEmpty();
+		assertThat(engine.admin().stats(this.queue).ready() + engine.admin().stats(this.queue).inFlight())
+			.isEqualTo(20);
+		engine.admin().resume(this.queue);
+		await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 20);
+	}
+
+	@Test
+	void anOrderedListenerKeepsTheOrderOfAKeyAcrossAPause() {
+		DelayQueueEngine engine = engine();
+		List<String> handled = new CopyOnWriteArrayList<>();
+		DelayQueueListenerContainer container = engine
+			.listenerContainer(this.queue, "g", String.class, (payload, context) -> {
+				handled.add(payload);
+				Thread.sleep(50);
+			})
+			.ordered(true)
+			.prefetch(8)
+			.build();
+		container.start();
+		this.containers.add(container);
+		List<String> sent = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			sent.add("m-" + i);
+			engine.template().send(DelayMessage.builder("m-" + i).queue(this.queue).key("customer-7").build());
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() >= 3);
+		engine.admin().pause(this.queue);
+		sleep(1000);
+		int beforeResume = handled.size();
+		assertThat(beforeResume).isLessThan(20);
+		engine.admin().resume(this.queue);
+		await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() == 20);
+		// in the key's order, each once: what was read ahead went back and came back
+		// first
+		assertThat(handled).containsExactlyElementsOf(sent);
+	}
+
+	@Test
+	void badInputIsRefusedAndWritesNothing() {
+		DelayQueueEngine engine = engine();
+		assertThatIllegalArgumentException().isThrownBy(() -> engine.admin().pause("no spaces allowed?"));
+		assertThatIllegalArgumentException().isThrownBy(() -> engine.admin().pause(this.queue, ""));
+		assertThatIllegalArgumentException().isThrownBy(() -> engine.admin().resume(this.queue, null));
+		assertThat(engine.admin().controls(this.queue).paused()).isFalse();
+		assertThat(engine.admin().controls(this.queue).pausedGroups()).isEmpty();
+	}
+
+	private record Start(int attempt, long nanos) {
+	}
+
+}
