@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 
@@ -141,8 +142,8 @@ public class DelayQueueTestSupport {
 				return;
 			}
 			if (System.nanoTime() - deadline > 0) {
-				throw new AssertionError(
-						"Queue '" + queue + "' still has messages to handle after " + timeout + ": " + left);
+				throw new AssertionError("Queue '" + queue + "' still has messages to handle after " + timeout + ": "
+						+ left + paused(queue));
 			}
 			try {
 				Thread.sleep(20);
@@ -152,6 +153,19 @@ public class DelayQueueTestSupport {
 				throw new AssertionError("Interrupted while waiting for queue '" + queue + "'", ex);
 			}
 		}
+	}
+
+	/** Why nothing may move: the queue or groups of it are paused. */
+	private String paused(String queue) {
+		QueueControlState controls = this.engine.admin().controls(queue);
+		if (controls.paused()) {
+			return " (the queue is paused: resume it with DelayQueueAdmin.resume)";
+		}
+		if (!controls.pausedGroups().isEmpty()) {
+			return " (group(s) " + String.join(", ", controls.pausedGroups())
+					+ " paused: resume with DelayQueueAdmin.resume(queue, group))";
+		}
+		return "";
 	}
 
 	/** What is left to handle now, or {@code null}. */

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.delayqueue.core.DelayMessage;
+import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.annotation.DelayListener;
 import io.github.delayqueue.test.RedisServer;
@@ -50,6 +51,9 @@ class EmbeddedRedisTests {
 
 	@Autowired
 	private DelayQueueTemplate template;
+
+	@Autowired
+	private DelayQueueEngine engine;
 
 	@Autowired
 	private Listener listener;
@@ -102,6 +106,24 @@ class EmbeddedRedisTests {
 		assertThatExceptionOfType(AssertionError.class)
 			.isThrownBy(() -> this.delayQueues.awaitHandled("nobody-reads", Duration.ofMillis(100)))
 			.withMessageContaining("no consumer group reads it");
+	}
+
+	@Test
+	void awaitHandledSaysWhenTheQueueIsPaused() {
+		this.delayQueues.fastForward("timeouts");
+		this.delayQueues.awaitHandled("timeouts");
+		this.engine.admin().pause("timeouts");
+		try {
+			this.template.send(DelayMessage.builder("held").queue("timeouts").build());
+			assertThatExceptionOfType(AssertionError.class)
+				.isThrownBy(() -> this.delayQueues.awaitHandled("timeouts", Duration.ofMillis(500)))
+				.withMessageContaining("the queue is paused");
+		}
+		finally {
+			this.engine.admin().resume("timeouts");
+		}
+		this.delayQueues.awaitHandled("timeouts");
+		assertThat(this.listener.received).contains("held");
 	}
 
 	@SpringBootConfiguration
