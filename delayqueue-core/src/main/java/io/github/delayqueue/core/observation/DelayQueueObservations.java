@@ -80,66 +80,11 @@ public final class DelayQueueObservations {
 
 	};
 
-	private static final ObservationConvention<DelayQueueProcessContext> PROCESS_CONVENTION = new ObservationConvention<>() {
+	private static final ObservationConvention<DelayQueueProcessContext> PROCESS_CONVENTION = new ReceiveConvention(
+			PROCESS, "process", true);
 
-		@Override
-		public String getName() {
-			return PROCESS;
-		}
-
-		@Override
-		public String getContextualName(DelayQueueProcessContext context) {
-			return context.getQueue() + " process";
-		}
-
-		@Override
-		public KeyValues getLowCardinalityKeyValues(DelayQueueProcessContext context) {
-			return KeyValues.of("delayqueue.queue", context.getQueue(), "delayqueue.group", context.getGroup(),
-					"delayqueue.attempt", String.valueOf(context.getAttempt()), "delayqueue.outcome",
-					(context.getError() != null) ? "failure" : "success");
-		}
-
-		@Override
-		public KeyValues getHighCardinalityKeyValues(DelayQueueProcessContext context) {
-			return KeyValues.of("delayqueue.message.id", context.getMessageId());
-		}
-
-		@Override
-		public boolean supportsContext(Observation.Context context) {
-			return context instanceof DelayQueueProcessContext;
-		}
-
-	};
-
-	private static final ObservationConvention<DelayQueueProcessContext> DEAD_LETTER_CONVENTION = new ObservationConvention<>() {
-
-		@Override
-		public String getName() {
-			return DEAD_LETTER;
-		}
-
-		@Override
-		public String getContextualName(DelayQueueProcessContext context) {
-			return context.getQueue() + " dead-letter";
-		}
-
-		@Override
-		public KeyValues getLowCardinalityKeyValues(DelayQueueProcessContext context) {
-			return KeyValues.of("delayqueue.queue", context.getQueue(), "delayqueue.group", context.getGroup(),
-					"delayqueue.outcome", (context.getError() != null) ? "failure" : "success");
-		}
-
-		@Override
-		public KeyValues getHighCardinalityKeyValues(DelayQueueProcessContext context) {
-			return KeyValues.of("delayqueue.message.id", context.getMessageId());
-		}
-
-		@Override
-		public boolean supportsContext(Observation.Context context) {
-			return context instanceof DelayQueueProcessContext;
-		}
-
-	};
+	private static final ObservationConvention<DelayQueueProcessContext> DEAD_LETTER_CONVENTION = new ReceiveConvention(
+			DEAD_LETTER, "dead-letter", false);
 
 	private DelayQueueObservations() {
 	}
@@ -191,6 +136,56 @@ public final class DelayQueueObservations {
 			int attempts, Map<String, String> headers) {
 		return Observation.createNotStarted(DEAD_LETTER_CONVENTION,
 				() -> new DelayQueueProcessContext(queue, group, messageId, attempts, headers), registry);
+	}
+
+	/**
+	 * The convention of a handler running on a message: an attempt's processing, or a
+	 * dead-letter handler.
+	 */
+	private static final class ReceiveConvention implements ObservationConvention<DelayQueueProcessContext> {
+
+		private final String name;
+
+		private final String suffix;
+
+		private final boolean attempt;
+
+		ReceiveConvention(String name, String suffix, boolean attempt) {
+			this.name = name;
+			this.suffix = suffix;
+			this.attempt = attempt;
+		}
+
+		@Override
+		public String getName() {
+			return this.name;
+		}
+
+		@Override
+		public String getContextualName(DelayQueueProcessContext context) {
+			return context.getQueue() + " " + this.suffix;
+		}
+
+		@Override
+		public KeyValues getLowCardinalityKeyValues(DelayQueueProcessContext context) {
+			KeyValues keys = KeyValues.of("delayqueue.queue", context.getQueue(), "delayqueue.group",
+					context.getGroup());
+			if (this.attempt) {
+				keys = keys.and("delayqueue.attempt", String.valueOf(context.getAttempt()));
+			}
+			return keys.and("delayqueue.outcome", (context.getError() != null) ? "failure" : "success");
+		}
+
+		@Override
+		public KeyValues getHighCardinalityKeyValues(DelayQueueProcessContext context) {
+			return KeyValues.of("delayqueue.message.id", context.getMessageId());
+		}
+
+		@Override
+		public boolean supportsContext(Observation.Context context) {
+			return context instanceof DelayQueueProcessContext;
+		}
+
 	}
 
 }
