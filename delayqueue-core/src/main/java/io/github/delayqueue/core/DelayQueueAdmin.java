@@ -25,7 +25,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 
-import io.github.delayqueue.core.internal.control.FlowControls;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 
@@ -233,20 +232,16 @@ public class DelayQueueAdmin {
 	 */
 	public QueueControlState controls(String queue) {
 		QueueNames.queue(queue);
-		return publicState(RedisCalls.inRedis("read the controls of queue '" + queue + "'",
-				() -> this.engine.controls().read(queue)));
+		return RedisCalls.inRedis("read the controls of queue '" + queue + "'",
+				() -> this.engine.controls().read(queue));
 	}
 
 	private QueueControlState control(String queue, String group, boolean pause) {
 		QueueNames.queue(queue);
 		String what = (pause ? "pause" : "resume") + " queue '" + queue + "'"
 				+ ((group != null) ? ", group '" + group + "'" : "");
-		return publicState(RedisCalls.inRedis(what, () -> pause ? this.engine.controls().pause(queue, group)
-				: this.engine.controls().resume(queue, group)));
-	}
-
-	private static QueueControlState publicState(FlowControls.ControlState state) {
-		return new QueueControlState(state.queue(), state.paused(), state.pausedGroups());
+		return RedisCalls.inRedis(what,
+				() -> pause ? this.engine.controls().pause(queue, group) : this.engine.controls().resume(queue, group));
 	}
 
 	/**

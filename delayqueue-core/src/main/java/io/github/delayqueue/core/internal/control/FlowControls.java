@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
@@ -105,7 +106,7 @@ public final class FlowControls {
 	 * @param group the group, or {@code null} for the whole queue
 	 * @return the queue's state after the change
 	 */
-	public ControlState pause(String queue, String group) {
+	public QueueControlState pause(String queue, String group) {
 		return change(queue, group, "pause");
 	}
 
@@ -116,16 +117,16 @@ public final class FlowControls {
 	 * @param group the group, or {@code null} for the whole queue
 	 * @return the queue's state after the change
 	 */
-	public ControlState resume(String queue, String group) {
+	public QueueControlState resume(String queue, String group) {
 		return change(queue, group, "resume");
 	}
 
-	private ControlState change(String queue, String group, String action) {
+	private QueueControlState change(String queue, String group, String action) {
 		QueueKeys keys = this.keys.apply(queue);
 		String target = (group != null) ? QueueNames.group(group) : "";
 		List<Object> reply = this.scripts.run(Scripts.CONTROL, List.of(keys.meta()), action, target,
 				keys.controlChannel());
-		ControlState state = ControlState.of(keys.queue(), ScriptRunner.asString(reply.get(0)),
+		QueueControlState state = state(keys.queue(), ScriptRunner.asString(reply.get(0)),
 				ScriptRunner.asString(reply.get(1)));
 		// at once here: this instance's listeners need no notification
 		apply(state);
@@ -137,11 +138,11 @@ public final class FlowControls {
 	 * @param queue the queue
 	 * @return its state
 	 */
-	public ControlState read(String queue) {
+	public QueueControlState read(String queue) {
 		QueueKeys keys = this.keys.apply(queue);
 		List<byte[]> values = this.scripts.execute((connection) -> connection.hashCommands()
 			.hMGet(QueueKeys.bytes(keys.meta()), QUEUE_FIELD, GROUPS_FIELD));
-		return ControlState.of(keys.queue(), text(values, 0), text(values, 1));
+		return state(keys.queue(), text(values, 0), text(values, 1));
 	}
 
 	private static String text(List<byte[]> values, int index) {
@@ -220,8 +221,8 @@ public final class FlowControls {
 				// "<paused>\n<paused-groups>", as control.lua publishes it
 				String text = new String(body, StandardCharsets.UTF_8);
 				int newline = text.indexOf('\n');
-				apply((newline < 0) ? ControlState.of(queue, text, null)
-						: ControlState.of(queue, text.substring(0, newline), text.substring(newline + 1)));
+				apply((newline < 0) ? state(queue, text, null)
+						: state(queue, text.substring(0, newline), text.substring(newline + 1)));
 			});
 			this.subscribed.add(queue);
 		}
@@ -230,7 +231,7 @@ public final class FlowControls {
 		}
 	}
 
-	private void apply(ControlState state) {
+	private void apply(QueueControlState state) {
 		Map<String, FlowGate> queueGates = this.gates.get(state.queue());
 		if (queueGates == null) {
 			return;
@@ -249,39 +250,20 @@ public final class FlowControls {
 	}
 
 	/**
-	 * A queue's pause state.
-	 *
-	 * @param queue the queue
-	 * @param paused whether the whole queue is paused
-	 * @param pausedGroups the groups paused on their own, sorted
+	 * The state held in the meta hash's two fields.
+	 * @param paused the {@code paused} field ({@code 1}), or {@code null}
+	 * @param groups the {@code paused-groups} field, or {@code null}
 	 */
-	public record ControlState(String queue, boolean paused, Set<String> pausedGroups) {
-
-		/**
-		 * @param paused the {@code paused} field ({@code 1}), or {@code null}
-		 * @param groups the {@code paused-groups} field, or {@code null}
-		 */
-		static ControlState of(String queue, String paused, String groups) {
-			Set<String> names = new TreeSet<>();
-			if (groups != null) {
-				for (String group : groups.trim().split(" +")) {
-					if (!group.isEmpty()) {
-						names.add(group);
-					}
+	private static QueueControlState state(String queue, String paused, String groups) {
+		Set<String> names = new TreeSet<>();
+		if (groups != null) {
+			for (String group : groups.trim().split(" +")) {
+				if (!group.isEmpty()) {
+					names.add(group);
 				}
 			}
-			return new ControlState(queue, "1".equals(paused), Set.copyOf(names));
 		}
-
-		/**
-		 * @param group a group
-		 * @return whether that group may start no handler: the queue or the group is
-		 * paused
-		 */
-		public boolean isPaused(String group) {
-			return this.paused || this.pausedGroups.contains(group);
-		}
-
+		return new QueueControlState(queue, "1".equals(paused), names);
 	}
 
 }
