@@ -29,6 +29,7 @@ import io.github.delayqueue.core.internal.runtime.Failures;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStreamCommands.XClaimOptions;
 import org.springframework.data.redis.connection.stream.RecordId;
 
@@ -77,11 +78,27 @@ final class GiveBack {
 	}
 
 	private static void claim(ListenerContext context, String stream, List<RecordId> ids) {
-		Duration idle = context.settings().visibilityTimeout();
-		context.scripts()
-			.execute((connection) -> connection.streamCommands()
-				.xClaimJustId(QueueKeys.bytes(stream), context.group(), context.consumer(),
-						XClaimOptions.minIdle(Duration.ZERO).ids(ids).idle(idle).retryCount(0)));
+		context.scripts().execute((connection) -> {
+			claim(connection, context, stream, ids);
+			return null;
+		});
+	}
+
+	/**
+	 * Gives entries this consumer read back: idle for the visibility timeout, so that
+	 * recovery (anyone's) may take them at once, and their delivery not counted.
+	 * @param connection the connection
+	 * @param context the partition's context
+	 * @param stream the stream
+	 * @param ids the entries
+	 */
+	static void claim(RedisConnection connection, ListenerContext context, String stream, List<RecordId> ids) {
+		connection.streamCommands()
+			.xClaimJustId(QueueKeys.bytes(stream), context.group(), context.consumer(),
+					XClaimOptions.minIdle(Duration.ZERO)
+						.ids(ids)
+						.idle(context.settings().visibilityTimeout())
+						.retryCount(0));
 	}
 
 }

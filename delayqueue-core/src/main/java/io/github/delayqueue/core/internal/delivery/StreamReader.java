@@ -35,7 +35,6 @@ import io.github.delayqueue.core.internal.redis.WireFormat;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.stream.ByteRecord;
-import org.springframework.data.redis.connection.RedisStreamCommands.XClaimOptions;
 import org.springframework.data.redis.connection.stream.Consumer;
 import org.springframework.data.redis.connection.stream.ReadOffset;
 import org.springframework.data.redis.connection.stream.RecordId;
@@ -303,21 +302,9 @@ final class StreamReader implements SupervisedLoop.Job {
 				}
 			}
 		}
-		surplus.forEach((stream, ids) -> giveBack(connection, stream, ids));
+		// beyond the capacity: back, for recovery (anyone's) to take at once
+		surplus.forEach((stream, ids) -> GiveBack.claim(connection, this.context, stream, ids));
 		return accepted;
-	}
-
-	/**
-	 * Gives back entries read beyond the capacity: idle for the visibility timeout, so
-	 * that recovery (anyone's) takes them at once, and not counted as a delivery.
-	 */
-	private void giveBack(RedisConnection connection, String stream, List<RecordId> ids) {
-		connection.streamCommands()
-			.xClaimJustId(QueueKeys.bytes(stream), this.context.group(), this.context.consumer(),
-					XClaimOptions.minIdle(Duration.ZERO)
-						.ids(ids)
-						.idle(this.context.settings().visibilityTimeout())
-						.retryCount(0));
 	}
 
 	private void ensureGroups(RedisConnection connection) {
