@@ -217,7 +217,18 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			}
 			// the pause state first: a paused queue starts no handler
 			this.engine.controls().watch(queue());
-			this.runtime.start();
+			try {
+				this.runtime.start();
+			}
+			catch (RuntimeException | Error ex) {
+				// not running: undo what stop() would
+				synchronized (this.layoutLock) {
+					this.layoutOpen = false;
+				}
+				this.partitions.forEach((partition) -> this.engine.schedulers().leave(partition, group()));
+				this.engine.controls().unwatch(queue());
+				throw ex;
+			}
 			this.running = true;
 		}
 	}
