@@ -99,7 +99,7 @@ public final class Benchmark {
 			case "spread" -> results.add(scenarios.spread(or(n, 2_000), or(concurrency, 8)));
 			case "memory" -> results.add(scenarios.memory(or(n, 100_000)));
 			case "idle" -> results.add(scenarios.idle(idle));
-			case "pause" -> results.add(scenarios.pause(or(n, 20_000), 20));
+			case "pause" -> results.add(new PauseScenario(factory, scenarios).run(or(n, 20_000), 20));
 			case "cluster" -> {
 				int partitions = Integer.parseInt(options.getOrDefault("partitions", "12"));
 				// burst's 64 handlers, shared by the partitions
@@ -119,7 +119,7 @@ public final class Benchmark {
 				results.add(scenarios.memory(or(n, 1000)));
 				results.add(scenarios.idle(Duration.ofSeconds(2)));
 				// its own size: a tiny backlog would drain before the first pause
-				results.add(scenarios.pause(3000, 3));
+				results.add(new PauseScenario(factory, scenarios).run(3000, 3));
 			}
 			default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'\n" + USAGE);
 		}

@@ -235,90 +235,6 @@ final class Scenarios {
 		}
 	}
 
-	/**
-	 * Pause under a burst: three engines (three instances) drain {@code n} messages, each
-	 * handler taking 10 ms, while one of them pauses and resumes the queue {@code cycles}
-	 * times. Per cycle: how long after {@code pause()} returned a handler still started
-	 * on any instance (0 when none did), and how long after {@code resume()} returned the
-	 * first handler started.
-	 */
-	Map<String, Object> pause(int n, int cycles) throws InterruptedException {
-		flush();
-		AtomicLong lastStart = new AtomicLong();
-		AtomicLong firstStartAfter = new AtomicLong();
-		AtomicLong resumedAt = new AtomicLong(Long.MAX_VALUE);
-		List<DelayQueueEngine> engines = new ArrayList<>();
-		List<DelayQueueListenerContainer> containers = new ArrayList<>();
-		try {
-			for (int i = 0; i < 3; i++) {
-				DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build();
-				engines.add(engine);
-				DelayQueueListenerContainer container = engine
-					.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
-						long now = System.nanoTime();
-						lastStart.accumulateAndGet(now, Math::max);
-						if (now - resumedAt.get() > 0) {
-							firstStartAfter.compareAndSet(0, now);
-						}
-						Thread.sleep(10);
-					})
-					.concurrency(16)
-					.build();
-				container.start();
-				containers.add(container);
-			}
-			warmUp(engines.get(0));
-			send(engines.get(0), n, (i) -> DelayMessage.builder(Order.sample(i)).queue(QUEUE).delay(Duration.ZERO));
-			List<Double> pauseLags = new ArrayList<>();
-			List<Double> resumeLags = new ArrayList<>();
-			for (int cycle = 0; cycle < cycles; cycle++) {
-				Thread.sleep(150);
-				engines.get(cycle % 3).admin().pause(QUEUE);
-				long pausedAt = System.nanoTime();
-				Thread.sleep(300);
-				pauseLags.add(Math.max(0, lastStart.get() - pausedAt) / 1e6);
-				firstStartAfter.set(0);
-				engines.get((cycle + 1) % 3).admin().resume(QUEUE);
-				long resumed = System.nanoTime();
-				resumedAt.set(resumed);
-				long deadline = resumed + TimeUnit.SECONDS.toNanos(5);
-				while (firstStartAfter.get() == 0 && System.nanoTime() - deadline < 0) {
-					Thread.sleep(1);
-				}
-				if (firstStartAfter.get() == 0) {
-					// drained: nothing left to measure
-					break;
-				}
-				resumeLags.add((firstStartAfter.get() - resumed) / 1e6);
-				resumedAt.set(Long.MAX_VALUE);
-			}
-			Map<String, Object> result = new LinkedHashMap<>();
-			result.put("scenario", "pause");
-			result.put("n", n);
-			result.put("instances", 3);
-			result.put("cycles", resumeLags.size());
-			result.put("start_after_pause_p50_ms", round(percentile(pauseLags, 50)));
-			result.put("start_after_pause_p99_ms", round(percentile(pauseLags, 99)));
-			result.put("start_after_pause_max_ms", round(percentile(pauseLags, 100)));
-			result.put("first_start_after_resume_p50_ms", round(percentile(resumeLags, 50)));
-			result.put("first_start_after_resume_max_ms", round(percentile(resumeLags, 100)));
-			return result;
-		}
-		finally {
-			containers.forEach(DelayQueueListenerContainer::stop);
-			engines.forEach(DelayQueueEngine::close);
-		}
-	}
-
-	private static double percentile(List<Double> values, int percentile) {
-		if (values.isEmpty()) {
-			return Double.NaN;
-		}
-		List<Double> sorted = values.stream().sorted().toList();
-		int index = (int) Math.ceil(percentile / 100.0 * sorted.size()) - 1;
-		return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
-	}
-
 	Map<String, Object> idle(Duration duration) throws InterruptedException {
 		flush();
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
@@ -351,7 +267,7 @@ final class Scenarios {
 	 * take the measured path: generated ids, scheduled a moment ahead, promoted by the
 	 * scheduler, consumed by the listener.
 	 */
-	private void warmUp(DelayQueueEngine engine) throws InterruptedException {
+	void warmUp(DelayQueueEngine engine) throws InterruptedException {
 		for (int from = 0; from < this.warmUpMessages; from += 1000) {
 			List<DelayMessage<Order>> batch = new ArrayList<>();
 			for (int i = from; i < from + 1000; i++) {
@@ -398,7 +314,7 @@ final class Scenarios {
 
 	}
 
-	private static int send(DelayQueueEngine engine, int n, MessageFactory factory) {
+	static int send(DelayQueueEngine engine, int n, MessageFactory factory) {
 		int ready = 0;
 		for (int from = 0; from < n; from += SEND_CHUNK) {
 			List<DelayMessage<Order>> chunk = new ArrayList<>(SEND_CHUNK);
@@ -422,7 +338,7 @@ final class Scenarios {
 		result.put("received", lateness.count());
 	}
 
-	private void flush() {
+	void flush() {
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			connection.serverCommands().flushDb();
 		}
