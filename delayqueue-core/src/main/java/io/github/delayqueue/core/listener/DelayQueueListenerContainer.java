@@ -270,14 +270,16 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 	/**
 	 * Returns whether the container runs and is served: its reader, watchdog and acker
-	 * loops are alive, all its workers are there, and the queue's scheduler runs on this
-	 * node. A container can be running and not healthy only briefly, while a part that
-	 * ended is being replaced.
+	 * loops are alive, all its workers are there, the queue's scheduler runs on this
+	 * node, and the queue's pause state was read within the last few seconds (until it is
+	 * read, nothing starts). A container can be running and not healthy only briefly,
+	 * while a part that ended is being replaced, or while Redis does not answer.
 	 * @return whether it is healthy
 	 */
 	public boolean isHealthy() {
 		return this.running && this.runtime.isServing()
-				&& this.partitions.stream().allMatch((partition) -> this.engine.schedulers().isServing(partition));
+				&& this.partitions.stream().allMatch((partition) -> this.engine.schedulers().isServing(partition))
+				&& this.engine.controls().isCurrent(queue());
 	}
 
 	@Override

@@ -78,6 +78,9 @@ public final class FlowControls {
 	/** By queue: how many containers watch it. */
 	private final Map<String, Integer> watched = new ConcurrentHashMap<>();
 
+	/** By queue: when its state was last read ({@code System.nanoTime()}). */
+	private final Map<String, Long> readAt = new ConcurrentHashMap<>();
+
 	/** Queues whose notifications are subscribed. */
 	private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
 
@@ -193,9 +196,19 @@ public final class FlowControls {
 
 	/** One round of the poller. */
 	private long poll() {
+		RuntimeException first = null;
 		for (String queue : List.copyOf(this.watched.keySet())) {
-			refresh(queue);
-			subscribe(queue);
+			try {
+				refresh(queue);
+				subscribe(queue);
+			}
+			catch (RuntimeException ex) {
+				// the other queues are read all the same; the loop logs and backs off
+				first = (first != null) ? first : ex;
+			}
+		}
+		if (first != null) {
+			throw first;
 		}
 		return TimeUnit.MILLISECONDS.toNanos(POLL_PERIOD_MILLIS);
 	}
@@ -208,6 +221,20 @@ public final class FlowControls {
 			logger.info("Queue '" + queue + "' is paused: declared paused at start-up");
 		}
 		apply(read(queue));
+		this.readAt.put(queue, System.nanoTime());
+	}
+
+	/**
+	 * Whether a queue's pause state was read within the last three poll periods. When it
+	 * was not, its gates may be stale, and closed for good if it was never read (an ACL
+	 * that refuses the read, a Redis that answers errors): the queue's listeners report
+	 * it as unhealthy rather than stay idle unnoticed.
+	 * @param queue the queue
+	 * @return whether its state is current
+	 */
+	public boolean isCurrent(String queue) {
+		Long at = this.readAt.get(queue);
+		return at != null && System.nanoTime() - at < 3 * TimeUnit.MILLISECONDS.toNanos(POLL_PERIOD_MILLIS);
 	}
 
 	/** Subscribes to a queue's notifications unless done; Redis down: the next poll. */
