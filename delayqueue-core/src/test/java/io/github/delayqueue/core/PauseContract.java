@@ -59,6 +59,9 @@ abstract class PauseContract {
 
 	private String queue;
 
+	/** Every handler start, as group/payload: a message started twice shows twice. */
+	private final List<String> everyStart = new CopyOnWriteArrayList<>();
+
 	PauseContract(RedisConnectionFactory connectionFactory, Function<String, RedisServer> serverFor) {
 		this.connectionFactory = connectionFactory;
 		this.serverFor = serverFor;
@@ -90,6 +93,7 @@ abstract class PauseContract {
 		Map<String, Start> started = new ConcurrentHashMap<>();
 		DelayQueueListenerContainer container = engine
 			.listenerContainer(this.queue, group, String.class, (payload, context) -> {
+				this.everyStart.add(group + "/" + payload);
 				started.putIfAbsent(payload, new Start(context.attempt(), System.nanoTime()));
 				if (payload.startsWith("slow")) {
 					Thread.sleep(handlerMillis);
@@ -107,6 +111,13 @@ abstract class PauseContract {
 		for (int i = 0; i < count; i++) {
 			engine.template().send(this.queue, prefix + "-" + i, Duration.ZERO);
 		}
+	}
+
+	/**
+	 * No message went to a group's handlers twice: nothing given back was also started.
+	 */
+	private void assertEachStartedOnce() {
+		assertThat(this.everyStart).doesNotHaveDuplicates();
 	}
 
 	private static void sleep(long millis) {
@@ -155,6 +166,7 @@ abstract class PauseContract {
 			}
 		});
 		assertThat(during).hasSize(10).allMatch((start) -> start.attempt == 1);
+		assertEachStartedOnce();
 	}
 
 	/** Starts later than the slack after the pause returned. */
@@ -182,6 +194,7 @@ abstract class PauseContract {
 		engine.admin().resume(this.queue);
 		await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 6);
 		assertThat(started.values()).allMatch((start) -> start.attempt == 1);
+		assertEachStartedOnce();
 	}
 
 	@Test
@@ -232,6 +245,7 @@ abstract class PauseContract {
 		assertThat(state.paused()).isFalse();
 		assertThat(state.pausedGroups()).isEmpty();
 		await().atMost(Duration.ofSeconds(5)).until(() -> billing.size() == 7 && mail.size() == 7);
+		assertEachStartedOnce();
 	}
 
 	@Test
@@ -258,6 +272,7 @@ abstract class PauseContract {
 			.isEqualTo(20);
 		engine.admin().resume(this.queue);
 		await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 20);
+		assertEachStartedOnce();
 	}
 
 	@Test
