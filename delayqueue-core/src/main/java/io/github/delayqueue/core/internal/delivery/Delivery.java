@@ -179,13 +179,22 @@ public final class Delivery implements DelayMessageContext {
 	}
 
 	/**
-	 * Opens the scope of this delivery's latest observation, for the library's log lines
-	 * about it: they then carry the message's trace (through MDC), as the handler's do.
-	 * @return the scope to close, or {@code null} when there is no observation
+	 * Runs an action in the scope of this delivery's latest observation: the library's
+	 * log lines about it then carry the message's trace (through MDC), as the handler's
+	 * do. One scope per thread at a time: not nested in another of this delivery's.
+	 * @param action the action
 	 */
-	Observation.Scope traceScope() {
+	void inTrace(Runnable action) {
 		Observation current = this.observation;
-		return (current != null && !current.isNoop()) ? current.openScope() : null;
+		Observation.Scope scope = (current != null && !current.isNoop()) ? current.openScope() : null;
+		try {
+			action.run();
+		}
+		finally {
+			if (scope != null) {
+				scope.close();
+			}
+		}
 	}
 
 }

@@ -27,7 +27,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.runtime.Failures;
-import io.micrometer.observation.Observation;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import io.github.delayqueue.core.listener.HandlerTimeoutException;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
@@ -152,18 +151,9 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 					this.workers.abandon(worker);
 				}
 				this.context.observer().abandoned(this.context.queue(), this.context.group());
-				Observation.Scope trace = delivery.traceScope();
-				try {
-					logger.error("The handler of " + delivery + " still runs after "
-							+ TimeUnit.NANOSECONDS.toMillis(now - delivery.startedNanos)
-							+ " ms, past the lease renewal limit; giving its message up and its thread to a "
-							+ "replacement");
-				}
-				finally {
-					if (trace != null) {
-						trace.close();
-					}
-				}
+				long ranMillis = TimeUnit.NANOSECONDS.toMillis(now - delivery.startedNanos);
+				delivery.inTrace(() -> logger.error("The handler of " + delivery + " still runs after " + ranMillis
+						+ " ms, past the lease renewal limit; giving its message up and its thread to a replacement"));
 				this.processor.fail(delivery,
 						new HandlerTimeoutException("The handler ran past the lease renewal limit ("
 								+ this.context.settings().leaseRenewalLimit() + ") and was abandoned"));

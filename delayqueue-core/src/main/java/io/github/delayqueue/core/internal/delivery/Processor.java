@@ -99,15 +99,7 @@ final class Processor {
 					// dead-letter line carries the message's trace
 					observe(delivery).error(ex).stop();
 				}
-				// one scope per thread at a time (the tracer keeps one per thread and
-				// observation): opened here, not in deadLetter
-				Observation.Scope trace = delivery.traceScope();
-				try {
-					deadLetter(delivery, ex);
-				}
-				finally {
-					close(trace);
-				}
+				delivery.inTrace(() -> deadLetter(delivery, ex));
 			}
 			return;
 		}
@@ -179,13 +171,6 @@ final class Processor {
 		return observation;
 	}
 
-	/** Closes a scope opened by {@link Delivery#traceScope()}. */
-	private static void close(Observation.Scope scope) {
-		if (scope != null) {
-			scope.close();
-		}
-	}
-
 	private enum InPlace {
 
 		/** Run the handler again. */
@@ -216,15 +201,10 @@ final class Processor {
 			return InPlace.NO;
 		}
 		Duration backoff = policy.backoff(delivery.attempt);
-		Observation.Scope trace = delivery.traceScope();
-		try {
-			logger.warn("Attempt " + delivery.attempt + " of " + delivery.maxAttempts + " of message '"
+		delivery
+			.inTrace(() -> logger.warn("Attempt " + delivery.attempt + " of " + delivery.maxAttempts + " of message '"
 					+ delivery.messageId + "' (" + delivery.context.label() + ") failed, retrying in place in "
-					+ backoff.toMillis() + " ms (the messages of its partition wait): " + Failures.summary(failure));
-		}
-		finally {
-			close(trace);
-		}
+					+ backoff.toMillis() + " ms (the messages of its partition wait): " + Failures.summary(failure)));
 		this.context.observer().retried(this.context.queue(), this.context.group(), delivery.processingTime(), failure);
 		long until = System.nanoTime() + backoff.toNanos();
 		delivery.keepAliveUntilNanos = until + this.context.settings().leaseRenewalLimit().toNanos();
@@ -282,13 +262,7 @@ final class Processor {
 	 * holds the right to settle it.
 	 */
 	void fail(Delivery delivery, Throwable failure) {
-		Observation.Scope trace = delivery.traceScope();
-		try {
-			settleFailure(delivery, failure);
-		}
-		finally {
-			close(trace);
-		}
+		delivery.inTrace(() -> settleFailure(delivery, failure));
 	}
 
 	private void settleFailure(Delivery delivery, Throwable failure) {

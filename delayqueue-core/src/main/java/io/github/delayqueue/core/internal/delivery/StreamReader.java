@@ -69,7 +69,10 @@ final class StreamReader implements SupervisedLoop.Job {
 	/** How long a paused reader waits for the resume before it looks again. */
 	private static final long PAUSED_WAIT_MILLIS = 100;
 
-	/** Whether deliveries went back during a pause: read them again on resume. */
+	/**
+	 * Whether a pause was seen: what went back meanwhile (given back here, or by a worker
+	 * that took a delivery just before the pause) is read again on resume.
+	 */
 	private boolean gaveBack;
 
 	/** The slots a read reserves while its partition has no backlog. */
