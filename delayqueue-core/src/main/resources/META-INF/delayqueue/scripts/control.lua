@@ -6,9 +6,9 @@
 -- 'paused-groups' (the groups paused on their own, sorted, separated by spaces: a group name
 -- has none). Only HGET, HSET, HDEL and PUBLISH: the commands of the least-privilege ACL.
 -- Idempotent: pausing twice stays paused, resuming twice stays resumed (a flag, not a toggle).
--- Publishes, and returns, the whole state after the change, {paused, paused-groups}, so that a
--- listener applies the state it receives and two concurrent calls cannot leave an instance
--- with a stale one.
+-- Publishes ("<version>\n<paused>\n<paused-groups>"), and returns ({paused, paused-groups,
+-- version}), the whole state after the change, so that a listener applies the state it
+-- receives.
 if ARGV[2] == '' then
   if ARGV[1] == 'pause' then
     redis.call('HSET', KEYS[1], 'paused', '1')
@@ -38,6 +38,11 @@ else
     redis.call('HSET', KEYS[1], 'paused-groups', table.concat(groups, ' '))
   end
 end
-local state = {redis.call('HGET', KEYS[1], 'paused') or '', redis.call('HGET', KEYS[1], 'paused-groups') or ''}
-redis.call('PUBLISH', ARGV[3], state[1] .. '\n' .. state[2])
+-- every change bumps 'control-version': a listener applies a state only if it is not older
+-- than the one it applied, so a read that raced a change cannot undo it
+local version = tonumber(redis.call('HGET', KEYS[1], 'control-version') or '0') + 1
+redis.call('HSET', KEYS[1], 'control-version', version)
+local state = {redis.call('HGET', KEYS[1], 'paused') or '', redis.call('HGET', KEYS[1], 'paused-groups') or '',
+  tostring(version)}
+redis.call('PUBLISH', ARGV[3], state[3] .. '\n' .. state[1] .. '\n' .. state[2])
 return state

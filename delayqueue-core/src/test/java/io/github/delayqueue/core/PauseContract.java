@@ -114,7 +114,7 @@ abstract class PauseContract {
 	}
 
 	/**
-	 * No message went to a group's handlers twice: nothing given back was also started.
+	 * No message went to a group's handlers twice across the pause.
 	 */
 	private void assertEachStartedOnce() {
 		assertThat(this.everyStart).doesNotHaveDuplicates();
@@ -146,7 +146,7 @@ abstract class PauseContract {
 		// the slow handlers finished and were acknowledged; nothing else started
 		assertThat(startedAfter(onA, pausedAt) + startedAfter(onB, pausedAt)).isZero();
 		// the 4 slow ones acknowledged; the 10 sent during the pause unread, or read by a
-		// blocking read and given back (pending, idle)
+		// blocking read and held unstarted (pending)
 		await().atMost(Duration.ofSeconds(5)).until(() -> {
 			QueueStats stats = a.admin().stats(this.queue);
 			return stats.ready() + stats.inFlight() == 10;
@@ -178,7 +178,7 @@ abstract class PauseContract {
 	}
 
 	@Test
-	void messagesReadAheadGoBackWithoutCostingAnAttemptAndComeBackOnResume() {
+	void messagesReadAheadWaitUnstartedWithoutCostingAnAttemptAndStartOnResume() {
 		DelayQueueEngine engine = engine();
 		Map<String, Start> started = listen(engine, "g", 1500);
 		// 2 workers busy for 1.5 s, 4 more read ahead and waiting
@@ -188,7 +188,8 @@ abstract class PauseContract {
 		sleep(300);
 		engine.admin().pause(this.queue);
 		await().atMost(Duration.ofSeconds(10)).until(() -> engine.admin().stats(this.queue).inFlight() == 4);
-		// the 4 read ahead are pending again, given back; the 2 slow ones were acked
+		// the 4 read ahead wait unstarted, pending (leases renewed); the 2 slow ones were
+		// acked
 		sleep(1500);
 		assertThat(started).hasSize(2);
 		engine.admin().resume(this.queue);

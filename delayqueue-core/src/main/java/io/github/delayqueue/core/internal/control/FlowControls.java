@@ -63,6 +63,8 @@ public final class FlowControls {
 
 	private static final byte[] GROUPS_FIELD = "paused-groups".getBytes(StandardCharsets.UTF_8);
 
+	private static final byte[] VERSION_FIELD = "control-version".getBytes(StandardCharsets.UTF_8);
+
 	private final ScriptRunner scripts;
 
 	private final Function<String, QueueKeys> keys;
@@ -77,6 +79,12 @@ public final class FlowControls {
 
 	/** By queue: how many containers watch it. */
 	private final Map<String, Integer> watched = new ConcurrentHashMap<>();
+
+	/**
+	 * By queue: the version of the state applied last. A state older than it is not
+	 * applied: a poll that read before a change and applies after it would undo it.
+	 */
+	private final Map<String, Long> appliedVersions = new ConcurrentHashMap<>();
 
 	/** By queue: when its state was last read ({@code System.nanoTime()}). */
 	private final Map<String, Long> readAt = new ConcurrentHashMap<>();
@@ -132,7 +140,7 @@ public final class FlowControls {
 		QueueControlState state = state(keys.queue(), ScriptRunner.asString(reply.get(0)),
 				ScriptRunner.asString(reply.get(1)));
 		// at once here: this instance's listeners need no notification
-		apply(state);
+		apply(state, ScriptRunner.asLong(reply.get(2)));
 		return state;
 	}
 
@@ -142,10 +150,15 @@ public final class FlowControls {
 	 * @return its state
 	 */
 	public QueueControlState read(String queue) {
-		QueueKeys keys = this.keys.apply(queue);
+		return read(this.keys.apply(queue)).state();
+	}
+
+	private Versioned read(QueueKeys keys) {
 		List<byte[]> values = this.scripts.execute((connection) -> connection.hashCommands()
-			.hMGet(QueueKeys.bytes(keys.meta()), QUEUE_FIELD, GROUPS_FIELD));
-		return state(keys.queue(), text(values, 0), text(values, 1));
+			.hMGet(QueueKeys.bytes(keys.meta()), QUEUE_FIELD, GROUPS_FIELD, VERSION_FIELD));
+		String version = text(values, 2);
+		return new Versioned(state(keys.queue(), text(values, 0), text(values, 1)),
+				(version != null) ? Long.parseLong(version) : 0);
 	}
 
 	private static String text(List<byte[]> values, int index) {
@@ -220,7 +233,8 @@ public final class FlowControls {
 			this.pauseAtStart.remove(queue);
 			logger.info("Queue '" + queue + "' is paused: declared paused at start-up");
 		}
-		apply(read(queue));
+		Versioned read = read(this.keys.apply(queue));
+		apply(read.state(), read.version());
 		this.readAt.put(queue, System.nanoTime());
 	}
 
@@ -245,11 +259,11 @@ public final class FlowControls {
 		try {
 			String channel = this.keys.apply(queue).controlChannel();
 			this.notifications.subscribeRaw(channel, (body) -> {
-				// "<paused>\n<paused-groups>", as control.lua publishes it
-				String text = new String(body, StandardCharsets.UTF_8);
-				int newline = text.indexOf('\n');
-				apply((newline < 0) ? state(queue, text, null)
-						: state(queue, text.substring(0, newline), text.substring(newline + 1)));
+				// "<version>\n<paused>\n<paused-groups>", as control.lua publishes it
+				String[] lines = new String(body, StandardCharsets.UTF_8).split("\n", -1);
+				if (lines.length == 3) {
+					apply(state(queue, lines[1], lines[2]), Long.parseLong(lines[0]));
+				}
 			});
 			this.subscribed.add(queue);
 		}
@@ -258,13 +272,26 @@ public final class FlowControls {
 		}
 	}
 
-	private void apply(QueueControlState state) {
+	/** Applies a state to the queue's gates unless a newer one was applied already. */
+	private void apply(QueueControlState state, long version) {
 		Map<String, FlowGate> queueGates = this.gates.get(state.queue());
 		if (queueGates == null) {
 			return;
 		}
-		boolean pendingPause = this.pauseAtStart.contains(state.queue());
-		queueGates.forEach((group, gate) -> gate.set(pendingPause || state.isPaused(group)));
+		// one queue's states applied one at a time, each no older than the last
+		synchronized (queueGates) {
+			Long applied = this.appliedVersions.get(state.queue());
+			if (applied != null && version < applied) {
+				return;
+			}
+			this.appliedVersions.put(state.queue(), version);
+			boolean pendingPause = this.pauseAtStart.contains(state.queue());
+			queueGates.forEach((group, gate) -> gate.set(pendingPause || state.isPaused(group)));
+		}
+	}
+
+	/** A state read from Redis with its version. */
+	private record Versioned(QueueControlState state, long version) {
 	}
 
 	/** Stops polling and closes the subscription. */

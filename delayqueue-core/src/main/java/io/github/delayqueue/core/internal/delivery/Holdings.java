@@ -18,7 +18,7 @@ package io.github.delayqueue.core.internal.delivery;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -33,7 +33,8 @@ public final class Holdings {
 	/** Grows when a change of the partition count adds old partitions to read. */
 	private volatile int limit;
 
-	private final Set<Delivery> held = ConcurrentHashMap.newKeySet();
+	/** By stream and entry id: never two deliveries of one entry. */
+	private final Map<String, Delivery> held = new ConcurrentHashMap<>();
 
 	private final WaitingLine waiting;
 
@@ -91,9 +92,22 @@ public final class Holdings {
 		}
 	}
 
-	void accept(Delivery delivery) {
-		this.held.add(delivery);
+	/**
+	 * Holds a delivery read or recovered, unless a delivery of the same entry is held
+	 * already (a reader's re-read of its pending entries racing the watchdog's recovery
+	 * of the same entry): one entry is never handed to two handlers of this container.
+	 * @return whether it is held now
+	 */
+	boolean accept(Delivery delivery) {
+		if (this.held.putIfAbsent(key(delivery.stream, delivery.entryId), delivery) != null) {
+			return false;
+		}
 		this.waiting.add(delivery);
+		return true;
+	}
+
+	private static String key(String stream, String entryId) {
+		return stream + '\0' + entryId;
 	}
 
 	/**
@@ -111,7 +125,7 @@ public final class Holdings {
 	}
 
 	void finished(Delivery delivery) {
-		if (this.held.remove(delivery)) {
+		if (this.held.remove(key(delivery.stream, delivery.entryId), delivery)) {
 			synchronized (this.capacity) {
 				this.capacity.notifyAll();
 			}
@@ -142,7 +156,7 @@ public final class Holdings {
 	 */
 	int heldIn(int partition) {
 		int count = 0;
-		for (Delivery delivery : this.held) {
+		for (Delivery delivery : this.held.values()) {
 			if (WaitingLine.partitionOf(delivery) == partition) {
 				count++;
 			}
@@ -173,21 +187,16 @@ public final class Holdings {
 	}
 
 	Iterable<Delivery> all() {
-		return this.held;
+		return this.held.values();
 	}
 
 	boolean holds(String stream, String entryId) {
-		for (Delivery delivery : this.held) {
-			if (delivery.entryId.equals(entryId) && delivery.stream.equals(stream)) {
-				return true;
-			}
-		}
-		return false;
+		return this.held.containsKey(key(stream, entryId));
 	}
 
 	List<String> entryIds(String stream, boolean runningOnly) {
 		List<String> ids = new ArrayList<>();
-		for (Delivery delivery : this.held) {
+		for (Delivery delivery : this.held.values()) {
 			if (delivery.stream.equals(stream) && (!runningOnly || delivery.isRunning())) {
 				ids.add(delivery.entryId);
 			}

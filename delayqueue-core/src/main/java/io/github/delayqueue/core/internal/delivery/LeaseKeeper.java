@@ -220,9 +220,11 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 				List<Object> claimed = partition.scripts().run(Scripts.RECOVER, List.of(stream), args.toArray());
 				for (Object item : claimed) {
 					List<?> entry = (List<?>) item;
-					this.holdings.accept(new Delivery(partition, this, stream, ScriptRunner.asString(entry.get(0)),
-							WireFormat.fields((List<?>) entry.get(1)), ScriptRunner.asLong(entry.get(2))));
-					recovered++;
+					// held already: the reader re-read it meanwhile (its pending entries)
+					if (this.holdings.accept(new Delivery(partition, this, stream, ScriptRunner.asString(entry.get(0)),
+							WireFormat.fields((List<?>) entry.get(1)), ScriptRunner.asLong(entry.get(2))))) {
+						recovered++;
+					}
 				}
 			}
 			finally {

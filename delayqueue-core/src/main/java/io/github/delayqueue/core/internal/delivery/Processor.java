@@ -49,6 +49,11 @@ final class Processor {
 
 	private static final int MAX_STACK_TRACE = 8 * 1024;
 
+	/**
+	 * How long a worker holding a delivery of a paused queue waits before it looks again.
+	 */
+	private static final long PAUSED_WAIT_MILLIS = 100;
+
 	private final ListenerContext context;
 
 	private final Holdings holdings;
@@ -79,10 +84,15 @@ final class Processor {
 	}
 
 	void process(Delivery delivery, WorkerPool.Worker worker) {
-		if (!this.context.gate().isOpen()) {
-			// paused after this worker took it: it goes back, unstarted
-			GiveBack.giveBack(this.holdings, List.of(delivery));
-			return;
+		while (!this.context.gate().awaitOpen(PAUSED_WAIT_MILLIS)) {
+			// paused after this worker took it: it waits unstarted, its lease renewed
+			if (worker == null || !worker.active()) {
+				// stopping: left to the stop, which hands it back
+				if (delivery.settle()) {
+					this.holdings.finished(delivery);
+				}
+				return;
+			}
 		}
 		if (!delivery.start(worker)) {
 			return;

@@ -35,6 +35,7 @@ import io.github.delayqueue.core.internal.redis.WireFormat;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.stream.ByteRecord;
+import org.springframework.data.redis.connection.RedisStreamCommands.XClaimOptions;
 import org.springframework.data.redis.connection.stream.Consumer;
 import org.springframework.data.redis.connection.stream.ReadOffset;
 import org.springframework.data.redis.connection.stream.RecordId;
@@ -68,12 +69,6 @@ final class StreamReader implements SupervisedLoop.Job {
 
 	/** How long a paused reader waits for the resume before it looks again. */
 	private static final long PAUSED_WAIT_MILLIS = 100;
-
-	/**
-	 * Whether a pause was seen: what went back meanwhile (given back here, or by a worker
-	 * that took a delivery just before the pause) is read again on resume.
-	 */
-	private boolean gaveBack;
 
 	/** The slots a read reserves while its partition has no backlog. */
 	/**
@@ -129,11 +124,8 @@ final class StreamReader implements SupervisedLoop.Job {
 
 	@Override
 	public long runOnce() {
-		if (!this.context.gate().isOpen()) {
-			// paused: read nothing; what was read ahead and not started goes back
-			GiveBack.giveBack(this.holdings, this.holdings.drainWaiting(this.context.keys().partition()));
-			this.gaveBack = true;
-			this.context.gate().awaitOpen(PAUSED_WAIT_MILLIS);
+		if (!this.context.gate().awaitOpen(PAUSED_WAIT_MILLIS)) {
+			// paused: read nothing; what was read ahead stays held, unstarted
 			return 0;
 		}
 		if (this.holdings.free() < 1) {
@@ -168,15 +160,6 @@ final class StreamReader implements SupervisedLoop.Job {
 				throw ex;
 			}
 		}
-		if (this.gaveBack) {
-			// resumed: what went back is this consumer's pending entries, older than
-			// any new one: read them first, as far as the capacity allows, until none
-			// is left
-			if (readOwnPending(current) == 0) {
-				this.gaveBack = false;
-			}
-			return 0;
-		}
 		read(current, ReadOffset.lastConsumed(), this.context.readBlock());
 		return 0;
 	}
@@ -195,31 +178,24 @@ final class StreamReader implements SupervisedLoop.Job {
 		}
 	}
 
-	/**
-	 * @return how many entries it took: 0 when none is left to take
-	 */
-	private int readOwnPending(RedisConnection connection) {
+	private void readOwnPending(RedisConnection connection) {
 		try {
-			return read(connection, ReadOffset.from("0"), null);
+			read(connection, ReadOffset.from("0"), null);
 		}
 		catch (RuntimeException ex) {
 			// a broken connection fails the next read too; anything else must not stop
 			// reading: those entries are recovered after the visibility timeout
 			logger.warn("Cannot re-read the pending entries of " + this.context.label() + ": " + Failures.describe(ex));
-			return 0;
 		}
 	}
 
-	/**
-	 * @return how many entries it took
-	 */
-	private int read(RedisConnection connection, ReadOffset offset, Duration block) {
+	private void read(RedisConnection connection, ReadOffset offset, Duration block) {
 		int granted = this.holdings.reserve(wanted(block == null));
 		if (granted == 0) {
-			return 0;
+			return;
 		}
 		try {
-			return read(connection, offset, block, granted);
+			read(connection, offset, block, granted);
 		}
 		finally {
 			// the deliveries accepted are held now
@@ -257,7 +233,7 @@ final class StreamReader implements SupervisedLoop.Job {
 	 * @param granted the slots reserved for this read: that many entries are accepted,
 	 * more only if slots are free besides
 	 */
-	private int read(RedisConnection connection, ReadOffset offset, Duration block, int granted) {
+	private void read(RedisConnection connection, ReadOffset offset, Duration block, int granted) {
 		boolean history = block == null;
 		// COUNT applies per stream; a history read returns the held entries too
 		int perStream = Math.max(1, granted / 2) + (history ? this.holdings.size() : 0);
@@ -276,7 +252,7 @@ final class StreamReader implements SupervisedLoop.Job {
 					StreamOffset.create(QueueKeys.bytes(streams.get(0)), offset)));
 		if (records == null) {
 			this.backlog = false;
-			return 0;
+			return;
 		}
 		if (!history) {
 			this.backlog = records.size() >= perStream;
@@ -294,8 +270,9 @@ final class StreamReader implements SupervisedLoop.Job {
 			Delivery delivery = new Delivery(this.context, this.leases, stream, entryId,
 					WireFormat.fields(record.getValue()), 1);
 			if (accepted < granted || this.holdings.free() > 0) {
-				this.holdings.accept(delivery);
-				accepted++;
+				if (this.holdings.accept(delivery)) {
+					accepted++;
+				}
 			}
 			else {
 				// one entry of each stream when one slot was granted: the main stream's
@@ -305,9 +282,20 @@ final class StreamReader implements SupervisedLoop.Job {
 				}
 			}
 		}
-		// beyond the capacity: back, for recovery (anyone's) to take at once
-		surplus.forEach((stream, ids) -> GiveBack.claim(connection, this.context, stream, ids));
-		return accepted;
+		surplus.forEach((stream, ids) -> giveBack(connection, stream, ids));
+	}
+
+	/**
+	 * Gives back entries read beyond the capacity: idle for the visibility timeout, so
+	 * that recovery (anyone's) takes them at once, and not counted as a delivery.
+	 */
+	private void giveBack(RedisConnection connection, String stream, List<RecordId> ids) {
+		connection.streamCommands()
+			.xClaimJustId(QueueKeys.bytes(stream), this.context.group(), this.context.consumer(),
+					XClaimOptions.minIdle(Duration.ZERO)
+						.ids(ids)
+						.idle(this.context.settings().visibilityTimeout())
+						.retryCount(0));
 	}
 
 	private void ensureGroups(RedisConnection connection) {
