@@ -82,8 +82,10 @@ class FlowControlHealthTests {
 			container.start();
 			try {
 				engine.template().send("refused-read", "m", Duration.ZERO);
+				// unhealthy once three poll periods passed without a read, and it stays
+				// so
 				await().during(Duration.ofMillis(1500))
-					.atMost(Duration.ofSeconds(3))
+					.atMost(Duration.ofSeconds(6))
 					.until(() -> received.isEmpty() && !container.isHealthy());
 				assertThat(container.isRunning()).isTrue();
 

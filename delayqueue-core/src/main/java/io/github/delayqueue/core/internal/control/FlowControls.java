@@ -186,6 +186,8 @@ public final class FlowControls {
 	 * @param queue the queue
 	 */
 	public void watch(String queue) {
+		// a queue just watched has the grace of a fresh read (see isCurrent)
+		this.readAt.putIfAbsent(queue, System.nanoTime());
 		this.watched.merge(queue, 1, Integer::sum);
 		startPolling();
 		this.poller.wake();
@@ -239,10 +241,11 @@ public final class FlowControls {
 	}
 
 	/**
-	 * Whether a queue's pause state was read within the last three poll periods. When it
-	 * was not, its gates may be stale, and closed for good if it was never read (an ACL
-	 * that refuses the read, a Redis that answers errors): the queue's listeners report
-	 * it as unhealthy rather than stay idle unnoticed.
+	 * Whether a queue's pause state was read within the last three poll periods (or the
+	 * queue was first watched that recently). When it was not, its gates may be stale,
+	 * and closed for good if it was never read (an ACL that refuses the read, a Redis
+	 * that answers errors): the queue's listeners report it as unhealthy rather than stay
+	 * idle unnoticed.
 	 * @param queue the queue
 	 * @return whether its state is current
 	 */
