@@ -18,6 +18,27 @@ function dq.due(kind, value, now, nowUp)
   if value > 0 then return math.min(nowUp + value, dq.MAX_DUE) end
   return now
 end
+-- Expiry (Envelope.java): an envelope whose first byte is 2 holds 13 ASCII digits after it:
+-- while scheduled, the time to live in ms counted from the due time; once due, the epoch ms
+-- (Redis clock) at which it expires; zeros for none.
+-- the envelope of a message becoming due: its time to live turned into its expiry
+function dq.start_expiry(envelope, due)
+  if string.byte(envelope, 1) ~= 2 then return envelope end
+  local ttl = tonumber(string.sub(envelope, 2, 14))
+  if ttl == 0 then return envelope end
+  return string.sub(envelope, 1, 1) .. string.format('%013d', math.min(tonumber(due) + ttl, 9999999999999))
+    .. string.sub(envelope, 15)
+end
+-- the expiry of a due message's envelope, epoch ms, or 0 for none
+function dq.expiry(envelope)
+  if string.byte(envelope, 1) ~= 2 then return 0 end
+  return tonumber(string.sub(envelope, 2, 14))
+end
+-- the envelope without its expiry (a replayed dead letter is delivered whatever its age)
+function dq.clear_expiry(envelope)
+  if string.byte(envelope, 1) ~= 2 then return envelope end
+  return string.sub(envelope, 1, 1) .. '0000000000000' .. string.sub(envelope, 15)
+end
 -- adds a message ready for delivery to a stream: the queue's, or a group's retry stream
 function dq.add_ready(stream, id, envelope, due, attempt)
   return redis.call('XADD', stream, '*', '{{ID}}', id, '{{ENVELOPE}}', envelope, '{{DUE}}', due,

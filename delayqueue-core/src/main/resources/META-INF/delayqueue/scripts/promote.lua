@@ -30,7 +30,7 @@ for i = 1, #due, 2 do
   local id = due[i]
   local env = redis.call('HGET', KEYS[2], id)
   if env then
-    dq.add_ready(KEYS[3], id, env, due[i + 1], 1)
+    dq.add_ready(KEYS[3], id, dq.start_expiry(env, due[i + 1]), due[i + 1], 1)
     redis.call('HDEL', KEYS[2], id)
   end
   redis.call('ZREM', KEYS[1], id)

@@ -7,7 +7,7 @@ if #e == 0 then return 0 end
 local id, envelope, group = dq.read_dead(e[1][2])
 if group ~= ARGV[2] then return 0 end
 local now = dq.now()
-redis.call('ZADD', KEYS[2], now, dq.retry_member(ARGV[1], 1, id, envelope))
+redis.call('ZADD', KEYS[2], now, dq.retry_member(ARGV[1], 1, id, dq.clear_expiry(envelope)))
 redis.call('XDEL', KEYS[1], ARGV[1])
 redis.call('PUBLISH', ARGV[3], now)
 return 1

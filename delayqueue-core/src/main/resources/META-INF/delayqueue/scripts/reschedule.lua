@@ -11,7 +11,7 @@ local earlier = redis.call('ZRANGE', KEYS[1], '-inf', due, 'BYSCORE', 'LIMIT', 0
 local alone = #earlier == 0 or (#earlier == 1 and earlier[1] == ARGV[1])
 if due <= now and alone then
   local env = redis.call('HGET', KEYS[2], ARGV[1])
-  dq.add_ready(KEYS[3], ARGV[1], env, due, 1)
+  dq.add_ready(KEYS[3], ARGV[1], dq.start_expiry(env, due), due, 1)
   redis.call('HDEL', KEYS[2], ARGV[1])
   redis.call('ZREM', KEYS[1], ARGV[1])
 else

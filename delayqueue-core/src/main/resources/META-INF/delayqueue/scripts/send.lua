@@ -33,7 +33,7 @@ for i = 0, tonumber(ARGV[2]) - 1 do
         redis.call('ZREM', KEYS[1], id)
         redis.call('HDEL', KEYS[2], id)
       end
-      dq.add_ready(KEYS[3], id, env, due, 1)
+      dq.add_ready(KEYS[3], id, dq.start_expiry(env, due), due, 1)
       status = status or 2
     else
       redis.call('HSET', KEYS[2], id, env)

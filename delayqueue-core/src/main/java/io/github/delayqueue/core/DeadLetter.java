@@ -16,6 +16,8 @@
 
 package io.github.delayqueue.core;
 
+import io.github.delayqueue.core.listener.MessageExpiredException;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
@@ -40,6 +42,15 @@ import java.util.Map;
 public record DeadLetter(String entryId, String queue, String group, String messageId, int attempts, String errorClass,
 		String errorMessage, Instant dueTime, Instant deadTime, Map<String, String> headers, byte[] payload,
 		String stackTrace) {
+
+	/**
+	 * Returns whether the message expired rather than failed (its {@link #errorClass()}
+	 * names {@link MessageExpiredException}).
+	 * @return whether it expired
+	 */
+	public boolean isExpired() {
+		return MessageExpiredException.class.getName().equals(this.errorClass);
+	}
 
 	/**
 	 * Returns the payload as UTF-8 text (JSON for the default codec).

@@ -59,6 +59,8 @@ public final class DelayMessage<T> {
 
 	private final boolean replaceExisting;
 
+	private final Duration expireAfter;
+
 	private DelayMessage(Builder<T> builder) {
 		this.queue = QueueNames.queue(builder.queue);
 		this.id = (builder.id != null) ? QueueNames.messageId(builder.id) : null;
@@ -69,6 +71,26 @@ public final class DelayMessage<T> {
 		this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(builder.headers));
 		this.maxAttempts = builder.maxAttempts;
 		this.replaceExisting = builder.replaceExisting;
+		this.expireAfter = builder.expireAfter;
+	}
+
+	/** The longest expire-after: ten years. */
+	static final int MAX_EXPIRE_AFTER_DAYS = 3650;
+
+	/**
+	 * Checks an expire-after.
+	 * @param expireAfter the duration
+	 * @param what what it is, for the error
+	 * @return the duration
+	 * @throws IllegalArgumentException when out of range
+	 */
+	static Duration checkExpireAfter(Duration expireAfter, String what) {
+		if (expireAfter == null || expireAfter.compareTo(Duration.ofMillis(1)) < 0
+				|| expireAfter.compareTo(Duration.ofDays(MAX_EXPIRE_AFTER_DAYS)) > 0) {
+			throw new IllegalArgumentException(what + " must be from 1 ms to " + MAX_EXPIRE_AFTER_DAYS
+					+ " days (it counts from the due time), but was " + expireAfter);
+		}
+		return expireAfter;
 	}
 
 	/**
@@ -149,6 +171,14 @@ public final class DelayMessage<T> {
 	}
 
 	/**
+	 * @return how long after its due time the message expires, or {@code null} for the
+	 * queue's default (none unless declared on the engine)
+	 */
+	public Duration expireAfter() {
+		return this.expireAfter;
+	}
+
+	/**
 	 * Builds a {@link DelayMessage}.
 	 *
 	 * @param <T> the payload type
@@ -172,6 +202,8 @@ public final class DelayMessage<T> {
 		private int maxAttempts;
 
 		private boolean replaceExisting;
+
+		private Duration expireAfter;
 
 		private Builder(T payload) {
 			this.payload = payload;
@@ -265,6 +297,27 @@ public final class DelayMessage<T> {
 				throw new IllegalArgumentException("Max attempts must be at least 1, but was " + maxAttempts);
 			}
 			this.maxAttempts = maxAttempts;
+			return this;
+		}
+
+		/**
+		 * Makes the message expire if no handler has received it within this time after
+		 * its due time (by the Redis clock): after that no handler of any group receives
+		 * it, and it becomes a dead letter naming
+		 * {@link io.github.delayqueue.core.listener.MessageExpiredException} (or is
+		 * discarded, see
+		 * {@link io.github.delayqueue.core.listener.ListenerSetters#discardExpired}).
+		 * Counted from the due time, so that a message scheduled for tomorrow is not born
+		 * expired; a reschedule moves it with the due time. Retries do not extend it: a
+		 * retry that would be due at or after the expiry ends the message then. A
+		 * replayed dead letter no longer expires. Overrides the queue's default
+		 * ({@link DelayQueueEngineBuilder#expireAfter}).
+		 * @param expireAfter at least 1 ms, at most {@value #MAX_EXPIRE_AFTER_DAYS} days
+		 * @return this builder
+		 * @throws IllegalArgumentException when out of range
+		 */
+		public Builder<T> expireAfter(Duration expireAfter) {
+			this.expireAfter = checkExpireAfter(expireAfter, "Expire-after of a message");
 			return this;
 		}
 

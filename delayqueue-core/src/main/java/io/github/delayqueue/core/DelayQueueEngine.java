@@ -19,6 +19,7 @@ package io.github.delayqueue.core;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,6 +31,7 @@ import io.github.delayqueue.core.listener.DeadLetterHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.RedisClock;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.EngineContext;
 import io.github.delayqueue.core.internal.control.FlowControls;
@@ -71,6 +73,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final int maxPayloadSize;
 
+	private final Map<String, Duration> expireAfter;
+
 	private final int maxHeadersSize;
 
 	private final int sendBatchSize;
@@ -110,6 +114,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.keyPrefix = builder.keyPrefix;
 		this.codec = (builder.codec != null) ? builder.codec : defaultCodec();
 		this.maxPayloadSize = builder.maxPayloadSize;
+		this.expireAfter = Map.copyOf(builder.expireAfter);
 		this.maxHeadersSize = builder.maxHeadersSize;
 		this.sendBatchSize = builder.sendBatchSize;
 		this.promoteBatchSize = builder.promoteBatchSize;
@@ -138,7 +143,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 				this.clock, this.schedulers, (queue) -> {
 					register(queue);
 					return drainingPartitions(queue);
-				}, clientTimeout(builder.connectionFactory), this.observationRegistry, this.controls);
+				}, clientTimeout(builder.connectionFactory), this.observationRegistry, this.controls,
+				new RedisClock(this.scripts));
 	}
 
 	/** The client's command timeout, when the factory tells it. */
@@ -262,6 +268,16 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 */
 	public QueueKeys keys(String queue) {
 		return new QueueKeys(this.keyPrefix, queue);
+	}
+
+	/**
+	 * Returns how long after its due time a message of a queue expires unless it says
+	 * otherwise, as declared on this engine.
+	 * @param queue the queue
+	 * @return the duration, or {@code null} for none
+	 */
+	Duration expireAfter(String queue) {
+		return this.expireAfter.get(queue);
 	}
 
 	/**

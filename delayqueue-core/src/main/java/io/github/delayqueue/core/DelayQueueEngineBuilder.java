@@ -75,6 +75,8 @@ public final class DelayQueueEngineBuilder {
 
 	final Set<String> pausedAtStartup = new LinkedHashSet<>();
 
+	final Map<String, Duration> expireAfter = new LinkedHashMap<>();
+
 	Partitioner partitioner = Partitioner.CRC32;
 
 	DelayQueueEngineBuilder(RedisConnectionFactory connectionFactory) {
@@ -289,6 +291,22 @@ public final class DelayQueueEngineBuilder {
 	 */
 	public DelayQueueEngineBuilder pausedAtStartup(String queue) {
 		this.pausedAtStartup.add(QueueNames.queue(queue));
+		return this;
+	}
+
+	/**
+	 * Declares how long after its due time a message sent to a queue through this engine
+	 * expires, unless the message says otherwise
+	 * ({@link DelayMessage.Builder#expireAfter}). A send-side default: messages sent
+	 * before, or by engines that do not declare it, do not expire.
+	 * @param queue the queue
+	 * @param expireAfter at least 1 ms, at most ten years
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder expireAfter(String queue, Duration expireAfter) {
+		QueueNames.queue(queue);
+		this.expireAfter.put(queue,
+				DelayMessage.checkExpireAfter(expireAfter, "Expire-after of queue '" + queue + "'"));
 		return this;
 	}
 

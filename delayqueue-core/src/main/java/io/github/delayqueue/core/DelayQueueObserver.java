@@ -78,6 +78,16 @@ public interface DelayQueueObserver {
 	}
 
 	/**
+	 * A message expired before it was handled (see
+	 * {@link DelayMessage.Builder#expireAfter}): no handler received it.
+	 * @param queue the queue
+	 * @param group the group
+	 * @param deadLettered whether it became a dead letter ({@code false}: discarded)
+	 */
+	default void expired(String queue, String group, boolean deadLettered) {
+	}
+
+	/**
 	 * Messages whose lease had expired were claimed by this consumer.
 	 * @param queue the queue
 	 * @param group the group

@@ -76,6 +76,11 @@ final class GuardedObserver implements DelayQueueObserver {
 	}
 
 	@Override
+	public void expired(String queue, String group, boolean deadLettered) {
+		guard("expired", (observer) -> observer.expired(queue, group, deadLettered));
+	}
+
+	@Override
 	public void recovered(String queue, String group, int count) {
 		guard("recovered", (observer) -> observer.recovered(queue, group, count));
 	}

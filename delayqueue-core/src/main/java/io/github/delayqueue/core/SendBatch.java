@@ -16,6 +16,7 @@
 
 package io.github.delayqueue.core;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
@@ -110,7 +111,11 @@ final class SendBatch {
 			throw new IllegalArgumentException("Headers for queue '" + message.queue() + "' are " + headersSize
 					+ " bytes, over the limit of " + this.engine.maxHeadersSize() + " bytes");
 		}
-		byte[] envelope = new Envelope(headers, message.maxAttempts(), payload).encode();
+		Duration expireAfter = (message.expireAfter() != null) ? message.expireAfter()
+				: this.engine.expireAfter(message.queue());
+		byte[] envelope = new Envelope(headers, message.maxAttempts(),
+				(expireAfter != null) ? expireAfter.toMillis() : 0, payload)
+			.encode();
 		// a generated id cannot collide with a scheduled one: the script skips the dedup
 		// look-up
 		String mode = (message.id() == null) ? "2" : (message.replaceExisting() ? "1" : "0");

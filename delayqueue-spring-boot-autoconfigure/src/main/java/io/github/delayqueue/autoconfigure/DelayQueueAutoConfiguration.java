@@ -93,7 +93,19 @@ public final class DelayQueueAutoConfiguration {
 			throw new IllegalStateException("delayqueue.listener.paused is not a setting of every listener: "
 					+ "set delayqueue.queues.<name>.paused for the queue to pause at start-up");
 		}
+		if (properties.getListener().getExpireAfter() != null) {
+			throw new IllegalStateException("delayqueue.listener.expire-after is not a setting of every listener: "
+					+ "set delayqueue.queues.<name>.expire-after for the queue whose messages expire");
+		}
 		properties.getQueues().forEach((queue, settings) -> {
+			if (settings.getExpireAfter() != null) {
+				try {
+					builder.expireAfter(queue, settings.getExpireAfter());
+				}
+				catch (IllegalArgumentException ex) {
+					throw new IllegalStateException("delayqueue.queues." + queue + ".expire-after: " + ex.getMessage());
+				}
+			}
 			if (Boolean.TRUE.equals(settings.getPaused())) {
 				try {
 					builder.pausedAtStartup(queue);

@@ -133,6 +133,37 @@ public class ListenerProperties {
 	 */
 	private Boolean paused;
 
+	/**
+	 * How long after its due time a message sent to the queue expires unless it says
+	 * otherwise (under delayqueue.queues.<name> only; applied by the sending
+	 * application). An expired message reaches no handler: it becomes a dead letter, or
+	 * is discarded (discard-expired). Default: messages do not expire.
+	 */
+	private Duration expireAfter;
+
+	/**
+	 * Whether a message that expired before it was handled is discarded rather than
+	 * dead-lettered (default false). Either way it is counted
+	 * (delayqueue.messages.expired).
+	 */
+	private Boolean discardExpired;
+
+	public Duration getExpireAfter() {
+		return this.expireAfter;
+	}
+
+	public void setExpireAfter(Duration expireAfter) {
+		this.expireAfter = expireAfter;
+	}
+
+	public Boolean getDiscardExpired() {
+		return this.discardExpired;
+	}
+
+	public void setDiscardExpired(Boolean discardExpired) {
+		this.discardExpired = discardExpired;
+	}
+
 	public Integer getPartitions() {
 		return this.partitions;
 	}

@@ -26,12 +26,15 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
+import io.github.delayqueue.core.DeadLetter;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.PartitionLayout;
 import io.github.delayqueue.core.annotation.DelayListener;
 import io.github.delayqueue.core.listener.DelayMessageContext;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisTest;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -204,6 +207,44 @@ class DelayQueueApplicationIntegrationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining("delayqueue.listener.paused is not a setting of every listener"));
+	}
+
+	@Test
+	void aQueueExpiresItsMessagesByPropertyAndCountsThem() {
+		this.runner
+			.withPropertyValues("delayqueue.queues.order-timeout.paused=true",
+					"delayqueue.queues.order-timeout.expire-after=200ms")
+			.run((context) -> {
+				DelayQueueTemplate template = context.getBean(DelayQueueTemplate.class);
+				Listeners listeners = context.getBean(Listeners.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				template.send("order-timeout", new OrderTimeout("e-1"), Duration.ZERO);
+				Thread.sleep(600);
+				admin.resume("order-timeout");
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> meters.find("delayqueue.messages.expired")
+						.tags("queue", "order-timeout", "result", "dead-lettered")
+						.counters()
+						.stream()
+						.mapToDouble(Counter::count)
+						.sum() >= 1);
+				assertThat(listeners.timeouts.poll(300, TimeUnit.MILLISECONDS)).isNull();
+				assertThat(admin.deadLetters("order-timeout", null, 10)).anyMatch(DeadLetter::isExpired);
+			});
+	}
+
+	@Test
+	void expiryPropertiesAreCheckedByName() {
+		this.runner.withPropertyValues("delayqueue.listener.expire-after=1m")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("delayqueue.listener.expire-after is not a setting of every listener"));
+		this.runner.withPropertyValues("delayqueue.queues.order-timeout.expire-after=0s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("delayqueue.queues.order-timeout.expire-after: Expire-after of queue "
+						+ "'order-timeout' must be from 1 ms to 3650 days"));
 	}
 
 	record OrderTimeout(String orderId) {

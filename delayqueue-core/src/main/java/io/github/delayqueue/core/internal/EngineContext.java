@@ -26,6 +26,7 @@ import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.internal.control.FlowControls;
 import io.github.delayqueue.core.internal.scheduling.Schedulers;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.RedisClock;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.micrometer.observation.ObservationRegistry;
 
@@ -45,11 +46,12 @@ import io.micrometer.observation.ObservationRegistry;
  * @param clientTimeout the Redis client's command timeout, or {@code null} when unknown
  * @param observations where the listeners record their observations
  * @param controls the flow controls: the pause state the listeners' gates follow
+ * @param redisClock the Redis clock, by which messages expire
  */
 public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys,
 		Function<String, Integer> partitions, MessageCodec codec, DelayQueueObserver observer, Clock clock,
 		Schedulers schedulers, Function<String, List<QueueKeys>> registry, Duration clientTimeout,
-		ObservationRegistry observations, FlowControls controls) {
+		ObservationRegistry observations, FlowControls controls, RedisClock redisClock) {
 
 	/**
 	 * Returns how long a listener's blocking read may wait: its poll timeout, lowered

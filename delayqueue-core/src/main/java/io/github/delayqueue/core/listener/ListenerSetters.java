@@ -72,6 +72,8 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 
 	private Boolean blockingRetries;
 
+	private boolean discardExpired;
+
 	ListenerSetters() {
 	}
 
@@ -109,6 +111,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 		this.exclusive = template.exclusive;
 		this.ordered = template.ordered;
 		this.blockingRetries = template.blockingRetries;
+		this.discardExpired = template.discardExpired;
 		return self();
 	}
 
@@ -363,6 +366,20 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	}
 
 	/**
+	 * Sets whether a message that expired before it was handled (see
+	 * {@link io.github.delayqueue.core.DelayMessage.Builder#expireAfter}) is discarded
+	 * (default {@code false}: it becomes a dead letter naming
+	 * {@link MessageExpiredException}). Either way it is counted
+	 * ({@link io.github.delayqueue.core.DelayQueueObserver#expired}).
+	 * @param discard whether to discard expired messages
+	 * @return this builder
+	 */
+	public B discardExpired(boolean discard) {
+		this.discardExpired = discard;
+		return self();
+	}
+
+	/**
 	 * Builds the settings: validates the retry settings together.
 	 * @return the settings
 	 */
@@ -378,7 +395,8 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 				(this.leaseRenewalLimit != null) ? this.leaseRenewalLimit : this.visibilityTimeout.multipliedBy(10),
 				this.pollTimeout, this.shutdownTimeout, this.trimInterval, this.deadLetterRetention,
 				this.staleConsumerTimeout, retry, this.executor, this.autoStartup, this.exclusive || this.ordered,
-				this.ordered, this.ordered && (this.blockingRetries == null || this.blockingRetries));
+				this.ordered, this.ordered && (this.blockingRetries == null || this.blockingRetries),
+				this.discardExpired);
 	}
 
 	private static int atLeastOne(String what, int value) {

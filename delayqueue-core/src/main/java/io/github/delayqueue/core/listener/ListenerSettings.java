@@ -50,18 +50,22 @@ import java.util.concurrent.Executor;
  * @param blockingRetries in ordered mode, whether a failed message is retried in place,
  * holding back the messages behind it (otherwise it is retried through the retry stream
  * and the others pass it)
+ * @param discardExpired whether a message that expired (see
+ * {@link io.github.delayqueue.core.DelayMessage.Builder#expireAfter}) is discarded rather
+ * than dead-lettered
  */
 public record ListenerSettings(int concurrency, int prefetch, Duration visibilityTimeout, Duration leaseRenewalLimit,
 		Duration pollTimeout, Duration shutdownTimeout, Duration trimInterval, Duration deadLetterRetention,
 		Duration staleConsumerTimeout, RetryPolicy retryPolicy, Executor executor, boolean autoStartup,
-		boolean exclusive, boolean ordered, boolean blockingRetries) {
+		boolean exclusive, boolean ordered, boolean blockingRetries, boolean discardExpired) {
 
 	/**
 	 * The defaults: concurrency 4, prefetch = concurrency, visibility timeout 30 s, lease
 	 * renewal limit 10 visibility timeouts, poll timeout 5 s, shutdown timeout 30 s, trim
 	 * interval 30 s, dead letters kept 7 days, stale consumers removed after 10 minutes,
 	 * {@link RetryPolicy#DEFAULT}, own worker threads, started with the context, shared
-	 * partitions (every container of the group reads every partition), unordered.
+	 * partitions (every container of the group reads every partition), unordered, expired
+	 * messages dead-lettered.
 	 */
 	public static final ListenerSettings DEFAULTS = new Builder().build();
 

@@ -154,6 +154,11 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 	}
 
 	@Override
+	public void expired(String queue, String group, boolean deadLettered) {
+		counter("delayqueue.messages.expired", queue, group, deadLettered ? "dead-lettered" : "discarded").increment();
+	}
+
+	@Override
 	public void recovered(String queue, String group, int count) {
 		counter("delayqueue.messages.recovered", queue, group, null).increment(count);
 	}
@@ -168,6 +173,9 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 				"delayqueue.messages.retried", "delayqueue.messages.dead-lettered", "delayqueue.messages.recovered",
 				"delayqueue.handlers.abandoned")) {
 			counter(name, queue, group, null);
+		}
+		for (String result : List.of("dead-lettered", "discarded")) {
+			counter("delayqueue.messages.expired", queue, group, result);
 		}
 		timer("delayqueue.lateness", queue, group, null);
 		for (String result : List.of("acked", "retried", "dead")) {

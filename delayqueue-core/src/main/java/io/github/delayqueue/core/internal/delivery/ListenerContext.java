@@ -25,6 +25,7 @@ import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.internal.control.FlowGate;
 import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.RedisClock;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.micrometer.observation.ObservationRegistry;
 
@@ -44,10 +45,11 @@ import io.micrometer.observation.ObservationRegistry;
  * command timeout
  * @param observations where attempts are observed
  * @param gate whether handlers may start: closed while the queue or group is paused
+ * @param redisClock the Redis clock, by which messages expire
  */
 public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group, String consumer,
 		ListenerSettings settings, DelayQueueObserver observer, MessageCodec codec, Clock clock, Duration readBlock,
-		ObservationRegistry observations, FlowGate gate) {
+		ObservationRegistry observations, FlowGate gate, RedisClock redisClock) {
 
 	/**
 	 * @return the queue
@@ -70,7 +72,7 @@ public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group
 	 */
 	public ListenerContext forPartition(QueueKeys partition) {
 		return new ListenerContext(this.scripts, partition, this.group, this.consumer, this.settings, this.observer,
-				this.codec, this.clock, this.readBlock, this.observations, this.gate);
+				this.codec, this.clock, this.readBlock, this.observations, this.gate, this.redisClock);
 	}
 
 	/**

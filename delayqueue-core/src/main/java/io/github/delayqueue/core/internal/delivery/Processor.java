@@ -18,6 +18,7 @@ package io.github.delayqueue.core.internal.delivery;
 
 import java.lang.reflect.Type;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -27,6 +28,7 @@ import org.apache.commons.logging.LogFactory;
 import io.github.delayqueue.core.codec.MessageDecodingException;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
+import io.github.delayqueue.core.listener.MessageExpiredException;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.QueueNames;
@@ -110,6 +112,12 @@ final class Processor {
 					observe(delivery).error(ex).stop();
 				}
 				delivery.inTrace(() -> deadLetter(delivery, ex));
+			}
+			return;
+		}
+		if (expired(delivery)) {
+			if (delivery.settle()) {
+				delivery.inTrace(() -> expire(delivery));
 			}
 			return;
 		}
@@ -211,6 +219,10 @@ final class Processor {
 			return InPlace.NO;
 		}
 		Duration backoff = policy.backoff(delivery.attempt);
+		if (expiresWithin(delivery, backoff.toMillis())) {
+			// retries stop at expiry: the nack script expires it
+			return InPlace.NO;
+		}
 		delivery
 			.inTrace(() -> logger.warn("Attempt " + delivery.attempt + " of " + delivery.maxAttempts + " of message '"
 					+ delivery.messageId + "' (" + delivery.context.label() + ") failed, retrying in place in "
@@ -232,6 +244,43 @@ final class Processor {
 		delivery.startedNanos = System.nanoTime();
 		delivery.keepAliveUntilNanos = delivery.startedNanos + this.context.settings().leaseRenewalLimit().toNanos();
 		return InPlace.AGAIN;
+	}
+
+	/**
+	 * Whether a delivery's message expired, by the Redis clock (estimated late: see
+	 * {@link io.github.delayqueue.core.internal.redis.RedisClock}).
+	 */
+	private boolean expired(Delivery delivery) {
+		return expiresWithin(delivery, 0);
+	}
+
+	private boolean expiresWithin(Delivery delivery, long millis) {
+		long expiry = delivery.envelope.expiry();
+		// a time to live not yet turned into an expiry cannot be seen here: a due
+		// message's
+		// envelope always holds its expiry (prelude.lua)
+		return expiry > 0 && this.context.redisClock().millis(delivery.context.keys()) + millis >= expiry;
+	}
+
+	/** Dead-letters or discards an expired message without handing it to its handler. */
+	private void expire(Delivery delivery) {
+		MessageExpiredException expired = new MessageExpiredException("Expired at "
+				+ Instant.ofEpochMilli(delivery.envelope.expiry()) + " (Redis clock) before attempt " + delivery.attempt
+				+ " started, " + (delivery.envelope.expiry() - delivery.dueMillis) + " ms after it was due");
+		String result = nack(delivery, "expire", 0, expired);
+		if (result != null) {
+			expired(delivery, result);
+		}
+	}
+
+	/** Logs and counts an expired message: {@code deadEntry} empty when discarded. */
+	private void expired(Delivery delivery, String deadEntry) {
+		boolean dead = !deadEntry.isEmpty();
+		logger.info("Message '" + delivery.messageId + "' of " + delivery.context.label() + " expired at "
+				+ Instant.ofEpochMilli(delivery.envelope.expiry()) + " (Redis clock) and was "
+				+ (dead ? "dead-lettered as " + QueueNames.deadLetterId(delivery.context.keys().partition(), deadEntry)
+						: "discarded"));
+		this.context.observer().expired(this.context.queue(), this.context.group(), dead);
 	}
 
 	private Object decode(Delivery delivery) {
@@ -325,13 +374,22 @@ final class Processor {
 								delivery.attempt + 1, delivery.messageId, delivery.envelopeBytes,
 								Math.min(delivery.attempt, delivery.maxAttempts), error.getClass().getName(), message,
 								delivery.context.keys().wakeChannel(), delivery.dueMillis,
-								Failures.stackTrace(error, MAX_STACK_TRACE));
-					if (ScriptRunner.asLong(reply.get(0)) != 1) {
+								Failures.stackTrace(error, MAX_STACK_TRACE),
+								this.context.settings().discardExpired() ? "discard" : "dead",
+								MessageExpiredException.class.getName());
+					long status = ScriptRunner.asLong(reply.get(0));
+					if (status == 0) {
 						logger
 							.info("The lease of " + delivery + " was lost to another consumer; leaving it to that one");
 						return null;
 					}
-					return ScriptRunner.asString(reply.get(1));
+					String result = ScriptRunner.asString(reply.get(1));
+					if (status == 2 && !action.equals("expire")) {
+						// a retry that would be due after the expiry: expired instead
+						expired(delivery, result);
+						return null;
+					}
+					return result;
 				}
 				catch (RuntimeException ex) {
 					if (attempt >= 3) {

@@ -24,17 +24,49 @@ import java.util.Map;
 
 /**
  * What is stored per message besides its id and due time: headers, the per-message
- * attempt limit, and the encoded payload. A compact binary form (a version byte, varint
- * lengths) keeps Redis memory per scheduled message low; the Lua scripts treat it as
- * opaque bytes.
+ * attempt limit, the expiry, and the encoded payload. A compact binary form (a version
+ * byte, varint lengths) keeps Redis memory per scheduled message low; the Lua scripts
+ * treat it as opaque bytes, but for the expiry.
+ * <p>
+ * A message without expiry is version 1. One with an expiry is version 2: after the
+ * version byte come {@value #EXPIRY_DIGITS} ASCII digits the scripts read and rewrite
+ * (see {@code prelude.lua}): while the message is scheduled, its time to live in
+ * milliseconds counted from its due time; once it is due, the epoch millisecond (Redis
+ * clock) at which it expires; all zeros for none (a replayed dead letter). Then the
+ * fields of version 1.
  *
  * @param headers the headers (never {@code null})
  * @param maxAttempts the per-message attempt limit, or 0 for the listener's
+ * @param expiry the expiry as stored (see above), or 0 for none
  * @param payload the encoded payload
  */
-public record Envelope(Map<String, String> headers, int maxAttempts, byte[] payload) {
+public record Envelope(Map<String, String> headers, int maxAttempts, long expiry, byte[] payload) {
 
 	private static final int VERSION = 1;
+
+	private static final int VERSION_WITH_EXPIRY = 2;
+
+	/** The width of the expiry field of version 2. */
+	public static final int EXPIRY_DIGITS = 13;
+
+	/** The largest expiry the field holds (an epoch millisecond in the year 2286). */
+	public static final long MAX_EXPIRY = 9_999_999_999_999L;
+
+	/**
+	 * An envelope without expiry.
+	 * @param headers the headers
+	 * @param maxAttempts the per-message attempt limit, or 0 for the listener's
+	 * @param payload the encoded payload
+	 */
+	public Envelope(Map<String, String> headers, int maxAttempts, byte[] payload) {
+		this(headers, maxAttempts, 0, payload);
+	}
+
+	public Envelope {
+		if (expiry < 0 || expiry > MAX_EXPIRY) {
+			throw new IllegalArgumentException("Expiry " + expiry + " is outside 0 to " + MAX_EXPIRY);
+		}
+	}
 
 	/**
 	 * Encodes the envelope.
@@ -42,7 +74,15 @@ public record Envelope(Map<String, String> headers, int maxAttempts, byte[] payl
 	 */
 	public byte[] encode() {
 		ByteArrayOutputStream out = new ByteArrayOutputStream(this.payload.length + 8);
-		out.write(VERSION);
+		if (this.expiry > 0) {
+			out.write(VERSION_WITH_EXPIRY);
+			String digits = Long.toString(this.expiry);
+			out.writeBytes("0".repeat(EXPIRY_DIGITS - digits.length()).getBytes(StandardCharsets.US_ASCII));
+			out.writeBytes(digits.getBytes(StandardCharsets.US_ASCII));
+		}
+		else {
+			out.write(VERSION);
+		}
 		writeVarint(out, this.maxAttempts);
 		writeVarint(out, this.headers.size());
 		this.headers.forEach((name, value) -> {
@@ -62,7 +102,11 @@ public record Envelope(Map<String, String> headers, int maxAttempts, byte[] payl
 	public static Envelope decode(byte[] bytes) {
 		Reader reader = new Reader(bytes);
 		int version = reader.next();
-		if (version != VERSION) {
+		long expiry = 0;
+		if (version == VERSION_WITH_EXPIRY) {
+			expiry = reader.digits(EXPIRY_DIGITS);
+		}
+		else if (version != VERSION) {
 			throw new IllegalArgumentException("Unknown message envelope version " + version);
 		}
 		int maxAttempts = reader.varint();
@@ -73,7 +117,7 @@ public record Envelope(Map<String, String> headers, int maxAttempts, byte[] payl
 		}
 		byte[] payload = new byte[bytes.length - reader.position];
 		System.arraycopy(bytes, reader.position, payload, 0, payload.length);
-		return new Envelope(Collections.unmodifiableMap(headers), maxAttempts, payload);
+		return new Envelope(Collections.unmodifiableMap(headers), maxAttempts, expiry, payload);
 	}
 
 	/**
@@ -120,6 +164,18 @@ public record Envelope(Map<String, String> headers, int maxAttempts, byte[] payl
 				throw new IllegalArgumentException("Truncated message envelope");
 			}
 			return this.bytes[this.position++] & 0xFF;
+		}
+
+		long digits(int count) {
+			long value = 0;
+			for (int i = 0; i < count; i++) {
+				int digit = next() - '0';
+				if (digit < 0 || digit > 9) {
+					throw new IllegalArgumentException("Malformed expiry in message envelope");
+				}
+				value = value * 10 + digit;
+			}
+			return value;
 		}
 
 		int varint() {

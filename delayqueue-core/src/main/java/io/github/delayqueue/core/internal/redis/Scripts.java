@@ -63,6 +63,9 @@ public final class Scripts {
 	/** Moves a scheduled message to another time. */
 	public static final RedisScript<List<Object>> RESCHEDULE = load("reschedule");
 
+	/** Reads the clock of a partition's server. */
+	public static final RedisScript<List<Object>> TIME = load("time");
+
 	/** Replays a dead letter. */
 	public static final RedisScript<List<Object>> REPLAY = load("replay");
 
