@@ -1,12 +1,19 @@
 -- Schedules messages (dedup by id; optional replace = debounce), or makes them ready at once
 -- when already due and no message due as early or earlier still waits in the schedule (it
 -- would be promoted after this one: the stream keeps due order). Time comes from Redis.
+-- A queue with a size limit (KEYS[5], the queue's maximum of waiting messages, set by the admin)
+-- takes a new message into a partition only while the partition holds fewer than its share
+-- (the maximum divided by the partition count, rounded up) of waiting messages: scheduled
+-- (ZCARD) plus ready (due, and not yet read by the group furthest behind: its lag; the
+-- stream's length where a lag is unknown: no group yet, or Redis before 7.0); it refuses the
+-- others, writing nothing for them.
 -- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream, KEYS[4] retired marker (a partition
--- retired by a change of the partition count takes no more messages)
--- ARGV[1] wake-up channel, ARGV[2] message count, then per message:
+-- retired by a change of the partition count takes no more messages), KEYS[5] size limit
+-- ARGV[1] wake-up channel, ARGV[2] message count, ARGV[3] partition count, then per message:
 --   id, envelope, kind ('d' = delay in ms from Redis now, 'a' = absolute epoch ms), value,
 --   mode ('0' keep an existing one, '1' replace it, '2' generated id: no existing one to look for)
--- Returns per message: status (1 scheduled, 2 ready, 3 duplicate, 4 replaced), due epoch ms
+-- Returns per message: status (1 scheduled, 2 ready, 3 duplicate, 4 replaced, 5 refused: over
+-- the size limit), due epoch ms (refused: the queue's maximum)
 if redis.call('EXISTS', KEYS[4]) == 1 then
   return redis.error_reply('DQRETIRED this partition was retired by a change of the queue\'s partition count: '
     .. 'the sending application declares the old count and must be restarted with the new one')
@@ -16,8 +23,30 @@ local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local headScore = head[2] and tonumber(head[2]) or nil
 local wake = false
 local out = {}
+-- due messages the slowest group has not read yet
+local function ready(stream)
+  if redis.call('EXISTS', stream) == 0 then return 0 end
+  local groups = redis.call('XINFO', 'GROUPS', stream)
+  if #groups == 0 then return redis.call('XLEN', stream) end
+  local most = 0
+  for _, group in ipairs(groups) do
+    local lag = nil
+    for k = 1, #group, 2 do
+      if group[k] == 'lag' then lag = group[k + 1] end
+    end
+    if not lag then return redis.call('XLEN', stream) end
+    if tonumber(lag) > most then most = tonumber(lag) end
+  end
+  return most
+end
+local max = redis.call('GET', KEYS[5])
+local share, waiting = nil, 0
+if max then
+  share = math.ceil(tonumber(max) / tonumber(ARGV[3]))
+  waiting = redis.call('ZCARD', KEYS[1]) + ready(KEYS[3])
+end
 for i = 0, tonumber(ARGV[2]) - 1 do
-  local b = 3 + i * 5
+  local b = 4 + i * 5
   local id, env, kind, value, replace = ARGV[b], ARGV[b + 1], ARGV[b + 2], tonumber(ARGV[b + 3]), ARGV[b + 4]
   local due = dq.due(kind, value, now, nowUp)
   local existing = nil
@@ -26,7 +55,11 @@ for i = 0, tonumber(ARGV[2]) - 1 do
   if existing and replace ~= '1' then
     status = 3
     due = tonumber(existing)
+  elseif share and not existing and waiting >= share then
+    status = 5
+    due = tonumber(max)
   else
+    if not existing then waiting = waiting + 1 end
     if existing then status = 4 end
     if due <= now and (headScore == nil or headScore > due) then
       if existing then

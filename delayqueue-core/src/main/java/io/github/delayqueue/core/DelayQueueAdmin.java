@@ -19,6 +19,7 @@ package io.github.delayqueue.core;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.Properties;
 import java.util.Set;
@@ -234,6 +235,54 @@ public class DelayQueueAdmin {
 		QueueNames.queue(queue);
 		return RedisCalls.inRedis("read the controls of queue '" + queue + "'",
 				() -> this.engine.controls().read(queue));
+	}
+
+	/**
+	 * Limits how many messages a queue holds waiting (scheduled, or due and not yet read
+	 * by its slowest group): a send that would go over it is refused inside the send
+	 * script, writing nothing ({@link QueueFullException} for a single send,
+	 * {@link SendResult.Status#REFUSED} per message of {@code sendAll}). Each partition
+	 * takes its share: the limit divided by the partition count, rounded up. Stored in
+	 * Redis, so it holds for every producer; takes effect with the next send.
+	 * @param queue the queue
+	 * @param max the maximum of waiting messages, from 1
+	 * @throws IllegalArgumentException when the limit is out of range
+	 */
+	public void limitSize(String queue, long max) {
+		QueueNames.queue(queue);
+		SizeLimits.check(queue, max);
+		writeSizeLimit(queue, max);
+	}
+
+	/**
+	 * Removes a queue's size limit ({@link #limitSize}); idempotent.
+	 * @param queue the queue
+	 */
+	public void removeSizeLimit(String queue) {
+		QueueNames.queue(queue);
+		writeSizeLimit(queue, null);
+	}
+
+	/**
+	 * Reads a queue's size limit from Redis.
+	 * @param queue the queue
+	 * @return the maximum of waiting messages, empty when unlimited
+	 */
+	public OptionalLong sizeLimit(String queue) {
+		QueueNames.queue(queue);
+		return RedisCalls.inRedis("read the size limit of queue '" + queue + "'", () -> this.engine.scripts()
+			.execute((connection) -> SizeLimits.read(connection, this.engine.partitionKeys(queue).get(0))));
+	}
+
+	private void writeSizeLimit(String queue, Long max) {
+		RedisCalls.inRedis(
+				((max != null) ? "limit the size of" : "remove the size limit of") + " queue '" + queue + "'", () -> {
+					this.engine.layouts().verifyPartitions(queue);
+					return this.engine.scripts().execute((connection) -> {
+						SizeLimits.write(connection, this.engine.partitionKeys(queue), max);
+						return null;
+					});
+				});
 	}
 
 	private QueueControlState control(String queue, String group, boolean pause) {

@@ -132,7 +132,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 			this.ownedExecutor = Executors.newFixedThreadPool(4, DaemonThreads.factory("delayqueue-async-"));
 			this.asyncExecutor = this.ownedExecutor;
 		}
-		this.layouts = new QueueLayouts(this.scripts, this::keys, builder.partitions, builder.partitioner);
+		this.layouts = new QueueLayouts(this.scripts, this::keys, builder.partitions, builder.partitioner,
+				builder.sizeLimits);
 		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this.promoteBatchSize,
 				this.schedulerMaxIdle);
 		this.controls = new FlowControls(this.scripts, this::keys, new WakeUps(builder.connectionFactory),

@@ -77,6 +77,8 @@ public final class DelayQueueEngineBuilder {
 
 	final Map<String, Duration> expireAfter = new LinkedHashMap<>();
 
+	final Map<String, Long> sizeLimits = new LinkedHashMap<>();
+
 	Partitioner partitioner = Partitioner.CRC32;
 
 	DelayQueueEngineBuilder(RedisConnectionFactory connectionFactory) {
@@ -307,6 +309,21 @@ public final class DelayQueueEngineBuilder {
 		QueueNames.queue(queue);
 		this.expireAfter.put(queue,
 				DelayMessage.checkExpireAfter(expireAfter, "Expire-after of queue '" + queue + "'"));
+		return this;
+	}
+
+	/**
+	 * Declares a queue's size limit (see {@link DelayQueueAdmin#limitSize}): written to
+	 * Redis when this engine first sends to or listens on the queue, for every producer.
+	 * It holds until changed; an engine that declares it writes it again when it starts
+	 * using the queue.
+	 * @param queue the queue
+	 * @param max the maximum of waiting messages, from 1
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder sizeLimit(String queue, long max) {
+		QueueNames.queue(queue);
+		this.sizeLimits.put(queue, SizeLimits.check(queue, max));
 		return this;
 	}
 

@@ -68,7 +68,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public SendResult send(DelayMessage<?> message) {
-		return sendAll(List.of(message)).get(0);
+		return send(message, this.engine.sendDurability());
 	}
 
 	@Override
@@ -85,7 +85,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 * time
 	 */
 	public SendResult send(DelayMessage<?> message, Durability durability) {
-		return sendAll(List.of(message), durability).get(0);
+		return send(new SendBatch(this.engine, List.of(message), true), durability).get(0);
 	}
 
 	/**
@@ -100,7 +100,10 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 * in time
 	 */
 	public List<SendResult> sendAll(Collection<? extends DelayMessage<?>> messages, Durability durability) {
-		SendBatch batch = new SendBatch(this.engine, messages);
+		return send(new SendBatch(this.engine, messages, false), durability);
+	}
+
+	private List<SendResult> send(SendBatch batch, Durability durability) {
 		if (this.sends.defersToCommit()) {
 			this.sends.afterCommit(batch, durability, null);
 			return batch.deferred();
@@ -110,27 +113,33 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public CompletableFuture<SendResult> sendAfterCommit(DelayMessage<?> message) {
-		return Sends.first(sendAllAfterCommit(List.of(message)));
+		return Sends.first(this.sends.afterCommit(new SendBatch(this.engine, List.of(message), true),
+				this.engine.sendDurability(), null));
 	}
 
 	@Override
 	public CompletableFuture<List<SendResult>> sendAllAfterCommit(Collection<? extends DelayMessage<?>> messages) {
 		// checked now: bad input fails in the caller's transaction
-		return this.sends.afterCommit(new SendBatch(this.engine, messages), this.engine.sendDurability(), null);
+		return this.sends.afterCommit(new SendBatch(this.engine, messages, false), this.engine.sendDurability(), null);
 	}
 
 	@Override
 	public CompletableFuture<SendResult> sendAsync(DelayMessage<?> message) {
-		return Sends.first(sendAllAsync(List.of(message)));
+		return Sends.first(sendAllAsync(List.of(message), true));
 	}
 
 	@Override
 	public CompletableFuture<List<SendResult>> sendAllAsync(Collection<? extends DelayMessage<?>> messages) {
+		return sendAllAsync(messages, false);
+	}
+
+	private CompletableFuture<List<SendResult>> sendAllAsync(Collection<? extends DelayMessage<?>> messages,
+			boolean single) {
 		if (this.sends.defersToCommit()) {
 			// checked on the caller's thread, sent on the async executor after the commit
 			SendBatch batch;
 			try {
-				batch = new SendBatch(this.engine, messages);
+				batch = new SendBatch(this.engine, messages, single);
 			}
 			catch (RuntimeException ex) {
 				// as without a transaction: bad input fails the future
@@ -139,7 +148,9 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			return this.sends.afterCommit(batch, this.engine.sendDurability(), this.engine.asyncExecutor());
 		}
 		List<? extends DelayMessage<?>> copy = List.copyOf(messages);
-		return CompletableFuture.supplyAsync(() -> sendAll(copy), this.engine.asyncExecutor());
+		return CompletableFuture.supplyAsync(
+				() -> send(new SendBatch(this.engine, copy, single), this.engine.sendDurability()),
+				this.engine.asyncExecutor());
 	}
 
 	@Override

@@ -19,6 +19,7 @@ package io.github.delayqueue.core;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
@@ -69,11 +70,19 @@ final class PartitionChanges {
 				throw new IllegalArgumentException("Queue '" + queue + "' already has " + count + " partition(s)");
 			}
 			List<QueueKeys> draining = first.drainingPartitions(count, counts[0]);
+			// the size limit, if any, is copied to the partitions of the new layout
+			OptionalLong limit = this.engine.scripts()
+				.execute((connection) -> SizeLimits.read(connection, first.partition(0, counts[0])));
 			// a partition retired by an earlier change may be one of the new layout
 			for (int partition = 0; partition < count; partition++) {
 				QueueKeys keys = first.partition(partition, count);
-				this.engine.scripts()
-					.execute((connection) -> connection.keyCommands().del(QueueKeys.bytes(keys.retired())));
+				this.engine.scripts().execute((connection) -> {
+					connection.keyCommands().del(QueueKeys.bytes(keys.retired()));
+					if (limit.isPresent()) {
+						SizeLimits.write(connection, List.of(keys), limit.getAsLong());
+					}
+					return null;
+				});
 			}
 			List<Object> reply = this.engine.scripts()
 				.run(Scripts.CHANGE_PARTITIONS, List.of(first.meta()), counts[0], count,

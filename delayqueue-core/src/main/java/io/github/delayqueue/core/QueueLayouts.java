@@ -55,12 +55,16 @@ final class QueueLayouts {
 	/** By queue: the old partitions still draining after a count change, as verified. */
 	private final Map<String, List<QueueKeys>> draining = new ConcurrentHashMap<>();
 
+	/** By queue: the size limits declared on the engine, written on first use. */
+	private final Map<String, Long> sizeLimits;
+
 	QueueLayouts(ScriptRunner scripts, Function<String, QueueKeys> keys, Map<String, Integer> partitions,
-			Partitioner partitioner) {
+			Partitioner partitioner, Map<String, Long> sizeLimits) {
 		this.scripts = scripts;
 		this.keys = keys;
 		this.partitions = Map.copyOf(partitions);
 		this.partitioner = partitioner;
+		this.sizeLimits = Map.copyOf(sizeLimits);
 	}
 
 	/**
@@ -143,6 +147,10 @@ final class QueueLayouts {
 		verifyPartitions(connection, keys.queue());
 		if (!this.registered.contains(keys.queue())) {
 			connection.setCommands().sAdd(QueueKeys.bytes(keys.registry()), QueueKeys.bytes(keys.queue()));
+			Long limit = this.sizeLimits.get(keys.queue());
+			if (limit != null) {
+				SizeLimits.write(connection, currentPartitions(keys.queue()), limit);
+			}
 			this.registered.add(keys.queue());
 		}
 	}

@@ -59,8 +59,15 @@ final class SendBatch {
 
 	private final DelayQueueEngine engine;
 
-	SendBatch(DelayQueueEngine engine, Collection<? extends DelayMessage<?>> messages) {
+	/**
+	 * Whether the caller sent one message ({@code send}, not {@code sendAll}): a refusal
+	 * throws rather than being reported in the result.
+	 */
+	final boolean single;
+
+	SendBatch(DelayQueueEngine engine, Collection<? extends DelayMessage<?>> messages, boolean single) {
 		this.engine = engine;
+		this.single = single;
 		this.all = new ArrayList<>(messages.size());
 		ObservationRegistry registry = engine.observationRegistry();
 		for (DelayMessage<?> message : messages) {
@@ -172,6 +179,9 @@ final class SendBatch {
 		final String mode;
 
 		SendResult result;
+
+		/** Why the send script refused it (over the queue's size limit), or null. */
+		QueueFullException refusal;
 
 		Prepared(String queue, String id, byte[] envelope, String kind, long value, String mode) {
 			this.queue = queue;

@@ -25,16 +25,16 @@ import java.time.Instant;
  * @param id the message id (generated when the caller gave none)
  * @param status what happened
  * @param dueTime when the message is (or, for a duplicate, the existing one is) due, by
- * the Redis clock
+ * the Redis clock; {@code null} when deferred or refused
  */
 public record SendResult(String queue, String id, Status status, Instant dueTime) {
 
 	/**
 	 * Whether this send created or replaced a scheduled message.
-	 * @return {@code false} for a duplicate
+	 * @return {@code false} for a duplicate or a refusal
 	 */
 	public boolean accepted() {
-		return this.status != Status.DUPLICATE;
+		return this.status != Status.DUPLICATE && this.status != Status.REFUSED;
 	}
 
 	/**
@@ -53,6 +53,12 @@ public record SendResult(String queue, String id, Status status, Instant dueTime
 		DUPLICATE,
 		/** Replaced the scheduled message with this id (payload and due time). */
 		REPLACED,
+		/**
+		 * Refused: the queue holds its maximum of waiting messages (its size limit, see
+		 * {@link DelayQueueAdmin#limitSize}); nothing was written. {@code sendAll}
+		 * reports it here; a single {@code send} throws {@link QueueFullException}.
+		 */
+		REFUSED,
 		/**
 		 * Not sent yet: sent once the current transaction commits, dropped if it rolls
 		 * back ({@code DelayQueueEngineBuilder.sendAfterCommit}); the due time is not

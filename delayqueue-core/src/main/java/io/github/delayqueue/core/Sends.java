@@ -178,6 +178,9 @@ final class Sends {
 			results.add(prepared.result);
 			this.engine.observer().sent(prepared.result);
 		}
+		if (batch.single && all.get(0).refusal != null) {
+			throw all.get(0).refusal;
+		}
 		if (confirmed != null) {
 			DurableSends.check(durability, confirmed, results, queues);
 		}
@@ -189,7 +192,8 @@ final class Sends {
 		int size = this.engine.sendBatchSize();
 		byPartition.forEach((keys, batch) -> {
 			for (int from = 0; from < batch.size(); from += size) {
-				chunks.add(new Chunk(keys, batch.subList(from, Math.min(batch.size(), from + size))));
+				chunks.add(new Chunk(keys, batch.subList(from, Math.min(batch.size(), from + size)),
+						this.engine.partitions(keys.queue())));
 			}
 		});
 		return chunks;
@@ -204,12 +208,16 @@ final class Sends {
 
 		final Object[] args;
 
-		Chunk(QueueKeys keys, List<Prepared> messages) {
+		final int partitions;
+
+		Chunk(QueueKeys keys, List<Prepared> messages, int partitions) {
 			this.keys = keys;
 			this.messages = messages;
-			List<Object> args = new ArrayList<>(2 + messages.size() * 5);
+			this.partitions = partitions;
+			List<Object> args = new ArrayList<>(3 + messages.size() * 5);
 			args.add(keys.wakeChannel());
 			args.add(messages.size());
+			args.add(partitions);
 			for (Prepared prepared : messages) {
 				args.add(prepared.id);
 				args.add(prepared.envelope);
@@ -221,15 +229,25 @@ final class Sends {
 		}
 
 		List<String> scriptKeys() {
-			return List.of(this.keys.delayed(), this.keys.messages(), this.keys.stream(), this.keys.retired());
+			return List.of(this.keys.delayed(), this.keys.messages(), this.keys.stream(), this.keys.retired(),
+					this.keys.sizeLimit());
 		}
 
 		void apply(List<Object> reply) {
 			for (int i = 0; i < this.messages.size(); i++) {
 				Prepared prepared = this.messages.get(i);
 				SendResult.Status status = SendResult.Status.values()[(int) ScriptRunner.asLong(reply.get(2 * i)) - 1];
-				Instant due = Instant.ofEpochMilli(ScriptRunner.asLong(reply.get(2 * i + 1)));
-				prepared.result = new SendResult(this.keys.queue(), prepared.id, status, due);
+				long value = ScriptRunner.asLong(reply.get(2 * i + 1));
+				if (status == SendResult.Status.REFUSED) {
+					// the value is the queue's size limit
+					prepared.result = new SendResult(this.keys.queue(), prepared.id, status, null);
+					prepared.refusal = new QueueFullException(this.keys.queue(), prepared.id, value, this.partitions,
+							this.keys.partition());
+				}
+				else {
+					prepared.result = new SendResult(this.keys.queue(), prepared.id, status,
+							Instant.ofEpochMilli(value));
+				}
 			}
 		}
 

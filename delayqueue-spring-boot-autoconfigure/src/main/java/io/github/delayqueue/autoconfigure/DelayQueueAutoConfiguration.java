@@ -97,7 +97,19 @@ public final class DelayQueueAutoConfiguration {
 			throw new IllegalStateException("delayqueue.listener.expire-after is not a setting of every listener: "
 					+ "set delayqueue.queues.<name>.expire-after for the queue whose messages expire");
 		}
+		if (properties.getListener().getSizeLimit() != null) {
+			throw new IllegalStateException("delayqueue.listener.size-limit is not a setting of every listener: "
+					+ "set delayqueue.queues.<name>.size-limit for the queue to limit");
+		}
 		properties.getQueues().forEach((queue, settings) -> {
+			if (settings.getSizeLimit() != null) {
+				try {
+					builder.sizeLimit(queue, settings.getSizeLimit());
+				}
+				catch (IllegalArgumentException ex) {
+					throw new IllegalStateException("delayqueue.queues." + queue + ".size-limit: " + ex.getMessage());
+				}
+			}
 			if (settings.getExpireAfter() != null) {
 				try {
 					builder.expireAfter(queue, settings.getExpireAfter());

@@ -142,6 +142,22 @@ public class ListenerProperties {
 	private Duration expireAfter;
 
 	/**
+	 * Maximum of waiting (scheduled or ready) messages of the queue (under
+	 * delayqueue.queues.<name> only): a send over it is refused, writing nothing. Written
+	 * to Redis when this application first uses the queue, for every producer; each
+	 * partition takes its share. Default: unlimited.
+	 */
+	private Long sizeLimit;
+
+	public Long getSizeLimit() {
+		return this.sizeLimit;
+	}
+
+	public void setSizeLimit(Long sizeLimit) {
+		this.sizeLimit = sizeLimit;
+	}
+
+	/**
 	 * Whether a message that expired before it was handled is discarded rather than
 	 * dead-lettered (default false). Either way it is counted
 	 * (delayqueue.messages.expired).

@@ -30,6 +30,7 @@ import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.PartitionLayout;
+import io.github.delayqueue.core.QueueFullException;
 import io.github.delayqueue.core.annotation.DelayListener;
 import io.github.delayqueue.core.listener.DelayMessageContext;
 import io.github.delayqueue.test.RedisServer;
@@ -132,8 +133,8 @@ class DelayQueueApplicationIntegrationTests {
 
 			// replay through the admin endpoint: three more attempts, dead again
 			DelayQueueEndpoint admin = endpoint;
-			assertThat(admin.act("payments", "replay", letter.entryId(), null, null, null)).containsEntry("replayed",
-					1);
+			assertThat(admin.act("payments", "replay", letter.entryId(), null, null, null, null))
+				.containsEntry("replayed", 1);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listeners.paymentAttempts.size() == 6);
 			await().atMost(Duration.ofSeconds(5))
 				.until(() -> endpoint.queue("payments", null).deadLetters().size() == 1);
@@ -146,20 +147,20 @@ class DelayQueueApplicationIntegrationTests {
 				.id("order-o-3")
 				.delay(Duration.ofHours(1))
 				.build());
-			assertThat(admin.act("order-timeout", "cancel", null, null, "order-o-3", null)).containsEntry("cancelled",
-					true);
+			assertThat(admin.act("order-timeout", "cancel", null, null, "order-o-3", null, null))
+				.containsEntry("cancelled", true);
 			assertThat(endpoint.queue("order-timeout", null).stats().scheduled()).isZero();
 
 			// the partition count, shown and changed through the endpoint
 			assertThat(endpoint.queue("order-timeout", null).partitions())
 				.isEqualTo(new PartitionLayout("order-timeout", 1, 0, List.of()));
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> admin.act("order-timeout", "change-partitions", null, null, null, null))
+				.isThrownBy(() -> admin.act("order-timeout", "change-partitions", null, null, null, null, null))
 				.withMessageContaining("needs partitions");
-			assertThat(admin.act("order-timeout", "change-partitions", null, null, null, 3)).containsEntry("layout",
-					new PartitionLayout("order-timeout", 3, 0, List.of()));
+			assertThat(admin.act("order-timeout", "change-partitions", null, null, null, 3, null))
+				.containsEntry("layout", new PartitionLayout("order-timeout", 3, 0, List.of()));
 			assertThatIllegalStateException()
-				.isThrownBy(() -> admin.act("order-timeout", "finish-partition-change", null, null, null, null))
+				.isThrownBy(() -> admin.act("order-timeout", "finish-partition-change", null, null, null, null, null))
 				.withMessageContaining("has no change of its partition count in progress");
 		});
 	}
@@ -181,22 +182,22 @@ class DelayQueueApplicationIntegrationTests {
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails().get("queues").toString()).contains("paused=true");
 
-			assertThat(endpoint.act("order-timeout", "resume", null, null, null, null)).containsKey("controls");
+			assertThat(endpoint.act("order-timeout", "resume", null, null, null, null, null)).containsKey("controls");
 			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
 
 			// one group only, through the endpoint
-			endpoint.act("order-timeout", "pause", null, "shop", null, null);
+			endpoint.act("order-timeout", "pause", null, "shop", null, null, null);
 			assertThat(endpoint.queue("order-timeout", null).controls().pausedGroups()).containsExactly("shop");
 			template.send("order-timeout", new OrderTimeout("p-2"), Duration.ZERO);
 			assertThat(listeners.timeouts.poll(1500, TimeUnit.MILLISECONDS)).isNull();
-			endpoint.act("order-timeout", "resume", null, "shop", null, null);
+			endpoint.act("order-timeout", "resume", null, "shop", null, null, null);
 			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
 			assertThat(endpoint.queues().paused()).isEmpty();
 
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("order-timeout", "pause", null, "", null, null));
+				.isThrownBy(() -> endpoint.act("order-timeout", "pause", null, "", null, null, null));
 			assertThatExceptionOfType(DelayQueueEndpoint.NotFoundException.class)
-				.isThrownBy(() -> endpoint.act("no-such-queue", "pause", null, null, null, null));
+				.isThrownBy(() -> endpoint.act("no-such-queue", "pause", null, null, null, null, null));
 			assertThat(endpoint.queues().paused()).isEmpty();
 		});
 	}
@@ -232,6 +233,40 @@ class DelayQueueApplicationIntegrationTests {
 				assertThat(listeners.timeouts.poll(300, TimeUnit.MILLISECONDS)).isNull();
 				assertThat(admin.deadLetters("order-timeout", null, 10)).anyMatch(DeadLetter::isExpired);
 			});
+	}
+
+	@Test
+	void aQueueSizeLimitIsSetByPropertyAndChangedThroughTheEndpoint() {
+		this.runner.withPropertyValues("delayqueue.queues.bounded.size-limit=2").run((context) -> {
+			DelayQueueTemplate template = context.getBean(DelayQueueTemplate.class);
+			DelayQueueEndpoint endpoint = context.getBean(DelayQueueEndpoint.class);
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			template.send("bounded", new OrderTimeout("s-1"), Duration.ofMinutes(5));
+			template.send("bounded", new OrderTimeout("s-2"), Duration.ofMinutes(5));
+			assertThatExceptionOfType(QueueFullException.class)
+				.isThrownBy(() -> template.send("bounded", new OrderTimeout("s-3"), Duration.ofMinutes(5)))
+				.withMessageContaining("size limit is 2");
+			assertThat(meters.get("delayqueue.messages.sent")
+				.tags("queue", "bounded", "result", "refused")
+				.counter()
+				.count()).isEqualTo(1);
+			assertThat(endpoint.queue("bounded", null).sizeLimit()).isEqualTo(2);
+			assertThat(endpoint.act("bounded", "limit-size", null, null, null, null, 3L)).containsEntry("sizeLimit",
+					3L);
+			template.send("bounded", new OrderTimeout("s-3"), Duration.ofMinutes(5));
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, null))
+				.withMessageContaining("needs sizeLimit");
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, 0L))
+				.withMessageContaining("must be from 1");
+			endpoint.act("bounded", "remove-size-limit", null, null, null, null, null);
+			assertThat(endpoint.queue("bounded", null).sizeLimit()).isNull();
+		});
+		this.runner.withPropertyValues("delayqueue.listener.size-limit=5")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("delayqueue.listener.size-limit is not a setting of every listener"));
 	}
 
 	@Test

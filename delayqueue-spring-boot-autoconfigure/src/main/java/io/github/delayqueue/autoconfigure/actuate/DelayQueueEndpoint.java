@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -59,7 +60,8 @@ public class DelayQueueEndpoint {
 	static final int DEAD_LETTER_PAGE = 20;
 
 	private static final String ACTIONS = "'replay' (entryId or group optional), 'cancel' (messageId), "
-			+ "'pause' or 'resume' (group optional), 'change-partitions' (partitions) or 'finish-partition-change'";
+			+ "'pause' or 'resume' (group optional), 'limit-size' (sizeLimit), 'remove-size-limit', "
+			+ "'change-partitions' (partitions) or 'finish-partition-change'";
 
 	private static final int MAX_PAYLOAD_SHOWN = 1024;
 
@@ -133,12 +135,14 @@ public class DelayQueueEndpoint {
 						owners.put(group.group(), owned);
 					}
 				}
+				OptionalLong sizeLimit = this.engine.admin().sizeLimit(queue);
 				return new QueueDescriptor(stats, this.engine.admin().controls(queue),
+						sizeLimit.isPresent() ? sizeLimit.getAsLong() : null,
 						this.engine.admin().partitionLayout(queue), owners, deadLetters, null);
 			});
 		}
 		catch (BoundedCalls.TimeoutException ex) {
-			return new QueueDescriptor(null, null, null, Map.of(), List.of(), ex.getMessage());
+			return new QueueDescriptor(null, null, null, null, Map.of(), List.of(), ex.getMessage());
 		}
 	}
 
@@ -147,18 +151,21 @@ public class DelayQueueEndpoint {
 	 * count.
 	 * @param queue the queue
 	 * @param action {@code replay}, {@code cancel}, {@code pause}, {@code resume},
-	 * {@code change-partitions} or {@code finish-partition-change}
+	 * {@code limit-size}, {@code remove-size-limit}, {@code change-partitions} or
+	 * {@code finish-partition-change}
 	 * @param entryId the dead letter to replay ({@code replay}); all when absent
 	 * @param group the group whose dead letters to replay ({@code replay} without
 	 * {@code entryId}; all groups when absent), or to pause or resume (the whole queue
 	 * when absent)
 	 * @param messageId the message to cancel ({@code cancel})
 	 * @param partitions the new partition count ({@code change-partitions})
+	 * @param sizeLimit the queue's new maximum of waiting messages ({@code limit-size})
 	 * @return what was done
 	 */
 	@WriteOperation
 	public Map<String, Object> act(@Selector String queue, @Nullable String action, @Nullable String entryId,
-			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions) {
+			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions,
+			@Nullable Long sizeLimit) {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("queue", queue);
 		result.put("action", action);
@@ -195,6 +202,18 @@ public class DelayQueueEndpoint {
 					(group != null) ? this.engine.admin().pause(queue, group) : this.engine.admin().pause(queue));
 			case "resume" -> result.put("controls",
 					(group != null) ? this.engine.admin().resume(queue, group) : this.engine.admin().resume(queue));
+			case "limit-size" -> {
+				if (sizeLimit == null) {
+					throw new IllegalArgumentException(
+							"Action 'limit-size' needs sizeLimit (the queue's maximum of waiting messages)");
+				}
+				this.engine.admin().limitSize(queue, sizeLimit);
+				result.put("sizeLimit", sizeLimit);
+			}
+			case "remove-size-limit" -> {
+				this.engine.admin().removeSizeLimit(queue);
+				result.put("sizeLimit", null);
+			}
 			default -> throw new IllegalArgumentException("Unknown action '" + action + "'; use " + ACTIONS);
 		}
 		return result;
@@ -309,6 +328,7 @@ public class DelayQueueEndpoint {
 	 *
 	 * @param stats the counts
 	 * @param controls whether the queue, or which of its groups, is paused
+	 * @param sizeLimit the queue's maximum of waiting messages, {@code null} for none
 	 * @param partitions the partition count in Redis, and a change of it in progress
 	 * @param partitionOwners for each group consuming the queue exclusively or in order:
 	 * the consumer owning each partition
@@ -317,8 +337,9 @@ public class DelayQueueEndpoint {
 	 * {@code null}
 	 */
 	public record QueueDescriptor(@Nullable QueueStats stats, @Nullable QueueControlState controls,
-			@Nullable PartitionLayout partitions, Map<String, Map<Integer, String>> partitionOwners,
-			List<DeadLetterDescriptor> deadLetters, @Nullable String error) {
+			@Nullable Long sizeLimit, @Nullable PartitionLayout partitions,
+			Map<String, Map<Integer, String>> partitionOwners, List<DeadLetterDescriptor> deadLetters,
+			@Nullable String error) {
 	}
 
 	/**

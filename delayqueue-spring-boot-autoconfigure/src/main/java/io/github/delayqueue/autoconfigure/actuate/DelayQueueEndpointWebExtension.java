@@ -70,12 +70,14 @@ public class DelayQueueEndpointWebExtension {
 	 * @param group the group whose dead letters to replay
 	 * @param messageId the message to cancel
 	 * @param partitions the new partition count
+	 * @param sizeLimit the queue's new maximum of waiting messages
 	 * @return what was done, or why not
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> act(@Selector String queue, @Nullable String action, @Nullable String entryId,
-			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions) {
-		return answer(() -> this.endpoint.act(queue, action, entryId, group, messageId, partitions));
+			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions,
+			@Nullable Long sizeLimit) {
+		return answer(() -> this.endpoint.act(queue, action, entryId, group, messageId, partitions, sizeLimit));
 	}
 
 	/**

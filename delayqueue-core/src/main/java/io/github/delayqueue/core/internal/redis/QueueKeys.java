@@ -155,6 +155,14 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	}
 
 	/**
+	 * @return the STRING holding the queue's size limit (its maximum of waiting
+	 * messages), copied into each partition's slot: the send script reads its own
+	 */
+	public String sizeLimit() {
+		return key("max-waiting");
+	}
+
+	/**
 	 * @return the STREAM of dead letters
 	 */
 	public String dead() {
