@@ -19,6 +19,7 @@ package io.github.delayqueue.core;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.Properties;
@@ -235,6 +236,60 @@ public class DelayQueueAdmin {
 		QueueNames.queue(queue);
 		return RedisCalls.inRedis("read the controls of queue '" + queue + "'",
 				() -> this.engine.controls().read(queue));
+	}
+
+	/**
+	 * Limits how fast the handlers of each consumer group of a queue start, across every
+	 * instance: at most {@code limit.permits()} per {@code limit.period()} per group
+	 * (plus the burst), enforced in Redis by GCRA, so no window boundary lets twice the
+	 * limit through. A message over the limit waits, unstarted and its lease renewed,
+	 * without costing an attempt. Stored in Redis; every instance follows a change
+	 * (raising as well as lowering) within a second, at once when its notification
+	 * arrives. A group's own limit ({@link #limitRate(String, String, RateLimit)}) wins.
+	 * @param queue the queue
+	 * @param limit the limit
+	 * @return the queue's controls after the change
+	 */
+	public QueueControlState limitRate(String queue, RateLimit limit) {
+		return rate(queue, null, Objects.requireNonNull(limit, "Rate limit must not be null"));
+	}
+
+	/**
+	 * Limits how fast the handlers of one consumer group of a queue start (see
+	 * {@link #limitRate(String, RateLimit)}); wins over the queue's limit.
+	 * @param queue the queue
+	 * @param group the group
+	 * @param limit the limit
+	 * @return the queue's controls after the change
+	 */
+	public QueueControlState limitRate(String queue, String group, RateLimit limit) {
+		return rate(queue, QueueNames.group(group), Objects.requireNonNull(limit, "Rate limit must not be null"));
+	}
+
+	/**
+	 * Removes the rate limit of a queue (its groups' own limits stay); idempotent.
+	 * @param queue the queue
+	 * @return the queue's controls after the change
+	 */
+	public QueueControlState removeRateLimit(String queue) {
+		return rate(queue, null, null);
+	}
+
+	/**
+	 * Removes the rate limit of one group of a queue; idempotent.
+	 * @param queue the queue
+	 * @param group the group
+	 * @return the queue's controls after the change
+	 */
+	public QueueControlState removeRateLimit(String queue, String group) {
+		return rate(queue, QueueNames.group(group), null);
+	}
+
+	private QueueControlState rate(String queue, String group, RateLimit limit) {
+		QueueNames.queue(queue);
+		String what = ((limit != null) ? "limit the rate of" : "remove the rate limit of") + " queue '" + queue + "'"
+				+ ((group != null) ? ", group '" + group + "'" : "");
+		return RedisCalls.inRedis(what, () -> this.engine.controls().limitRate(queue, group, limit));
 	}
 
 	/**

@@ -16,28 +16,58 @@
 
 package io.github.delayqueue.core;
 
+import java.util.Collections;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * A queue's flow controls as Redis holds them: whether it is paused, and which of its
- * consumer groups are paused on their own.
+ * A queue's flow controls as Redis holds them: whether it is paused, which of its
+ * consumer groups are paused on their own, and its rate limits.
  *
  * @param queue the queue
  * @param paused whether the whole queue is paused: no group starts a handler
  * @param pausedGroups the groups paused on their own, sorted
+ * @param rateLimit the rate limit of each group of the queue, or {@code null}
+ * @param groupRateLimits the rate limits set for one group, which win over the queue's
  * @see DelayQueueAdmin#pause(String)
  * @see DelayQueueAdmin#pause(String, String)
+ * @see DelayQueueAdmin#limitRate(String, RateLimit)
  */
-public record QueueControlState(String queue, boolean paused, Set<String> pausedGroups) {
+public record QueueControlState(String queue, boolean paused, Set<String> pausedGroups, RateLimit rateLimit,
+		Map<String, RateLimit> groupRateLimits) {
 
 	/**
 	 * Creates a state.
 	 * @param queue the queue
 	 * @param paused whether the whole queue is paused
 	 * @param pausedGroups the groups paused on their own
+	 * @param rateLimit the rate limit of each group of the queue, or {@code null}
+	 * @param groupRateLimits the rate limits set for one group
 	 */
 	public QueueControlState {
 		pausedGroups = Set.copyOf(pausedGroups);
+		groupRateLimits = Collections.unmodifiableMap(new TreeMap<>(groupRateLimits));
+	}
+
+	/**
+	 * A state without rate limits.
+	 * @param queue the queue
+	 * @param paused whether the whole queue is paused
+	 * @param pausedGroups the groups paused on their own
+	 */
+	public QueueControlState(String queue, boolean paused, Set<String> pausedGroups) {
+		this(queue, paused, pausedGroups, null, Map.of());
+	}
+
+	/**
+	 * @param group a consumer group
+	 * @return the rate limit its handlers start under: its own, else the queue's, else
+	 * {@code null}
+	 */
+	public RateLimit rateLimit(String group) {
+		RateLimit own = this.groupRateLimits.get(group);
+		return (own != null) ? own : this.rateLimit;
 	}
 
 	/**

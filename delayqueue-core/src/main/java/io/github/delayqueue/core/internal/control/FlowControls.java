@@ -18,15 +18,18 @@ package io.github.delayqueue.core.internal.control;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import io.github.delayqueue.core.QueueControlState;
+import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
@@ -64,6 +67,10 @@ public final class FlowControls {
 	private static final byte[] GROUPS_FIELD = "paused-groups".getBytes(StandardCharsets.UTF_8);
 
 	private static final byte[] VERSION_FIELD = "control-version".getBytes(StandardCharsets.UTF_8);
+
+	private static final byte[] RATE_FIELD = "rate-limit".getBytes(StandardCharsets.UTF_8);
+
+	private static final byte[] GROUP_RATES_FIELD = "rate-limits".getBytes(StandardCharsets.UTF_8);
 
 	private final ScriptRunner scripts;
 
@@ -132,13 +139,29 @@ public final class FlowControls {
 		return change(queue, group, "resume");
 	}
 
+	/**
+	 * Sets or removes the rate limit of a queue (each of its groups), or of one group.
+	 * @param queue the queue
+	 * @param group the group, or {@code null} for the whole queue
+	 * @param limit the limit, or {@code null} to remove it
+	 * @return the queue's state after the change
+	 */
+	public QueueControlState limitRate(String queue, String group, RateLimit limit) {
+		return change(queue, group, "rate", (limit != null) ? limit.toString() : "");
+	}
+
 	private QueueControlState change(String queue, String group, String action) {
+		return change(queue, group, action, "");
+	}
+
+	private QueueControlState change(String queue, String group, String action, String value) {
 		QueueKeys keys = this.keys.apply(queue);
 		String target = (group != null) ? QueueNames.group(group) : "";
 		List<Object> reply = this.scripts.run(Scripts.CONTROL, List.of(keys.meta()), action, target,
-				keys.controlChannel());
+				keys.controlChannel(), value);
 		QueueControlState state = state(keys.queue(), ScriptRunner.asString(reply.get(0)),
-				ScriptRunner.asString(reply.get(1)));
+				ScriptRunner.asString(reply.get(1)), ScriptRunner.asString(reply.get(3)),
+				ScriptRunner.asString(reply.get(4)));
 		// at once here: this instance's listeners need no notification
 		apply(state, ScriptRunner.asLong(reply.get(2)));
 		return state;
@@ -155,9 +178,10 @@ public final class FlowControls {
 
 	private Versioned read(QueueKeys keys) {
 		List<byte[]> values = this.scripts.execute((connection) -> connection.hashCommands()
-			.hMGet(QueueKeys.bytes(keys.meta()), QUEUE_FIELD, GROUPS_FIELD, VERSION_FIELD));
+			.hMGet(QueueKeys.bytes(keys.meta()), QUEUE_FIELD, GROUPS_FIELD, VERSION_FIELD, RATE_FIELD,
+					GROUP_RATES_FIELD));
 		String version = text(values, 2);
-		return new Versioned(state(keys.queue(), text(values, 0), text(values, 1)),
+		return new Versioned(state(keys.queue(), text(values, 0), text(values, 1), text(values, 3), text(values, 4)),
 				(version != null) ? Long.parseLong(version) : 0);
 	}
 
@@ -262,10 +286,11 @@ public final class FlowControls {
 		try {
 			String channel = this.keys.apply(queue).controlChannel();
 			this.notifications.subscribeRaw(channel, (body) -> {
-				// "<version>\n<paused>\n<paused-groups>", as control.lua publishes it
+				// "<version>\n<paused>\n<paused-groups>\n<rate-limit>\n<rate-limits>", as
+				// control.lua publishes it
 				String[] lines = new String(body, StandardCharsets.UTF_8).split("\n", -1);
-				if (lines.length == 3) {
-					apply(state(queue, lines[1], lines[2]), Long.parseLong(lines[0]));
+				if (lines.length == 5) {
+					apply(state(queue, lines[1], lines[2], lines[3], lines[4]), Long.parseLong(lines[0]));
 				}
 			});
 			this.subscribed.add(queue);
@@ -289,7 +314,10 @@ public final class FlowControls {
 			}
 			this.appliedVersions.put(state.queue(), version);
 			boolean pendingPause = this.pauseAtStart.contains(state.queue());
-			queueGates.forEach((group, gate) -> gate.set(pendingPause || state.isPaused(group)));
+			queueGates.forEach((group, gate) -> {
+				gate.rateLimit(state.rateLimit(group));
+				gate.set(pendingPause || state.isPaused(group));
+			});
 		}
 	}
 
@@ -311,16 +339,45 @@ public final class FlowControls {
 	 * @param paused the {@code paused} field ({@code 1}), or {@code null}
 	 * @param groups the {@code paused-groups} field, or {@code null}
 	 */
-	private static QueueControlState state(String queue, String paused, String groups) {
-		Set<String> names = new TreeSet<>();
-		if (groups != null) {
-			for (String group : groups.trim().split(" +")) {
-				if (!group.isEmpty()) {
-					names.add(group);
+	private static QueueControlState state(String queue, String paused, String groups, String rate, String groupRates) {
+		Set<String> names = new TreeSet<>(words(groups));
+		Map<String, RateLimit> rates = new TreeMap<>();
+		for (String entry : words(groupRates)) {
+			int equals = entry.indexOf('=');
+			RateLimit limit = rateLimit(queue, entry.substring(equals + 1));
+			if (equals > 0 && limit != null) {
+				rates.put(entry.substring(0, equals), limit);
+			}
+		}
+		return new QueueControlState(queue, "1".equals(paused), names, rateLimit(queue, rate), rates);
+	}
+
+	private static List<String> words(String text) {
+		List<String> words = new ArrayList<>();
+		if (text != null) {
+			for (String word : text.trim().split(" +")) {
+				if (!word.isEmpty()) {
+					words.add(word);
 				}
 			}
 		}
-		return new QueueControlState(queue, "1".equals(paused), names);
+		return words;
+	}
+
+	/**
+	 * A limit as stored; one that cannot be read (written by hand) is ignored, said once.
+	 */
+	private static RateLimit rateLimit(String queue, String text) {
+		if (text == null || text.isEmpty()) {
+			return null;
+		}
+		try {
+			return RateLimit.parse(text);
+		}
+		catch (IllegalArgumentException ex) {
+			logger.warn("Ignoring the rate limit '" + text + "' of queue '" + queue + "' in Redis: " + ex.getMessage());
+			return null;
+		}
 	}
 
 }

@@ -16,6 +16,8 @@
 
 package io.github.delayqueue.core.internal.control;
 
+import io.github.delayqueue.core.RateLimit;
+
 /**
  * Whether the listeners of one (queue, group) may start handlers now: closed while the
  * queue or the group is paused. Readers and workers consult it before each read and each
@@ -27,6 +29,11 @@ public final class FlowGate {
 
 	private volatile boolean closed;
 
+	private volatile RateLimit rateLimit;
+
+	/** Until when ({@code System.nanoTime()}) a handler's push-back holds starts here. */
+	private volatile long heldUntilNanos = System.nanoTime();
+
 	FlowGate(boolean closed) {
 		this.closed = closed;
 	}
@@ -36,6 +43,35 @@ public final class FlowGate {
 	 */
 	public boolean isOpen() {
 		return !this.closed;
+	}
+
+	/**
+	 * @return the rate limit handlers start under, or {@code null}
+	 */
+	public RateLimit rateLimit() {
+		return this.rateLimit;
+	}
+
+	/**
+	 * Holds starts on this instance for a while: a handler pushed back.
+	 * @param hold how long
+	 */
+	public void holdFor(java.time.Duration hold) {
+		long until = System.nanoTime() + hold.toNanos();
+		if (until - this.heldUntilNanos > 0) {
+			this.heldUntilNanos = until;
+		}
+	}
+
+	/**
+	 * @return how long starts are still held here by a push-back, in nanoseconds, or 0
+	 */
+	public long heldNanos() {
+		return Math.max(0, this.heldUntilNanos - System.nanoTime());
+	}
+
+	void rateLimit(RateLimit limit) {
+		this.rateLimit = limit;
 	}
 
 	void set(boolean closed) {

@@ -21,14 +21,18 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.codec.MessageDecodingException;
+import io.github.delayqueue.core.internal.control.FlowGate;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.MessageExpiredException;
+import io.github.delayqueue.core.listener.RateLimitedException;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.QueueNames;
@@ -58,6 +62,9 @@ final class Processor {
 
 	private final ListenerContext context;
 
+	/** When a failure to take a rate limit permit was last logged. */
+	private volatile long permitFailureLoggedNanos = System.nanoTime() - TimeUnit.MINUTES.toNanos(1);
+
 	private final Holdings holdings;
 
 	private final Acker acker;
@@ -86,15 +93,8 @@ final class Processor {
 	}
 
 	void process(Delivery delivery, WorkerPool.Worker worker) {
-		while (!this.context.gate().awaitOpen(PAUSED_WAIT_MILLIS)) {
-			// paused after this worker took it: it waits unstarted, its lease renewed
-			if (worker == null || !worker.active()) {
-				// stopping: left to the stop, which hands it back
-				if (delivery.settle()) {
-					this.holdings.finished(delivery);
-				}
-				return;
-			}
+		if (!awaitStart(delivery, worker)) {
+			return;
 		}
 		if (!delivery.start(worker)) {
 			return;
@@ -152,6 +152,89 @@ final class Processor {
 			Failures.logError(logger,
 					"Could not settle " + delivery + "; it is redelivered after the visibility timeout", ex);
 		}
+	}
+
+	/**
+	 * Waits, the delivery unstarted and its lease renewed, while the queue or group is
+	 * paused or held, and until its rate limit grants a start.
+	 * @return whether it may start; {@code false} when the container stops (left to the
+	 * stop, which hands it back)
+	 */
+	private boolean awaitStart(Delivery delivery, WorkerPool.Worker worker) {
+		FlowGate gate = this.context.gate();
+		for (;;) {
+			long waitNanos;
+			if (!gate.awaitOpen(PAUSED_WAIT_MILLIS)) {
+				waitNanos = 0;
+			}
+			else {
+				long held = gate.heldNanos();
+				waitNanos = (held > 0) ? held : permitWaitNanos(gate.rateLimit());
+				if (waitNanos <= 0) {
+					return true;
+				}
+			}
+			if (waitNanos > 0) {
+				LockSupport.parkNanos(Math.min(waitNanos, TimeUnit.MILLISECONDS.toNanos(PAUSED_WAIT_MILLIS)));
+			}
+			if (worker == null || !worker.active()) {
+				if (delivery.settle()) {
+					this.holdings.finished(delivery);
+				}
+				return false;
+			}
+		}
+	}
+
+	/** Takes a permit of the group's rate limit: 0 when taken, else how long to wait. */
+	private long permitWaitNanos(RateLimit limit) {
+		if (limit == null) {
+			return 0;
+		}
+		try {
+			List<Object> reply = this.context.scripts()
+				.run(Scripts.RATE, List.of(this.context.keys().rateState(this.context.group())), limit.intervalMicros(),
+						limit.toleranceMicros(), 0);
+			return TimeUnit.MICROSECONDS.toNanos(ScriptRunner.asLong(reply.get(0)));
+		}
+		catch (RuntimeException ex) {
+			// Redis unreachable: nothing could be acknowledged either; try again shortly,
+			// said at WARN every 30 s at most, so that a held group is not left unnoticed
+			long now = System.nanoTime();
+			if (now - this.permitFailureLoggedNanos > TimeUnit.SECONDS.toNanos(30)) {
+				this.permitFailureLoggedNanos = now;
+				logger.warn("Cannot take a rate limit permit for " + this.context.label()
+						+ "; its handlers wait until Redis answers: " + Failures.describe(ex));
+			}
+			return TimeUnit.MILLISECONDS.toNanos(PAUSED_WAIT_MILLIS);
+		}
+	}
+
+	/**
+	 * A handler pushed back: holds the group's starts here, and in its limiter in Redis
+	 * for every instance when it has a rate limit; the message goes back without costing
+	 * an attempt.
+	 */
+	private void pushBack(Delivery delivery, RateLimitedException pushBack) {
+		Duration hold = pushBack.getHoldFor();
+		this.context.gate().holdFor(hold);
+		RateLimit limit = this.context.gate().rateLimit();
+		if (limit != null) {
+			try {
+				this.context.scripts()
+					.run(Scripts.RATE, List.of(this.context.keys().rateState(this.context.group())),
+							limit.intervalMicros(), limit.toleranceMicros(),
+							TimeUnit.NANOSECONDS.toMicros(hold.toNanos()));
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Cannot hold the rate limiter of " + this.context.label() + " in Redis: "
+						+ Failures.describe(ex));
+			}
+		}
+		logger.info("The handler of " + this.context.label() + " pushed back (" + pushBack.getMessage()
+				+ "): holding the group's starts for " + hold.toMillis() + " ms; message '" + delivery.messageId
+				+ "' is due again then, at the same attempt");
+		nack(delivery, "retry", hold.toMillis(), pushBack, delivery.attempt);
 	}
 
 	private Throwable handle(Object payload, Delivery delivery) {
@@ -214,8 +297,8 @@ final class Processor {
 	 */
 	private InPlace retryInPlace(Delivery delivery, Throwable failure, WorkerPool.Worker worker) {
 		RetryPolicy policy = this.context.settings().retryPolicy();
-		if (!this.context.settings().blockingRetries() || !policy.isRetryable(failure)
-				|| delivery.attempt >= delivery.maxAttempts) {
+		if (!this.context.settings().blockingRetries() || failure instanceof RateLimitedException
+				|| !policy.isRetryable(failure) || delivery.attempt >= delivery.maxAttempts) {
 			return InPlace.NO;
 		}
 		Duration backoff = policy.backoff(delivery.attempt);
@@ -325,6 +408,10 @@ final class Processor {
 	}
 
 	private void settleFailure(Delivery delivery, Throwable failure) {
+		if (failure instanceof RateLimitedException pushBack) {
+			pushBack(delivery, pushBack);
+			return;
+		}
 		RetryPolicy policy = this.context.settings().retryPolicy();
 		if (policy.isRetryable(failure) && delivery.attempt < delivery.maxAttempts) {
 			Duration backoff = policy.backoff(delivery.attempt);
@@ -362,6 +449,10 @@ final class Processor {
 	 * delivery was not this consumer's any more or Redis could not be reached
 	 */
 	private String nack(Delivery delivery, String action, long delayMillis, Throwable error) {
+		return nack(delivery, action, delayMillis, error, delivery.attempt + 1);
+	}
+
+	private String nack(Delivery delivery, String action, long delayMillis, Throwable error, int nextAttempt) {
 		String message = truncate(Failures.message(error), MAX_ERROR_MESSAGE);
 		try {
 			for (int attempt = 1;; attempt++) {
@@ -371,7 +462,7 @@ final class Processor {
 								List.of(delivery.stream, delivery.context.keys().retryDelayed(this.context.group()),
 										delivery.context.keys().dead()),
 								this.context.group(), this.context.consumer(), delivery.entryId, action, delayMillis,
-								delivery.attempt + 1, delivery.messageId, delivery.envelopeBytes,
+								nextAttempt, delivery.messageId, delivery.envelopeBytes,
 								Math.min(delivery.attempt, delivery.maxAttempts), error.getClass().getName(), message,
 								delivery.context.keys().wakeChannel(), delivery.dueMillis,
 								Failures.stackTrace(error, MAX_STACK_TRACE),

@@ -175,6 +175,15 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	}
 
 	/**
+	 * @param group a consumer group
+	 * @return the STRING holding the state of the group's rate limiter (GCRA), always in
+	 * partition 0's slot: one limiter for every partition
+	 */
+	public String rateState(String group) {
+		return firstPartitionKey("rate:" + group);
+	}
+
+	/**
 	 * @return the HASH of the queue's metadata (its partition count), always in partition
 	 * 0's slot
 	 */

@@ -63,6 +63,9 @@ public final class Scripts {
 	/** Moves a scheduled message to another time. */
 	public static final RedisScript<List<Object>> RESCHEDULE = load("reschedule");
 
+	/** Takes a permit of a rate limit, or holds every start for a while. */
+	public static final RedisScript<List<Object>> RATE = load("rate");
+
 	/** Reads the clock of a partition's server. */
 	public static final RedisScript<List<Object>> TIME = load("time");
 
