@@ -18,12 +18,16 @@ function dq.due(kind, value, now, nowUp)
   if value > 0 then return math.min(nowUp + value, dq.MAX_DUE) end
   return now
 end
--- Expiry (Envelope.java): an envelope whose first byte is 2 holds 13 ASCII digits after it:
+-- Expiry (Envelope.java): an envelope whose first byte is 2 or 4 holds 13 ASCII digits after it:
 -- while scheduled, the time to live in ms counted from the due time; once due, the epoch ms
 -- (Redis clock) at which it expires; zeros for none.
+local function has_expiry(envelope)
+  local version = string.byte(envelope, 1)
+  return version == 2 or version == 4
+end
 -- the envelope of a message becoming due: its time to live turned into its expiry
 function dq.start_expiry(envelope, due)
-  if string.byte(envelope, 1) ~= 2 then return envelope end
+  if not has_expiry(envelope) then return envelope end
   local ttl = tonumber(string.sub(envelope, 2, 14))
   if ttl == 0 then return envelope end
   return string.sub(envelope, 1, 1) .. string.format('%013d', math.min(tonumber(due) + ttl, 9999999999999))
@@ -31,12 +35,12 @@ function dq.start_expiry(envelope, due)
 end
 -- the expiry of a due message's envelope, epoch ms, or 0 for none
 function dq.expiry(envelope)
-  if string.byte(envelope, 1) ~= 2 then return 0 end
+  if not has_expiry(envelope) then return 0 end
   return tonumber(string.sub(envelope, 2, 14))
 end
 -- the envelope without its expiry (a replayed dead letter is delivered whatever its age)
 function dq.clear_expiry(envelope)
-  if string.byte(envelope, 1) ~= 2 then return envelope end
+  if not has_expiry(envelope) then return envelope end
   return string.sub(envelope, 1, 1) .. '0000000000000' .. string.sub(envelope, 15)
 end
 -- adds a message ready for delivery to a stream: the queue's, or a group's retry stream

@@ -88,6 +88,16 @@ public interface DelayQueueObserver {
 	}
 
 	/**
+	 * A message could not start at once because of its group's rate limit.
+	 * @param queue the queue
+	 * @param group the group
+	 * @param redelayed whether it went back to Redis, due when its key may go (a limit
+	 * per key); {@code false}: it waited for its permit and started
+	 */
+	default void rateLimited(String queue, String group, boolean redelayed) {
+	}
+
+	/**
 	 * Messages whose lease had expired were claimed by this consumer.
 	 * @param queue the queue
 	 * @param group the group

@@ -81,6 +81,11 @@ final class GuardedObserver implements DelayQueueObserver {
 	}
 
 	@Override
+	public void rateLimited(String queue, String group, boolean redelayed) {
+		guard("rateLimited", (observer) -> observer.rateLimited(queue, group, redelayed));
+	}
+
+	@Override
 	public void recovered(String queue, String group, int count) {
 		guard("recovered", (observer) -> observer.recovered(queue, group, count));
 	}

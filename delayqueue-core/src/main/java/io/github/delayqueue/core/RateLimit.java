@@ -33,21 +33,26 @@ import java.util.regex.Pattern;
  * @param period the period, from 1 ms to 1 day
  * @param burst how many may start at once after a quiet spell, from 1 (none above the
  * even spacing) to {@value #MAX_PERMITS}
+ * @param perKey whether the limit applies to each message key on its own (the key that
+ * picks the partition, the id when the sender set none) rather than to the whole group: a
+ * message whose key is over its limit goes back, due when its key may go, and the other
+ * keys flow
  * @see DelayQueueAdmin#limitRate(String, RateLimit)
  */
-public record RateLimit(int permits, Duration period, int burst) {
+public record RateLimit(int permits, Duration period, int burst, boolean perKey) {
 
 	/** The most permits per period, and the largest burst. */
 	public static final int MAX_PERMITS = 1_000_000;
 
 	private static final Pattern TEXT = Pattern
-		.compile("\\s*(\\d+)\\s*/\\s*(\\d+)\\s*(ms|s|m|h|d)\\s*(?:/\\s*(\\d+)\\s*)?");
+		.compile("\\s*(\\d+)\\s*/\\s*(\\d+)\\s*(ms|s|m|h|d)\\s*(?:/\\s*(\\d+)\\s*)?(/\\s*key\\s*)?");
 
 	/**
 	 * Creates a rate limit, checking it.
 	 * @param permits handler starts per period
 	 * @param period the period
 	 * @param burst how many may start at once
+	 * @param perKey whether it applies to each key on its own
 	 * @throws IllegalArgumentException when out of range
 	 */
 	public RateLimit {
@@ -65,6 +70,24 @@ public record RateLimit(int permits, Duration period, int burst) {
 	}
 
 	/**
+	 * A rate limit of the whole group.
+	 * @param permits handler starts per period
+	 * @param period the period
+	 * @param burst how many may start at once
+	 */
+	public RateLimit(int permits, Duration period, int burst) {
+		this(permits, period, burst, false);
+	}
+
+	/**
+	 * Returns the same limit applied to each message key on its own.
+	 * @return the limit per key
+	 */
+	public RateLimit eachKey() {
+		return new RateLimit(this.permits, this.period, this.burst, true);
+	}
+
+	/**
 	 * A rate limit without burst above the even spacing.
 	 * @param permits handler starts per period
 	 * @param period the period
@@ -75,9 +98,10 @@ public record RateLimit(int permits, Duration period, int burst) {
 	}
 
 	/**
-	 * Reads a rate limit written as {@code permits/period[/burst]}, the period a number
-	 * with a unit ({@code ms}, {@code s}, {@code m}, {@code h}, {@code d}):
-	 * {@code 500/1s}, {@code 100/1m/10}.
+	 * Reads a rate limit written as {@code permits/period[/burst][/key]}, the period a
+	 * number with a unit ({@code ms}, {@code s}, {@code m}, {@code h}, {@code d}), and
+	 * {@code /key} for a limit per message key: {@code 500/1s}, {@code 100/1m/10},
+	 * {@code 5/1s/key}.
 	 * @param text the text
 	 * @return the limit
 	 * @throws IllegalArgumentException when the text is not a rate limit, or out of range
@@ -86,7 +110,8 @@ public record RateLimit(int permits, Duration period, int burst) {
 		Matcher matcher = (text != null) ? TEXT.matcher(text) : null;
 		if (matcher == null || !matcher.matches()) {
 			throw new IllegalArgumentException("Rate limit '" + text
-					+ "' is not permits/period[/burst] with a period such as 500ms, 1s, 1m, 1h or 1d (e.g. 500/1s)");
+					+ "' is not permits/period[/burst][/key] with a period such as 500ms, 1s, 1m, 1h or 1d "
+					+ "(e.g. 500/1s, 100/1m/10, 5/1s/key)");
 		}
 		try {
 			long amount = Long.parseLong(matcher.group(2));
@@ -98,7 +123,7 @@ public record RateLimit(int permits, Duration period, int burst) {
 				default -> Duration.ofDays(amount);
 			};
 			int burst = (matcher.group(4) != null) ? Integer.parseInt(matcher.group(4)) : 1;
-			return new RateLimit(Integer.parseInt(matcher.group(1)), period, burst);
+			return new RateLimit(Integer.parseInt(matcher.group(1)), period, burst, matcher.group(5) != null);
 		}
 		catch (NumberFormatException | ArithmeticException ex) {
 			throw new IllegalArgumentException("Rate limit '" + text + "' has a number out of range", ex);
@@ -120,11 +145,11 @@ public record RateLimit(int permits, Duration period, int burst) {
 	}
 
 	/**
-	 * @return {@code permits/periodMs ms/burst}, as {@link #parse} reads it
+	 * @return {@code permits/periodMs ms/burst[/key]}, as {@link #parse} reads it
 	 */
 	@Override
 	public String toString() {
-		return this.permits + "/" + this.period.toMillis() + "ms/" + this.burst;
+		return this.permits + "/" + this.period.toMillis() + "ms/" + this.burst + (this.perKey ? "/key" : "");
 	}
 
 }

@@ -121,7 +121,7 @@ final class SendBatch {
 		Duration expireAfter = (message.expireAfter() != null) ? message.expireAfter()
 				: this.engine.expireAfter(message.queue());
 		byte[] envelope = new Envelope(headers, message.maxAttempts(),
-				(expireAfter != null) ? expireAfter.toMillis() : 0, payload)
+				(expireAfter != null) ? expireAfter.toMillis() : 0, message.key(), payload)
 			.encode();
 		// a generated id cannot collide with a scheduled one: the script skips the dedup
 		// look-up

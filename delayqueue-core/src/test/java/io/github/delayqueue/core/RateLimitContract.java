@@ -197,6 +197,48 @@ abstract class RateLimitContract {
 	}
 
 	@Test
+	void aLimitPerKeyHoldsABusyKeyWhileTheOtherKeysFlowAndCostsNoAttempt() {
+		DelayQueueEngine a = engine();
+		DelayQueueEngine b = engine();
+		a.admin().limitRate(this.queue, RateLimit.parse("2/1s/key"));
+		Map<String, List<Long>> startsByKey = new ConcurrentHashMap<>();
+		List<Integer> attempts = new CopyOnWriteArrayList<>();
+		DelayMessageHandler<String> handler = (payload, context) -> {
+			startsByKey
+				.computeIfAbsent(payload.substring(0, payload.indexOf('-')), (key) -> new CopyOnWriteArrayList<>())
+				.add(System.nanoTime() / 1_000_000);
+			attempts.add(context.attempt());
+		};
+		listen(a, "g", handler);
+		listen(b, "g", handler);
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			messages.add(DelayMessage.builder("busy-" + i).queue(this.queue).key("busy").build());
+		}
+		for (int i = 0; i < 20; i++) {
+			// keys of their own: the id is the key
+			messages.add(DelayMessage.builder("other" + i + "-x").queue(this.queue).build());
+		}
+		long sent = System.nanoTime() / 1_000_000;
+		a.template().sendAll(messages);
+		await().atMost(Duration.ofSeconds(5)).until(() -> startsByKey.size() == 21);
+		// every other key started at once, behind none of the busy key's waits
+		long lastOther = startsByKey.entrySet()
+			.stream()
+			.filter((entry) -> !entry.getKey().equals("busy"))
+			.mapToLong((entry) -> entry.getValue().get(0))
+			.max()
+			.orElseThrow();
+		assertThat(lastOther - sent).isLessThan(1500);
+		await().atMost(Duration.ofSeconds(15)).until(() -> startsByKey.get("busy").size() == 6);
+		List<Long> busy = startsByKey.get("busy");
+		// 2 per second for the key: 6 take 2 s or more, at most 3 in any second
+		assertThat(busy.get(5) - busy.get(0)).isGreaterThanOrEqualTo(1800);
+		assertThat(mostInAnyWindow(busy, 1000)).isLessThanOrEqualTo(3);
+		assertThat(attempts).containsOnly(1);
+	}
+
+	@Test
 	void badLimitsAreRefusedNamingTheInputAndNothingIsWritten() {
 		DelayQueueEngine engine = engine();
 		assertThatIllegalArgumentException().isThrownBy(() -> RateLimit.of(0, Duration.ofSeconds(1)))
@@ -214,6 +256,9 @@ abstract class RateLimitContract {
 		assertThatIllegalArgumentException().isThrownBy(() -> new RateLimitedException(Duration.ZERO, "no"))
 			.withMessageContaining("from 1 ms to 1 day");
 		assertThat(RateLimit.parse("100/1m/10")).isEqualTo(new RateLimit(100, Duration.ofMinutes(1), 10));
+		assertThat(RateLimit.parse("5/1s/key")).isEqualTo(RateLimit.of(5, Duration.ofSeconds(1)).eachKey());
+		assertThat(RateLimit.parse(RateLimit.parse("7/250ms/3/key").toString()))
+			.isEqualTo(new RateLimit(7, Duration.ofMillis(250), 3, true));
 		assertThat(engine.admin().controls(this.queue).rateLimit("g")).isNull();
 	}
 

@@ -159,6 +159,11 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 	}
 
 	@Override
+	public void rateLimited(String queue, String group, boolean redelayed) {
+		counter("delayqueue.messages.rate-limited", queue, group, redelayed ? "redelayed" : "waited").increment();
+	}
+
+	@Override
 	public void recovered(String queue, String group, int count) {
 		counter("delayqueue.messages.recovered", queue, group, null).increment(count);
 	}
@@ -176,6 +181,9 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 		}
 		for (String result : List.of("dead-lettered", "discarded")) {
 			counter("delayqueue.messages.expired", queue, group, result);
+		}
+		for (String result : List.of("waited", "redelayed")) {
+			counter("delayqueue.messages.rate-limited", queue, group, result);
 		}
 		timer("delayqueue.lateness", queue, group, null);
 		for (String result : List.of("acked", "retried", "dead")) {

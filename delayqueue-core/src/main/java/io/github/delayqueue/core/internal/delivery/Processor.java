@@ -162,6 +162,7 @@ final class Processor {
 	 */
 	private boolean awaitStart(Delivery delivery, WorkerPool.Worker worker) {
 		FlowGate gate = this.context.gate();
+		boolean waited = false;
 		for (;;) {
 			long waitNanos;
 			if (!gate.awaitOpen(PAUSED_WAIT_MILLIS)) {
@@ -169,10 +170,23 @@ final class Processor {
 			}
 			else {
 				long held = gate.heldNanos();
-				waitNanos = (held > 0) ? held : permitWaitNanos(gate.rateLimit());
+				RateLimit limit = gate.rateLimit();
+				waitNanos = (held > 0) ? held : permitWaitNanos(delivery, limit);
 				if (waitNanos <= 0) {
+					if (waited) {
+						this.context.observer().rateLimited(this.context.queue(), this.context.group(), false);
+					}
 					return true;
 				}
+				if (held <= 0 && limit != null && limit.perKey() && !this.context.settings().ordered()) {
+					// its key may not go yet: back to Redis, due when it may, so that the
+					// messages of other keys behind it flow
+					if (delivery.settle()) {
+						redelay(delivery, waitNanos);
+					}
+					return false;
+				}
+				waited = true;
 			}
 			if (waitNanos > 0) {
 				LockSupport.parkNanos(Math.min(waitNanos, TimeUnit.MILLISECONDS.toNanos(PAUSED_WAIT_MILLIS)));
@@ -186,15 +200,51 @@ final class Processor {
 		}
 	}
 
+	/** Returns a message whose key is over its rate limit, without costing an attempt. */
+	private void redelay(Delivery delivery, long waitNanos) {
+		long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos + 999_999));
+		if (nack(delivery, "retry", millis,
+				new RateLimitedException(Duration.ofMillis(millis), "its key is over the rate limit"),
+				delivery.attempt) != null) {
+			this.context.observer().rateLimited(this.context.queue(), this.context.group(), true);
+		}
+	}
+
+	/**
+	 * The key a per-key rate limit counts a message under: its sender's key, else its id;
+	 * {@code null} for an unreadable envelope (dead-lettered once started).
+	 */
+	private static String limiterKey(Delivery delivery) {
+		try {
+			if (delivery.envelope == null) {
+				delivery.envelope = Envelope.decode(delivery.envelopeBytes);
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
+		return (delivery.envelope.key() != null) ? delivery.envelope.key() : delivery.messageId;
+	}
+
 	/** Takes a permit of the group's rate limit: 0 when taken, else how long to wait. */
-	private long permitWaitNanos(RateLimit limit) {
+	private long permitWaitNanos(Delivery delivery, RateLimit limit) {
 		if (limit == null) {
 			return 0;
 		}
+		String state;
+		if (limit.perKey()) {
+			String key = limiterKey(delivery);
+			if (key == null) {
+				return 0;
+			}
+			state = delivery.context.keys().keyRateState(this.context.group(), key);
+		}
+		else {
+			state = this.context.keys().rateState(this.context.group());
+		}
 		try {
 			List<Object> reply = this.context.scripts()
-				.run(Scripts.RATE, List.of(this.context.keys().rateState(this.context.group())), limit.intervalMicros(),
-						limit.toleranceMicros(), 0);
+				.run(Scripts.RATE, List.of(state), limit.intervalMicros(), limit.toleranceMicros(), 0);
 			return TimeUnit.MICROSECONDS.toNanos(ScriptRunner.asLong(reply.get(0)));
 		}
 		catch (RuntimeException ex) {
@@ -368,7 +418,9 @@ final class Processor {
 
 	private Object decode(Delivery delivery) {
 		try {
-			delivery.envelope = Envelope.decode(delivery.envelopeBytes);
+			if (delivery.envelope == null) {
+				delivery.envelope = Envelope.decode(delivery.envelopeBytes);
+			}
 		}
 		catch (IllegalArgumentException ex) {
 			throw new MessageDecodingException("Undecodable message envelope: " + Failures.message(ex), ex);

@@ -28,23 +28,31 @@ import java.util.Map;
  * byte, varint lengths) keeps Redis memory per scheduled message low; the Lua scripts
  * treat it as opaque bytes, but for the expiry.
  * <p>
- * A message without expiry is version 1. One with an expiry is version 2: after the
- * version byte come {@value #EXPIRY_DIGITS} ASCII digits the scripts read and rewrite
+ * A message without expiry or key is version 1. One with an expiry is version 2: after
+ * the version byte come {@value #EXPIRY_DIGITS} ASCII digits the scripts read and rewrite
  * (see {@code prelude.lua}): while the message is scheduled, its time to live in
  * milliseconds counted from its due time; once it is due, the epoch millisecond (Redis
  * clock) at which it expires; all zeros for none (a replayed dead letter). Then the
- * fields of version 1.
+ * fields of version 1. A message with a key (the one its sender set: per-key rate limits
+ * need it) is version 3 (no expiry) or 4 (with): the key, as a varint length and UTF-8
+ * bytes, comes after the version byte and the expiry digits, before the fields of version
+ * 1.
  *
  * @param headers the headers (never {@code null})
  * @param maxAttempts the per-message attempt limit, or 0 for the listener's
  * @param expiry the expiry as stored (see above), or 0 for none
+ * @param key the message's key, or {@code null} when its sender set none
  * @param payload the encoded payload
  */
-public record Envelope(Map<String, String> headers, int maxAttempts, long expiry, byte[] payload) {
+public record Envelope(Map<String, String> headers, int maxAttempts, long expiry, String key, byte[] payload) {
 
 	private static final int VERSION = 1;
 
 	private static final int VERSION_WITH_EXPIRY = 2;
+
+	private static final int VERSION_WITH_KEY = 3;
+
+	private static final int VERSION_WITH_EXPIRY_AND_KEY = 4;
 
 	/** The width of the expiry field of version 2. */
 	public static final int EXPIRY_DIGITS = 13;
@@ -59,7 +67,7 @@ public record Envelope(Map<String, String> headers, int maxAttempts, long expiry
 	 * @param payload the encoded payload
 	 */
 	public Envelope(Map<String, String> headers, int maxAttempts, byte[] payload) {
-		this(headers, maxAttempts, 0, payload);
+		this(headers, maxAttempts, 0, null, payload);
 	}
 
 	public Envelope {
@@ -74,14 +82,19 @@ public record Envelope(Map<String, String> headers, int maxAttempts, long expiry
 	 */
 	public byte[] encode() {
 		ByteArrayOutputStream out = new ByteArrayOutputStream(this.payload.length + 8);
+		if (this.key != null) {
+			out.write((this.expiry > 0) ? VERSION_WITH_EXPIRY_AND_KEY : VERSION_WITH_KEY);
+		}
+		else {
+			out.write((this.expiry > 0) ? VERSION_WITH_EXPIRY : VERSION);
+		}
 		if (this.expiry > 0) {
-			out.write(VERSION_WITH_EXPIRY);
 			String digits = Long.toString(this.expiry);
 			out.writeBytes("0".repeat(EXPIRY_DIGITS - digits.length()).getBytes(StandardCharsets.US_ASCII));
 			out.writeBytes(digits.getBytes(StandardCharsets.US_ASCII));
 		}
-		else {
-			out.write(VERSION);
+		if (this.key != null) {
+			writeString(out, this.key);
 		}
 		writeVarint(out, this.maxAttempts);
 		writeVarint(out, this.headers.size());
@@ -102,13 +115,12 @@ public record Envelope(Map<String, String> headers, int maxAttempts, long expiry
 	public static Envelope decode(byte[] bytes) {
 		Reader reader = new Reader(bytes);
 		int version = reader.next();
-		long expiry = 0;
-		if (version == VERSION_WITH_EXPIRY) {
-			expiry = reader.digits(EXPIRY_DIGITS);
-		}
-		else if (version != VERSION) {
+		if (version < VERSION || version > VERSION_WITH_EXPIRY_AND_KEY) {
 			throw new IllegalArgumentException("Unknown message envelope version " + version);
 		}
+		long expiry = (version == VERSION_WITH_EXPIRY || version == VERSION_WITH_EXPIRY_AND_KEY)
+				? reader.digits(EXPIRY_DIGITS) : 0;
+		String key = (version >= VERSION_WITH_KEY) ? reader.string() : null;
 		int maxAttempts = reader.varint();
 		int count = reader.varint();
 		Map<String, String> headers = (count == 0) ? Collections.emptyMap() : new LinkedHashMap<>();
@@ -117,7 +129,7 @@ public record Envelope(Map<String, String> headers, int maxAttempts, long expiry
 		}
 		byte[] payload = new byte[bytes.length - reader.position];
 		System.arraycopy(bytes, reader.position, payload, 0, payload.length);
-		return new Envelope(Collections.unmodifiableMap(headers), maxAttempts, expiry, payload);
+		return new Envelope(Collections.unmodifiableMap(headers), maxAttempts, expiry, key, payload);
 	}
 
 	/**

@@ -184,6 +184,16 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	}
 
 	/**
+	 * @param group a consumer group
+	 * @param key a message key
+	 * @return the STRING holding the state of the group's rate limiter of one key, in
+	 * this partition's slot (the key's messages are all in it)
+	 */
+	public String keyRateState(String group, String key) {
+		return key("rate:" + group + ":" + key);
+	}
+
+	/**
 	 * @return the HASH of the queue's metadata (its partition count), always in partition
 	 * 0's slot
 	 */

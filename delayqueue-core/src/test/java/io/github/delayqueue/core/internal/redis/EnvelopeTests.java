@@ -43,7 +43,7 @@ class EnvelopeTests {
 
 	@Test
 	void withExpiryItIsVersionTwoWithThirteenDigitsTheScriptsRewrite() {
-		byte[] bytes = new Envelope(Map.of(), 0, 1_500, PAYLOAD).encode();
+		byte[] bytes = new Envelope(Map.of(), 0, 1_500, null, PAYLOAD).encode();
 		assertThat(bytes[0]).isEqualTo((byte) 2);
 		assertThat(new String(bytes, 1, 13, StandardCharsets.US_ASCII)).isEqualTo("0000000001500");
 		Envelope decoded = Envelope.decode(bytes);
@@ -56,8 +56,24 @@ class EnvelopeTests {
 	}
 
 	@Test
+	void aKeyComesAfterTheExpiryDigitsSoTheScriptsFindTheExpiryWhereTheyLook() {
+		Envelope keyOnly = Envelope.decode(new Envelope(Map.of("h", "v"), 2, 0, "tenant-7", PAYLOAD).encode());
+		assertThat(keyOnly.key()).isEqualTo("tenant-7");
+		assertThat(keyOnly.expiry()).isZero();
+		assertThat(keyOnly.headers()).containsEntry("h", "v");
+		assertThat(keyOnly.payload()).isEqualTo(PAYLOAD);
+		byte[] both = new Envelope(Map.of(), 0, 1_500, "tenant-7", PAYLOAD).encode();
+		assertThat(both[0]).isEqualTo((byte) 4);
+		assertThat(new String(both, 1, 13, StandardCharsets.US_ASCII)).isEqualTo("0000000001500");
+		Envelope decoded = Envelope.decode(both);
+		assertThat(decoded.key()).isEqualTo("tenant-7");
+		assertThat(decoded.expiry()).isEqualTo(1_500);
+		assertThat(decoded.payload()).isEqualTo(PAYLOAD);
+	}
+
+	@Test
 	void aMalformedExpiryIsRefused() {
-		byte[] bytes = new Envelope(Map.of(), 0, 1_500, PAYLOAD).encode();
+		byte[] bytes = new Envelope(Map.of(), 0, 1_500, null, PAYLOAD).encode();
 		bytes[5] = 'x';
 		assertThatIllegalArgumentException().isThrownBy(() -> Envelope.decode(bytes))
 			.withMessageContaining("Malformed expiry");
