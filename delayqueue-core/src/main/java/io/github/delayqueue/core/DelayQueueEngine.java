@@ -137,7 +137,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this.promoteBatchSize,
 				this.schedulerMaxIdle);
 		this.controls = new FlowControls(this.scripts, this::keys, new WakeUps(builder.connectionFactory),
-				builder.pausedAtStartup);
+				builder.pausedAtStartup, builder.rateLimits);
 		this.template = new DelayQueueTemplate(this);
 		this.admin = new DelayQueueAdmin(this);
 		this.context = new EngineContext(this.scripts, this::keys, this::partitions, this.codec, this.observer,

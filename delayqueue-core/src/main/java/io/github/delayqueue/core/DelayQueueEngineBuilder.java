@@ -79,6 +79,8 @@ public final class DelayQueueEngineBuilder {
 
 	final Map<String, Long> sizeLimits = new LinkedHashMap<>();
 
+	final Map<String, RateLimit> rateLimits = new LinkedHashMap<>();
+
 	Partitioner partitioner = Partitioner.CRC32;
 
 	DelayQueueEngineBuilder(RedisConnectionFactory connectionFactory) {
@@ -324,6 +326,21 @@ public final class DelayQueueEngineBuilder {
 	public DelayQueueEngineBuilder sizeLimit(String queue, long max) {
 		QueueNames.queue(queue);
 		this.sizeLimits.put(queue, SizeLimits.check(queue, max));
+		return this;
+	}
+
+	/**
+	 * Declares a queue's rate limit (see {@link DelayQueueAdmin#limitRate}): written to
+	 * Redis when this engine's first listener of the queue starts, before it starts a
+	 * handler, and followed by every instance. It holds until changed; an engine that
+	 * declares it writes it again when it starts listening.
+	 * @param queue the queue
+	 * @param limit the limit
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder rateLimit(String queue, RateLimit limit) {
+		QueueNames.queue(queue);
+		this.rateLimits.put(queue, Objects.requireNonNull(limit, "Rate limit must not be null"));
 		return this;
 	}
 

@@ -21,6 +21,7 @@ import java.util.concurrent.Executor;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueEngineBuilder;
+import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.Durability;
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.DelayQueueTemplate;
@@ -101,7 +102,19 @@ public final class DelayQueueAutoConfiguration {
 			throw new IllegalStateException("delayqueue.listener.size-limit is not a setting of every listener: "
 					+ "set delayqueue.queues.<name>.size-limit for the queue to limit");
 		}
+		if (properties.getListener().getRateLimit() != null) {
+			throw new IllegalStateException("delayqueue.listener.rate-limit is not a setting of every listener: "
+					+ "set delayqueue.queues.<name>.rate-limit for the queue to limit");
+		}
 		properties.getQueues().forEach((queue, settings) -> {
+			if (settings.getRateLimit() != null) {
+				try {
+					builder.rateLimit(queue, RateLimit.parse(settings.getRateLimit()));
+				}
+				catch (IllegalArgumentException ex) {
+					throw new IllegalStateException("delayqueue.queues." + queue + ".rate-limit: " + ex.getMessage());
+				}
+			}
 			if (settings.getSizeLimit() != null) {
 				try {
 					builder.sizeLimit(queue, settings.getSizeLimit());

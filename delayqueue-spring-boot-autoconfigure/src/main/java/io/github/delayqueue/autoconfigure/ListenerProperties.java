@@ -149,6 +149,22 @@ public class ListenerProperties {
 	 */
 	private Long sizeLimit;
 
+	/**
+	 * Rate limit of the queue's handler starts, per consumer group, across every instance
+	 * (under delayqueue.queues.<name> only): permits/period[/burst][/key], e.g. 500/1s,
+	 * 100/1m/10, or 5/1s/key for a limit per message key. Written to Redis when this
+	 * application's first listener of the queue starts. Default: unlimited.
+	 */
+	private String rateLimit;
+
+	public String getRateLimit() {
+		return this.rateLimit;
+	}
+
+	public void setRateLimit(String rateLimit) {
+		this.rateLimit = rateLimit;
+	}
+
 	public Long getSizeLimit() {
 		return this.sizeLimit;
 	}

@@ -31,6 +31,7 @@ import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.PartitionLayout;
 import io.github.delayqueue.core.QueueFullException;
+import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.annotation.DelayListener;
 import io.github.delayqueue.core.listener.DelayMessageContext;
 import io.github.delayqueue.test.RedisServer;
@@ -133,7 +134,7 @@ class DelayQueueApplicationIntegrationTests {
 
 			// replay through the admin endpoint: three more attempts, dead again
 			DelayQueueEndpoint admin = endpoint;
-			assertThat(admin.act("payments", "replay", letter.entryId(), null, null, null, null))
+			assertThat(admin.act("payments", "replay", letter.entryId(), null, null, null, null, null))
 				.containsEntry("replayed", 1);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listeners.paymentAttempts.size() == 6);
 			await().atMost(Duration.ofSeconds(5))
@@ -147,7 +148,7 @@ class DelayQueueApplicationIntegrationTests {
 				.id("order-o-3")
 				.delay(Duration.ofHours(1))
 				.build());
-			assertThat(admin.act("order-timeout", "cancel", null, null, "order-o-3", null, null))
+			assertThat(admin.act("order-timeout", "cancel", null, null, "order-o-3", null, null, null))
 				.containsEntry("cancelled", true);
 			assertThat(endpoint.queue("order-timeout", null).stats().scheduled()).isZero();
 
@@ -155,12 +156,13 @@ class DelayQueueApplicationIntegrationTests {
 			assertThat(endpoint.queue("order-timeout", null).partitions())
 				.isEqualTo(new PartitionLayout("order-timeout", 1, 0, List.of()));
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> admin.act("order-timeout", "change-partitions", null, null, null, null, null))
+				.isThrownBy(() -> admin.act("order-timeout", "change-partitions", null, null, null, null, null, null))
 				.withMessageContaining("needs partitions");
-			assertThat(admin.act("order-timeout", "change-partitions", null, null, null, 3, null))
+			assertThat(admin.act("order-timeout", "change-partitions", null, null, null, 3, null, null))
 				.containsEntry("layout", new PartitionLayout("order-timeout", 3, 0, List.of()));
 			assertThatIllegalStateException()
-				.isThrownBy(() -> admin.act("order-timeout", "finish-partition-change", null, null, null, null, null))
+				.isThrownBy(
+						() -> admin.act("order-timeout", "finish-partition-change", null, null, null, null, null, null))
 				.withMessageContaining("has no change of its partition count in progress");
 		});
 	}
@@ -182,22 +184,23 @@ class DelayQueueApplicationIntegrationTests {
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails().get("queues").toString()).contains("paused=true");
 
-			assertThat(endpoint.act("order-timeout", "resume", null, null, null, null, null)).containsKey("controls");
+			assertThat(endpoint.act("order-timeout", "resume", null, null, null, null, null, null))
+				.containsKey("controls");
 			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
 
 			// one group only, through the endpoint
-			endpoint.act("order-timeout", "pause", null, "shop", null, null, null);
+			endpoint.act("order-timeout", "pause", null, "shop", null, null, null, null);
 			assertThat(endpoint.queue("order-timeout", null).controls().pausedGroups()).containsExactly("shop");
 			template.send("order-timeout", new OrderTimeout("p-2"), Duration.ZERO);
 			assertThat(listeners.timeouts.poll(1500, TimeUnit.MILLISECONDS)).isNull();
-			endpoint.act("order-timeout", "resume", null, "shop", null, null, null);
+			endpoint.act("order-timeout", "resume", null, "shop", null, null, null, null);
 			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
 			assertThat(endpoint.queues().paused()).isEmpty();
 
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("order-timeout", "pause", null, "", null, null, null));
+				.isThrownBy(() -> endpoint.act("order-timeout", "pause", null, "", null, null, null, null));
 			assertThatExceptionOfType(DelayQueueEndpoint.NotFoundException.class)
-				.isThrownBy(() -> endpoint.act("no-such-queue", "pause", null, null, null, null, null));
+				.isThrownBy(() -> endpoint.act("no-such-queue", "pause", null, null, null, null, null, null));
 			assertThat(endpoint.queues().paused()).isEmpty();
 		});
 	}
@@ -251,22 +254,57 @@ class DelayQueueApplicationIntegrationTests {
 				.counter()
 				.count()).isEqualTo(1);
 			assertThat(endpoint.queue("bounded", null).sizeLimit()).isEqualTo(2);
-			assertThat(endpoint.act("bounded", "limit-size", null, null, null, null, 3L)).containsEntry("sizeLimit",
-					3L);
+			assertThat(endpoint.act("bounded", "limit-size", null, null, null, null, 3L, null))
+				.containsEntry("sizeLimit", 3L);
 			template.send("bounded", new OrderTimeout("s-3"), Duration.ofMinutes(5));
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, null))
+				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, null, null))
 				.withMessageContaining("needs sizeLimit");
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, 0L))
+				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, 0L, null))
 				.withMessageContaining("must be from 1");
-			endpoint.act("bounded", "remove-size-limit", null, null, null, null, null);
+			endpoint.act("bounded", "remove-size-limit", null, null, null, null, null, null);
 			assertThat(endpoint.queue("bounded", null).sizeLimit()).isNull();
 		});
 		this.runner.withPropertyValues("delayqueue.listener.size-limit=5")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining("delayqueue.listener.size-limit is not a setting of every listener"));
+	}
+
+	@Test
+	void aRateLimitIsDeclaredByPropertyShownInHealthAndChangedThroughTheEndpoint() {
+		this.runner.withPropertyValues("delayqueue.queues.order-timeout.rate-limit=1000/1s/5").run((context) -> {
+			DelayQueueTemplate template = context.getBean(DelayQueueTemplate.class);
+			Listeners listeners = context.getBean(Listeners.class);
+			DelayQueueEndpoint endpoint = context.getBean(DelayQueueEndpoint.class);
+			template.send("order-timeout", new OrderTimeout("r-1"), Duration.ZERO);
+			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
+			assertThat(endpoint.queue("order-timeout", null).controls().rateLimit())
+				.isEqualTo(new RateLimit(1000, Duration.ofSeconds(1), 5));
+			Health health = context.getBean(DelayQueueHealthIndicator.class).health();
+			assertThat(health.getDetails().get("queues").toString()).contains("rateLimit=1000/1000ms/5");
+			endpoint.act("order-timeout", "limit-rate", null, "shop", null, null, null, "2/1s/key");
+			assertThat(endpoint.queue("order-timeout", null).controls().rateLimit("shop"))
+				.isEqualTo(RateLimit.parse("2/1s/key"));
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> endpoint.act("order-timeout", "limit-rate", null, null, null, null, null, "fast"))
+				.withMessageContaining("Rate limit 'fast' is not permits/period");
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> endpoint.act("order-timeout", "limit-rate", null, null, null, null, null, null))
+				.withMessageContaining("needs rateLimit");
+			endpoint.act("order-timeout", "remove-rate-limit", null, "shop", null, null, null, null);
+			endpoint.act("order-timeout", "remove-rate-limit", null, null, null, null, null, null);
+			assertThat(endpoint.queue("order-timeout", null).controls().rateLimit("shop")).isNull();
+		});
+		this.runner.withPropertyValues("delayqueue.queues.order-timeout.rate-limit=0/1s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("delayqueue.queues.order-timeout.rate-limit: Rate limit permits must be from 1"));
+		this.runner.withPropertyValues("delayqueue.listener.rate-limit=5/1s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("delayqueue.listener.rate-limit is not a setting of every listener"));
 	}
 
 	@Test

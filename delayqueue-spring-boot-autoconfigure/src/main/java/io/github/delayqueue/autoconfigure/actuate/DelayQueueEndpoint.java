@@ -32,6 +32,7 @@ import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.PartitionLayout;
 import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.QueueStats;
+import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.internal.runtime.BoundedCalls;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
@@ -60,7 +61,8 @@ public class DelayQueueEndpoint {
 	static final int DEAD_LETTER_PAGE = 20;
 
 	private static final String ACTIONS = "'replay' (entryId or group optional), 'cancel' (messageId), "
-			+ "'pause' or 'resume' (group optional), 'limit-size' (sizeLimit), 'remove-size-limit', "
+			+ "'pause' or 'resume' (group optional), 'limit-rate' (rateLimit, group optional), "
+			+ "'remove-rate-limit' (group optional), 'limit-size' (sizeLimit), 'remove-size-limit', "
 			+ "'change-partitions' (partitions) or 'finish-partition-change'";
 
 	private static final int MAX_PAYLOAD_SHOWN = 1024;
@@ -151,7 +153,8 @@ public class DelayQueueEndpoint {
 	 * count.
 	 * @param queue the queue
 	 * @param action {@code replay}, {@code cancel}, {@code pause}, {@code resume},
-	 * {@code limit-size}, {@code remove-size-limit}, {@code change-partitions} or
+	 * {@code limit-rate}, {@code remove-rate-limit}, {@code limit-size},
+	 * {@code remove-size-limit}, {@code change-partitions} or
 	 * {@code finish-partition-change}
 	 * @param entryId the dead letter to replay ({@code replay}); all when absent
 	 * @param group the group whose dead letters to replay ({@code replay} without
@@ -160,12 +163,14 @@ public class DelayQueueEndpoint {
 	 * @param messageId the message to cancel ({@code cancel})
 	 * @param partitions the new partition count ({@code change-partitions})
 	 * @param sizeLimit the queue's new maximum of waiting messages ({@code limit-size})
+	 * @param rateLimit the new rate limit, as {@code permits/period[/burst][/key]}
+	 * ({@code limit-rate})
 	 * @return what was done
 	 */
 	@WriteOperation
 	public Map<String, Object> act(@Selector String queue, @Nullable String action, @Nullable String entryId,
-			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions,
-			@Nullable Long sizeLimit) {
+			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions, @Nullable Long sizeLimit,
+			@Nullable String rateLimit) {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("queue", queue);
 		result.put("action", action);
@@ -210,6 +215,17 @@ public class DelayQueueEndpoint {
 				this.engine.admin().limitSize(queue, sizeLimit);
 				result.put("sizeLimit", sizeLimit);
 			}
+			case "limit-rate" -> {
+				if (rateLimit == null) {
+					throw new IllegalArgumentException(
+							"Action 'limit-rate' needs rateLimit (permits/period[/burst][/key], e.g. 500/1s)");
+				}
+				RateLimit limit = RateLimit.parse(rateLimit);
+				result.put("controls", (group != null) ? this.engine.admin().limitRate(queue, group, limit)
+						: this.engine.admin().limitRate(queue, limit));
+			}
+			case "remove-rate-limit" -> result.put("controls", (group != null)
+					? this.engine.admin().removeRateLimit(queue, group) : this.engine.admin().removeRateLimit(queue));
 			case "remove-size-limit" -> {
 				this.engine.admin().removeSizeLimit(queue);
 				result.put("sizeLimit", null);

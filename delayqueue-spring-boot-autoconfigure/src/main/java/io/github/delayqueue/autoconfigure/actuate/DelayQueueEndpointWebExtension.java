@@ -71,13 +71,15 @@ public class DelayQueueEndpointWebExtension {
 	 * @param messageId the message to cancel
 	 * @param partitions the new partition count
 	 * @param sizeLimit the queue's new maximum of waiting messages
+	 * @param rateLimit the new rate limit
 	 * @return what was done, or why not
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> act(@Selector String queue, @Nullable String action, @Nullable String entryId,
-			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions,
-			@Nullable Long sizeLimit) {
-		return answer(() -> this.endpoint.act(queue, action, entryId, group, messageId, partitions, sizeLimit));
+			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions, @Nullable Long sizeLimit,
+			@Nullable String rateLimit) {
+		return answer(
+				() -> this.endpoint.act(queue, action, entryId, group, messageId, partitions, sizeLimit, rateLimit));
 	}
 
 	/**

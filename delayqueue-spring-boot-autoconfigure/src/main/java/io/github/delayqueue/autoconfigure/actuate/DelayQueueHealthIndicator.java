@@ -91,9 +91,18 @@ public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
 		for (String queue : queues) {
 			QueueStats stats = this.engine.admin().stats(queue);
 			QueueControlState controls = this.engine.admin().controls(queue);
-			queueDetails.put(queue,
+			Map<String, Object> details = new LinkedHashMap<>(
 					Map.of("scheduled", stats.scheduled(), "ready", stats.ready(), "inFlight", stats.inFlight(), "dead",
 							stats.dead(), "paused", controls.paused(), "pausedGroups", controls.pausedGroups()));
+			if (controls.rateLimit() != null) {
+				details.put("rateLimit", controls.rateLimit().toString());
+			}
+			if (!controls.groupRateLimits().isEmpty()) {
+				Map<String, String> groups = new LinkedHashMap<>();
+				controls.groupRateLimits().forEach((group, limit) -> groups.put(group, limit.toString()));
+				details.put("groupRateLimits", groups);
+			}
+			queueDetails.put(queue, details);
 		}
 		(stopped ? builder.down() : builder.up()).withDetail("listeners", listenerDetails)
 			.withDetail("queues", queueDetails);

@@ -81,6 +81,9 @@ public final class FlowControls {
 	/** Queues to pause when first watched: declared paused at start-up. */
 	private final Set<String> pauseAtStart = ConcurrentHashMap.newKeySet();
 
+	/** Rate limits to write when their queue is first watched: declared at start-up. */
+	private final Map<String, RateLimit> rateLimitAtStart = new ConcurrentHashMap<>();
+
 	/** By queue, then group: the gates handed out. */
 	private final Map<String, Map<String, FlowGate>> gates = new ConcurrentHashMap<>();
 
@@ -108,13 +111,15 @@ public final class FlowControls {
 	 * @param keys the keys of a queue
 	 * @param notifications a pub/sub subscription of the controls' own, closed with them
 	 * @param pauseAtStart queues declared paused at start-up
+	 * @param rateLimitAtStart rate limits declared at start-up, by queue
 	 */
 	public FlowControls(ScriptRunner scripts, Function<String, QueueKeys> keys, WakeUps notifications,
-			Set<String> pauseAtStart) {
+			Set<String> pauseAtStart, Map<String, RateLimit> rateLimitAtStart) {
 		this.scripts = scripts;
 		this.keys = keys;
 		this.notifications = notifications;
 		this.pauseAtStart.addAll(pauseAtStart);
+		this.rateLimitAtStart.putAll(rateLimitAtStart);
 		this.poller = new SupervisedLoop("flow controls", "delayqueue-flow-controls", this::poll);
 	}
 
@@ -254,6 +259,12 @@ public final class FlowControls {
 
 	/** Writes a pause declared at start-up, then reads the queue's state. */
 	private void refresh(String queue) {
+		RateLimit declared = this.rateLimitAtStart.get(queue);
+		if (declared != null) {
+			limitRate(queue, null, declared);
+			this.rateLimitAtStart.remove(queue);
+			logger.info("Queue '" + queue + "' is rate limited to " + declared + ": declared at start-up");
+		}
 		if (this.pauseAtStart.contains(queue)) {
 			pause(queue, null);
 			this.pauseAtStart.remove(queue);
