@@ -197,6 +197,36 @@ abstract class RateLimitContract {
 	}
 
 	@Test
+	void aPushBackHoldsTheGroupOnEveryInstanceWithoutARateLimitToo() {
+		DelayQueueEngine a = engine();
+		DelayQueueEngine b = engine();
+		AtomicBoolean pushedBack = new AtomicBoolean();
+		Map<String, List<Integer>> attempts = new ConcurrentHashMap<>();
+		List<Long> starts = new CopyOnWriteArrayList<>();
+		long[] pushedAt = new long[1];
+		DelayMessageHandler<String> handler = (payload, context) -> {
+			starts.add(System.nanoTime() / 1_000_000);
+			attempts.computeIfAbsent(payload, (key) -> new CopyOnWriteArrayList<>()).add(context.attempt());
+			if (payload.equals("m-0") && pushedBack.compareAndSet(false, true)) {
+				pushedAt[0] = System.nanoTime() / 1_000_000;
+				throw new RateLimitedException(Duration.ofMillis(800), "429 from the partner API");
+			}
+		};
+		listen(a, "g", handler);
+		listen(b, "g", handler);
+		a.template().send(DelayMessage.builder("m-0").queue(this.queue).build());
+		await().atMost(Duration.ofSeconds(5)).until(pushedBack::get);
+		for (int i = 0; i < 8; i++) {
+			// several, so that both instances read some
+			a.template().send(DelayMessage.builder("late-" + i).queue(this.queue).build());
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> attempts.size() == 9 && attempts.get("m-0").size() == 2);
+		assertThat(attempts.get("m-0")).containsExactly(1, 1);
+		// nothing of the group started on either instance during the hold
+		assertThat(starts).filteredOn((at) -> at > pushedAt[0]).allMatch((at) -> at >= pushedAt[0] + 700);
+	}
+
+	@Test
 	void aLimitPerKeyHoldsABusyKeyWhileTheOtherKeysFlowAndCostsNoAttempt() {
 		DelayQueueEngine a = engine();
 		DelayQueueEngine b = engine();

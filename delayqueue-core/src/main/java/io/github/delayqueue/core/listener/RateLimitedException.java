@@ -21,9 +21,10 @@ import java.time.Duration;
 /**
  * Thrown by a handler to push back: the downstream is limiting it ("429, retry after 30
  * s"). The message goes back without costing an attempt, due again after
- * {@link #getHoldFor()}, and the group's handler starts are held for that long: on this
- * instance always, and on every instance when the group has a rate limit (the hold is
- * written into its limiter in Redis). See {@code docs/flow-control.md}.
+ * {@link #getHoldFor()}, and the group's handler starts are held for that long on every
+ * instance: told on the queue's control channel, and, when the group has a rate limit,
+ * written into its limiter in Redis (which holds even where the notification is lost).
+ * See {@code docs/flow-control.md}.
  */
 public class RateLimitedException extends RuntimeException {
 

@@ -204,7 +204,25 @@ public final class FlowControls {
 	 */
 	public FlowGate gate(String queue, String group) {
 		return this.gates.computeIfAbsent(queue, (name) -> new ConcurrentHashMap<>())
-			.computeIfAbsent(group, (name) -> new FlowGate(true));
+			.computeIfAbsent(group, (name) -> new FlowGate(true, (hold) -> broadcastHold(queue, group, hold)));
+	}
+
+	/**
+	 * Tells every instance that a handler of a group pushed back: each holds the group's
+	 * starts for that long from when the notification arrives. Best effort (a lost
+	 * notification holds nothing there); a group with a rate limit is also held in its
+	 * limiter in Redis.
+	 */
+	private void broadcastHold(String queue, String group, Duration hold) {
+		try {
+			String body = "hold\n" + group + "\n" + hold.toMillis();
+			this.scripts.execute((connection) -> connection
+				.publish(QueueKeys.bytes(this.keys.apply(queue).controlChannel()), QueueKeys.bytes(body)));
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Cannot tell the other instances of the hold of queue '" + queue + "', group '" + group + "': "
+					+ ex);
+		}
 	}
 
 	/**
@@ -300,7 +318,14 @@ public final class FlowControls {
 				// "<version>\n<paused>\n<paused-groups>\n<rate-limit>\n<rate-limits>", as
 				// control.lua publishes it
 				String[] lines = new String(body, StandardCharsets.UTF_8).split("\n", -1);
-				if (lines.length == 5) {
+				if (lines.length == 3 && lines[0].equals("hold")) {
+					// "hold\n<group>\n<ms>": a handler of the group pushed back
+					FlowGate gate = this.gates.getOrDefault(queue, Map.of()).get(lines[1]);
+					if (gate != null) {
+						gate.holdFor(Duration.ofMillis(Long.parseLong(lines[2])));
+					}
+				}
+				else if (lines.length == 5) {
 					apply(state(queue, lines[1], lines[2], lines[3], lines[4]), Long.parseLong(lines[0]));
 				}
 			});

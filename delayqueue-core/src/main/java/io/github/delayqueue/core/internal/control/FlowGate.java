@@ -16,6 +16,9 @@
 
 package io.github.delayqueue.core.internal.control;
 
+import java.time.Duration;
+import java.util.function.Consumer;
+
 import io.github.delayqueue.core.RateLimit;
 
 /**
@@ -34,8 +37,12 @@ public final class FlowGate {
 	/** Until when ({@code System.nanoTime()}) a handler's push-back holds starts here. */
 	private volatile long heldUntilNanos = System.nanoTime();
 
-	FlowGate(boolean closed) {
+	/** Tells the other instances of a hold (best effort), or {@code null}. */
+	private final Consumer<Duration> broadcast;
+
+	FlowGate(boolean closed, Consumer<Duration> broadcast) {
 		this.closed = closed;
+		this.broadcast = broadcast;
 	}
 
 	/**
@@ -53,10 +60,22 @@ public final class FlowGate {
 	}
 
 	/**
-	 * Holds starts on this instance for a while: a handler pushed back.
+	 * Holds starts for a while on this instance, and tells the other instances on the
+	 * queue's control channel: a handler pushed back.
 	 * @param hold how long
 	 */
-	public void holdFor(java.time.Duration hold) {
+	public void holdEverywhere(Duration hold) {
+		holdFor(hold);
+		if (this.broadcast != null) {
+			this.broadcast.accept(hold);
+		}
+	}
+
+	/**
+	 * Holds starts on this instance for a while.
+	 * @param hold how long
+	 */
+	public void holdFor(Duration hold) {
 		long until = System.nanoTime() + hold.toNanos();
 		if (until - this.heldUntilNanos > 0) {
 			this.heldUntilNanos = until;

@@ -267,7 +267,7 @@ final class Processor {
 	 */
 	private void pushBack(Delivery delivery, RateLimitedException pushBack) {
 		Duration hold = pushBack.getHoldFor();
-		this.context.gate().holdFor(hold);
+		this.context.gate().holdEverywhere(hold);
 		RateLimit limit = this.context.gate().rateLimit();
 		if (limit != null) {
 			try {
