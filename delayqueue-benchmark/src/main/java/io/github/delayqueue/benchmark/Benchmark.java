@@ -49,10 +49,12 @@ public final class Benchmark {
 	private static final String USAGE = """
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-			  scenarios: burst | spread | memory | scale | idle | pause | cluster | all | smoke
+			  scenarios: burst | spread | memory | scale | idle | pause | rate | cluster | all | smoke
 			  pause              3 instances (16 handlers of 10 ms each) drain --n (20000) messages while the queue
 			                     is paused and resumed 20 times: handler starts after pause() returned, and
 			                     the first start after resume()
+			  rate               3 instances (16 handlers each) drain --n (10000) messages under a rate limit of
+			                     500/s (burst 10): achieved rate, most starts in any 1 s window
 			  cluster            burst on a queue of --partitions P (12) partitions, concurrency 64 for all of them,
 			                     with each master's share of the commands
 			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
@@ -100,6 +102,7 @@ public final class Benchmark {
 			case "memory" -> results.add(scenarios.memory(or(n, 100_000)));
 			case "idle" -> results.add(scenarios.idle(idle));
 			case "pause" -> results.add(new PauseScenario(factory, scenarios).run(or(n, 20_000), 20));
+			case "rate" -> results.add(new RateLimitScenario(factory, scenarios).run(or(n, 10_000), 500, 10));
 			case "cluster" -> {
 				int partitions = Integer.parseInt(options.getOrDefault("partitions", "12"));
 				// burst's 64 handlers, shared by the partitions
@@ -120,6 +123,7 @@ public final class Benchmark {
 				results.add(scenarios.idle(Duration.ofSeconds(2)));
 				// its own size: a tiny backlog would drain before the first pause
 				results.add(new PauseScenario(factory, scenarios).run(3000, 3));
+				results.add(new RateLimitScenario(factory, scenarios).run(600, 500, 10));
 			}
 			default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'\n" + USAGE);
 		}

@@ -40,7 +40,7 @@ class BenchmarkSmokeTests {
 	void runsEveryScenarioEndToEnd(LettuceConnectionFactory connectionFactory) throws Exception {
 		List<Map<String, Object>> results = Benchmark.run(connectionFactory, Map.of("scenario", "smoke", "n", "200"));
 		assertThat(results).extracting((result) -> result.get("scenario"))
-			.containsExactly("burst", "spread", "memory", "idle", "pause");
+			.containsExactly("burst", "spread", "memory", "idle", "pause", "rate");
 		assertThat(results.get(0)).containsEntry("complete", true)
 			.containsEntry("acked", 200)
 			.containsKeys("enqueue_per_s", "drain_per_s", "lateness_p99_ms");
@@ -51,6 +51,9 @@ class BenchmarkSmokeTests {
 		assertThat((double) results.get(3).get("commands_per_s")).isPositive();
 		assertThat((int) results.get(4).get("cycles")).isPositive();
 		assertThat(results.get(4)).containsKeys("start_after_pause_p99_ms", "first_start_after_resume_max_ms");
+		// 500/s with a burst of 10 over three instances: never more than 510 in a second
+		assertThat(results.get(5)).containsEntry("started", 600).containsKey("achieved_per_s");
+		assertThat((int) results.get(5).get("most_in_any_1s_window")).isBetween(1, 510);
 	}
 
 	@Test

@@ -17,6 +17,7 @@
 package io.github.delayqueue.core.internal.control;
 
 import java.time.Duration;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import io.github.delayqueue.core.RateLimit;
@@ -33,6 +34,9 @@ public final class FlowGate {
 	private volatile boolean closed;
 
 	private volatile RateLimit rateLimit;
+
+	/** Held by the one worker of this instance asking Redis for a permit. */
+	private final ReentrantLock permitLock = new ReentrantLock(true);
 
 	/** Until when ({@code System.nanoTime()}) a handler's push-back holds starts here. */
 	private volatile long heldUntilNanos = System.nanoTime();
@@ -87,6 +91,13 @@ public final class FlowGate {
 	 */
 	public long heldNanos() {
 		return Math.max(0, this.heldUntilNanos - System.nanoTime());
+	}
+
+	/**
+	 * @return the lock the worker asking Redis for a rate-limit permit holds
+	 */
+	public ReentrantLock permitLock() {
+		return this.permitLock;
 	}
 
 	void rateLimit(RateLimit limit) {

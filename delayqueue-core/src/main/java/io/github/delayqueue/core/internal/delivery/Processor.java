@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -171,7 +172,7 @@ final class Processor {
 			else {
 				long held = gate.heldNanos();
 				RateLimit limit = gate.rateLimit();
-				waitNanos = (held > 0) ? held : permitWaitNanos(delivery, limit);
+				waitNanos = (held > 0) ? held : permitWaitNanos(delivery, limit, gate);
 				if (waitNanos <= 0) {
 					if (waited) {
 						this.context.observer().rateLimited(this.context.queue(), this.context.group(), false);
@@ -226,22 +227,46 @@ final class Processor {
 		return (delivery.envelope.key() != null) ? delivery.envelope.key() : delivery.messageId;
 	}
 
-	/** Takes a permit of the group's rate limit: 0 when taken, else how long to wait. */
-	private long permitWaitNanos(Delivery delivery, RateLimit limit) {
+	/**
+	 * Takes a permit of the group's rate limit: 0 when taken, else how long to wait. For
+	 * a limit of the whole group one worker of the container asks Redis at a time, and
+	 * waits out the answers itself, so that a container's workers do not all ask at every
+	 * spacing (their calls would load Redis and the JVM, and delay the starts).
+	 */
+	private long permitWaitNanos(Delivery delivery, RateLimit limit, FlowGate gate) {
 		if (limit == null) {
 			return 0;
 		}
-		String state;
 		if (limit.perKey()) {
 			String key = limiterKey(delivery);
-			if (key == null) {
-				return 0;
+			return (key != null) ? permit(delivery.context.keys().keyRateState(this.context.group(), key), limit) : 0;
+		}
+		ReentrantLock asking = gate.permitLock();
+		try {
+			if (!asking.tryLock(PAUSED_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+				return 1;
 			}
-			state = delivery.context.keys().keyRateState(this.context.group(), key);
 		}
-		else {
-			state = this.context.keys().rateState(this.context.group());
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return 1;
 		}
+		try {
+			long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PAUSED_WAIT_MILLIS);
+			for (;;) {
+				long wait = permit(this.context.keys().rateState(this.context.group()), limit);
+				if (wait <= 0 || System.nanoTime() + wait - until > 0) {
+					return wait;
+				}
+				LockSupport.parkNanos(wait);
+			}
+		}
+		finally {
+			asking.unlock();
+		}
+	}
+
+	private long permit(String state, RateLimit limit) {
 		try {
 			List<Object> reply = this.context.scripts()
 				.run(Scripts.RATE, List.of(state), limit.intervalMicros(), limit.toleranceMicros(), 0);
