@@ -53,8 +53,8 @@ public final class Benchmark {
 			  pause              3 instances (16 handlers of 10 ms each) drain --n (20000) messages while the queue
 			                     is paused and resumed 20 times: handler starts after pause() returned, and
 			                     the first start after resume()
-			  rate               3 instances (16 handlers each) drain --n (10000) messages under a rate limit of
-			                     500/s (burst 10): achieved rate, most starts in any 1 s window
+			  rate               3 instances (4 handlers each; -Drate.concurrency=C) drain --n (10000) messages
+			                     under a rate limit of 500/s (burst 10): achieved rate, most starts in any 1 s window
 			  cluster            burst on a queue of --partitions P (12) partitions, concurrency 64 for all of them,
 			                     with each master's share of the commands
 			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)

@@ -38,6 +38,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 final class RateLimitScenario {
 
+	/** Handlers per instance. */
+	static final int CONCURRENCY = Integer.getInteger("rate.concurrency", 4);
+
 	private final RedisConnectionFactory connectionFactory;
 
 	private final Scenarios scenarios;
@@ -48,8 +51,9 @@ final class RateLimitScenario {
 	}
 
 	/**
-	 * Three engines with 16 handlers each drain {@code n} due messages under a limit of
-	 * {@code permits} per second (burst {@code burst}); every handler start is timed.
+	 * Three engines with {@link #CONCURRENCY} handlers each drain {@code n} due messages
+	 * under a limit of {@code permits} per second (burst {@code burst}); every handler
+	 * start is timed.
 	 */
 	Map<String, Object> run(int n, int permits, int burst) throws InterruptedException {
 		this.scenarios.flush();
@@ -71,7 +75,7 @@ final class RateLimitScenario {
 							starts[index] = System.nanoTime();
 						}
 					})
-					.concurrency(16)
+					.concurrency(CONCURRENCY)
 					.build();
 				container.start();
 				containers.add(container);

@@ -116,7 +116,15 @@ final class Sends {
 
 	private void sendCommitted(SendBatch batch, Durability durability, CompletableFuture<List<SendResult>> result) {
 		try {
-			result.complete(send(batch, durability));
+			List<SendResult> results = send(batch, durability);
+			long refused = results.stream().filter((sent) -> sent.status() == SendResult.Status.REFUSED).count();
+			if (refused > 0) {
+				// the caller may never look at the future: say it here too
+				logger.warn(refused + " of " + results.size() + " message(s) sent to queue(s) " + batch.queues()
+						+ " after the transaction committed were refused: over the queue's size limit; they are lost "
+						+ "unless sent again");
+			}
+			result.complete(results);
 		}
 		catch (RuntimeException | Error ex) {
 			// the transaction committed: the caller may never look at the future

@@ -62,6 +62,9 @@ public final class FlowControls {
 
 	private static final Log logger = LogFactory.getLog(FlowControls.class);
 
+	/** Rate limits found unreadable in Redis and said so, by queue and text. */
+	private static final Set<String> UNREADABLE_RATES = ConcurrentHashMap.newKeySet();
+
 	private static final byte[] QUEUE_FIELD = "paused".getBytes(StandardCharsets.UTF_8);
 
 	private static final byte[] GROUPS_FIELD = "paused-groups".getBytes(StandardCharsets.UTF_8);
@@ -411,7 +414,11 @@ public final class FlowControls {
 			return RateLimit.parse(text);
 		}
 		catch (IllegalArgumentException ex) {
-			logger.warn("Ignoring the rate limit '" + text + "' of queue '" + queue + "' in Redis: " + ex.getMessage());
+			// read every poll: said once per text
+			if (UNREADABLE_RATES.add(queue + "\n" + text)) {
+				logger.warn(
+						"Ignoring the rate limit '" + text + "' of queue '" + queue + "' in Redis: " + ex.getMessage());
+			}
 			return null;
 		}
 	}

@@ -22,6 +22,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 /**
  * The Redis clock as the listeners need it to tell whether a message expired: for each
  * partition (on Cluster, each master has its own clock), a reading at most a second old,
@@ -31,6 +34,8 @@ import java.util.concurrent.TimeUnit;
  * handed over after its expiry.
  */
 public final class RedisClock {
+
+	private static final Log logger = LogFactory.getLog(RedisClock.class);
 
 	private static final long MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -56,9 +61,19 @@ public final class RedisClock {
 		Reading reading = this.readings.get(keys.tag());
 		if (reading == null || now - reading.sentNanos() > MAX_AGE_NANOS) {
 			long sent = System.nanoTime();
-			List<Object> reply = this.scripts.run(Scripts.TIME, Collections.singletonList(keys.stream()));
-			reading = new Reading(ScriptRunner.asLong(reply.get(0)), sent);
-			this.readings.put(keys.tag(), reading);
+			try {
+				List<Object> reply = this.scripts.run(Scripts.TIME, Collections.singletonList(keys.stream()));
+				reading = new Reading(ScriptRunner.asLong(reply.get(0)), sent);
+				this.readings.put(keys.tag(), reading);
+			}
+			catch (RuntimeException ex) {
+				// Redis unreachable: the last reading carried forward, else the JVM clock
+				// (nothing can be acknowledged meanwhile anyway)
+				logger.debug("Cannot read the Redis clock of " + keys.tag() + ": " + ex);
+				if (reading == null) {
+					return System.currentTimeMillis();
+				}
+			}
 			now = System.nanoTime();
 		}
 		return reading.millis() + TimeUnit.NANOSECONDS.toMillis(now - reading.sentNanos());
