@@ -17,7 +17,6 @@
 package io.github.delayqueue.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,10 +27,7 @@ import java.util.function.Consumer;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.ListenerSetters;
 import io.github.delayqueue.core.listener.MessageExpiredException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -43,32 +39,13 @@ import static org.awaitility.Awaitility.await;
  * Message expiry ({@link DelayMessage.Builder#expireAfter}): run on a single server and
  * on a Redis Cluster, with partitions.
  */
-abstract class ExpiryContract {
-
-	private final RedisConnectionFactory connectionFactory;
-
-	private final List<DelayQueueEngine> engines = new ArrayList<>();
-
-	private final List<DelayQueueListenerContainer> containers = new CopyOnWriteArrayList<>();
+abstract class ExpiryContract extends QueueTestFixture {
 
 	/** What the observer saw expire: "group/dead-lettered" or "group/discarded". */
 	private final List<String> expired = new CopyOnWriteArrayList<>();
 
-	private String queue;
-
 	ExpiryContract(RedisConnectionFactory connectionFactory) {
-		this.connectionFactory = connectionFactory;
-	}
-
-	@BeforeEach
-	void queueName(TestInfo info) {
-		this.queue = info.getTestMethod().orElseThrow().getName();
-	}
-
-	@AfterEach
-	void stop() {
-		this.containers.forEach(DelayQueueListenerContainer::stop);
-		this.engines.forEach(DelayQueueEngine::close);
+		super(connectionFactory);
 	}
 
 	private DelayQueueEngine engine(Consumer<DelayQueueEngineBuilder> customizer) {
@@ -81,9 +58,7 @@ abstract class ExpiryContract {
 				}
 			});
 		customizer.accept(builder);
-		DelayQueueEngine engine = builder.build();
-		this.engines.add(engine);
-		return engine;
+		return build(builder);
 	}
 
 	private DelayQueueEngine engine() {
@@ -104,8 +79,7 @@ abstract class ExpiryContract {
 			})
 			.apply(settings)
 			.build();
-		container.start();
-		this.containers.add(container);
+		start(container);
 		return attempts;
 	}
 

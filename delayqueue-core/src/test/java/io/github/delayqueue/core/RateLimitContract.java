@@ -27,10 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RateLimitedException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -43,43 +40,21 @@ import static org.awaitility.Awaitility.await;
  * and on a Redis Cluster. Bounds are on counts in sliding windows, which do not depend on
  * the machine's speed; the benchmark measures the achieved rate.
  */
-abstract class RateLimitContract {
-
-	private final RedisConnectionFactory connectionFactory;
-
-	private final List<DelayQueueEngine> engines = new ArrayList<>();
-
-	private final List<DelayQueueListenerContainer> containers = new CopyOnWriteArrayList<>();
-
-	private String queue;
+abstract class RateLimitContract extends QueueTestFixture {
 
 	RateLimitContract(RedisConnectionFactory connectionFactory) {
-		this.connectionFactory = connectionFactory;
-	}
-
-	@BeforeEach
-	void queueName(TestInfo info) {
-		this.queue = info.getTestMethod().orElseThrow().getName();
-	}
-
-	@AfterEach
-	void stop() {
-		this.containers.forEach(DelayQueueListenerContainer::stop);
-		this.engines.forEach(DelayQueueEngine::close);
+		super(connectionFactory);
 	}
 
 	private DelayQueueEngine engine() {
-		DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).partitions(this.queue, 2).build();
-		this.engines.add(engine);
-		return engine;
+		return build(DelayQueueEngine.builder(this.connectionFactory).partitions(this.queue, 2));
 	}
 
 	private void listen(DelayQueueEngine engine, String group, DelayMessageHandler<String> handler) {
 		DelayQueueListenerContainer container = engine.listenerContainer(this.queue, group, String.class, handler)
 			.concurrency(4)
 			.build();
-		container.start();
-		this.containers.add(container);
+		start(container);
 	}
 
 	/** Records each start's time (ms, monotonic) and attempt. */
@@ -169,37 +144,24 @@ abstract class RateLimitContract {
 
 	@Test
 	void aHandlerPushingBackReturnsItsMessageWithoutCostingAnAttemptAndHoldsTheGroup() {
-		DelayQueueEngine a = engine();
-		DelayQueueEngine b = engine();
-		a.admin().limitRate(this.queue, RateLimit.of(1000, Duration.ofSeconds(1)));
-		AtomicBoolean pushedBack = new AtomicBoolean();
-		Map<String, List<Integer>> attempts = new ConcurrentHashMap<>();
-		List<Long> starts = new CopyOnWriteArrayList<>();
-		long[] pushedAt = new long[1];
-		DelayMessageHandler<String> handler = (payload, context) -> {
-			starts.add(System.nanoTime() / 1_000_000);
-			attempts.computeIfAbsent(payload, (key) -> new CopyOnWriteArrayList<>()).add(context.attempt());
-			if (payload.equals("m-0") && pushedBack.compareAndSet(false, true)) {
-				pushedAt[0] = System.nanoTime() / 1_000_000;
-				throw new RateLimitedException(Duration.ofMillis(800), "429 from the partner API");
-			}
-		};
-		listen(a, "g", handler);
-		listen(b, "g", handler);
-		a.template().send(DelayMessage.builder("m-0").queue(this.queue).build());
-		await().atMost(Duration.ofSeconds(5)).until(pushedBack::get);
-		a.template().send(DelayMessage.builder("late").queue(this.queue).build());
-		await().atMost(Duration.ofSeconds(10))
-			.until(() -> attempts.containsKey("late") && attempts.get("m-0").size() == 2);
-		assertThat(attempts.get("m-0")).containsExactly(1, 1);
-		// nothing of the group started on either instance during the hold
-		assertThat(starts).filteredOn((at) -> at > pushedAt[0]).allMatch((at) -> at >= pushedAt[0] + 700);
+		assertAPushBackHoldsTheGroupOnEveryInstance(RateLimit.of(1000, Duration.ofSeconds(1)));
 	}
 
 	@Test
 	void aPushBackHoldsTheGroupOnEveryInstanceWithoutARateLimitToo() {
+		assertAPushBackHoldsTheGroupOnEveryInstance(null);
+	}
+
+	/**
+	 * A handler of one of two instances pushes back for 800 ms: its message comes back at
+	 * the same attempt, and no handler of the group starts on either instance meanwhile.
+	 */
+	private void assertAPushBackHoldsTheGroupOnEveryInstance(RateLimit limit) {
 		DelayQueueEngine a = engine();
 		DelayQueueEngine b = engine();
+		if (limit != null) {
+			a.admin().limitRate(this.queue, limit);
+		}
 		AtomicBoolean pushedBack = new AtomicBoolean();
 		Map<String, List<Integer>> attempts = new ConcurrentHashMap<>();
 		List<Long> starts = new CopyOnWriteArrayList<>();

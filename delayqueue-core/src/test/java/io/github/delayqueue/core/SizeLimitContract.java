@@ -24,10 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -40,31 +37,12 @@ import static org.awaitility.Awaitility.await;
  * Queue size limits ({@link DelayQueueAdmin#limitSize}): run on a single server and on a
  * Redis Cluster.
  */
-abstract class SizeLimitContract {
-
-	private final RedisConnectionFactory connectionFactory;
-
-	private final List<DelayQueueEngine> engines = new ArrayList<>();
-
-	private final List<DelayQueueListenerContainer> containers = new CopyOnWriteArrayList<>();
+abstract class SizeLimitContract extends QueueTestFixture {
 
 	private final List<SendResult> observed = new CopyOnWriteArrayList<>();
 
-	private String queue;
-
 	SizeLimitContract(RedisConnectionFactory connectionFactory) {
-		this.connectionFactory = connectionFactory;
-	}
-
-	@BeforeEach
-	void queueName(TestInfo info) {
-		this.queue = info.getTestMethod().orElseThrow().getName();
-	}
-
-	@AfterEach
-	void stop() {
-		this.containers.forEach(DelayQueueListenerContainer::stop);
-		this.engines.forEach(DelayQueueEngine::close);
+		super(connectionFactory);
 	}
 
 	private DelayQueueEngine engine(int partitions, Consumer<DelayQueueEngineBuilder> customizer) {
@@ -77,9 +55,7 @@ abstract class SizeLimitContract {
 				}
 			});
 		customizer.accept(builder);
-		DelayQueueEngine engine = builder.build();
-		this.engines.add(engine);
-		return engine;
+		return build(builder);
 	}
 
 	private DelayQueueEngine engine(int partitions) {
@@ -148,8 +124,7 @@ abstract class SizeLimitContract {
 		DelayQueueListenerContainer container = engine
 			.listenerContainer(this.queue, "g", String.class, (payload, context) -> handled.add(payload))
 			.build();
-		container.start();
-		this.containers.add(container);
+		start(container);
 		await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() == 5);
 		// read by every group: room again, though the entries are not trimmed yet
 		List<SendResult> second = engine.template().sendAll(messages("again", 5, Duration.ZERO));

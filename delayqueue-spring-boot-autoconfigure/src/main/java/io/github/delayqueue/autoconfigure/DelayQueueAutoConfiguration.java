@@ -17,6 +17,7 @@
 package io.github.delayqueue.autoconfigure;
 
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueEngine;
@@ -86,68 +87,21 @@ public final class DelayQueueAutoConfiguration {
 			.operationTimeout(properties.getOperationTimeout())
 			.sendBatchSize(properties.getSendBatchSize())
 			.promoteBatchSize(properties.getScheduler().getBatchSize());
-		if (properties.getListener().getPartitions() != null) {
-			throw new IllegalStateException("delayqueue.listener.partitions is not a setting of every listener: "
-					+ "set delayqueue.queues.<name>.partitions for the queue to partition");
-		}
-		if (properties.getListener().getPaused() != null) {
-			throw new IllegalStateException("delayqueue.listener.paused is not a setting of every listener: "
-					+ "set delayqueue.queues.<name>.paused for the queue to pause at start-up");
-		}
-		if (properties.getListener().getExpireAfter() != null) {
-			throw new IllegalStateException("delayqueue.listener.expire-after is not a setting of every listener: "
-					+ "set delayqueue.queues.<name>.expire-after for the queue whose messages expire");
-		}
-		if (properties.getListener().getSizeLimit() != null) {
-			throw new IllegalStateException("delayqueue.listener.size-limit is not a setting of every listener: "
-					+ "set delayqueue.queues.<name>.size-limit for the queue to limit");
-		}
-		if (properties.getListener().getRateLimit() != null) {
-			throw new IllegalStateException("delayqueue.listener.rate-limit is not a setting of every listener: "
-					+ "set delayqueue.queues.<name>.rate-limit for the queue to limit");
-		}
+		// queue settings, not settings of every listener
+		ListenerProperties every = properties.getListener();
+		refuseForEveryListener("partitions", every.getPartitions(), "for the queue to partition");
+		refuseForEveryListener("paused", every.getPaused(), "for the queue to pause at start-up");
+		refuseForEveryListener("expire-after", every.getExpireAfter(), "for the queue whose messages expire");
+		refuseForEveryListener("size-limit", every.getSizeLimit(), "for the queue to limit");
+		refuseForEveryListener("rate-limit", every.getRateLimit(), "for the queue to limit");
 		properties.getQueues().forEach((queue, settings) -> {
-			if (settings.getRateLimit() != null) {
-				try {
-					builder.rateLimit(queue, RateLimit.parse(settings.getRateLimit()));
-				}
-				catch (IllegalArgumentException ex) {
-					throw new IllegalStateException("delayqueue.queues." + queue + ".rate-limit: " + ex.getMessage());
-				}
-			}
-			if (settings.getSizeLimit() != null) {
-				try {
-					builder.sizeLimit(queue, settings.getSizeLimit());
-				}
-				catch (IllegalArgumentException ex) {
-					throw new IllegalStateException("delayqueue.queues." + queue + ".size-limit: " + ex.getMessage());
-				}
-			}
-			if (settings.getExpireAfter() != null) {
-				try {
-					builder.expireAfter(queue, settings.getExpireAfter());
-				}
-				catch (IllegalArgumentException ex) {
-					throw new IllegalStateException("delayqueue.queues." + queue + ".expire-after: " + ex.getMessage());
-				}
-			}
-			if (Boolean.TRUE.equals(settings.getPaused())) {
-				try {
-					builder.pausedAtStartup(queue);
-				}
-				catch (IllegalArgumentException ex) {
-					throw new IllegalStateException("delayqueue.queues." + queue + ".paused: " + ex.getMessage());
-				}
-			}
-			if (settings.getPartitions() != null) {
-				try {
-					builder.partitions(queue, settings.getPartitions());
-				}
-				catch (IllegalArgumentException ex) {
-					// the message says it all: the property, the value and the range
-					throw new IllegalStateException("delayqueue.queues." + queue + ".partitions: " + ex.getMessage());
-				}
-			}
+			declare(queue, "rate-limit", settings.getRateLimit(),
+					(limit) -> builder.rateLimit(queue, RateLimit.parse(limit)));
+			declare(queue, "size-limit", settings.getSizeLimit(), (limit) -> builder.sizeLimit(queue, limit));
+			declare(queue, "expire-after", settings.getExpireAfter(), (after) -> builder.expireAfter(queue, after));
+			declare(queue, "paused", Boolean.TRUE.equals(settings.getPaused()) ? Boolean.TRUE : null,
+					(paused) -> builder.pausedAtStartup(queue));
+			declare(queue, "partitions", settings.getPartitions(), (count) -> builder.partitions(queue, count));
 		});
 		DelayQueueProperties.DurableSend durable = properties.getDurableSend();
 		if (durable.getReplicas() > 0 || durable.isLocalAof()) {
@@ -234,6 +188,28 @@ public final class DelayQueueAutoConfiguration {
 			return new JsonMessageCodec(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()));
 		}
 
+	}
+
+	private static void refuseForEveryListener(String key, Object value, String purpose) {
+		if (value != null) {
+			throw new IllegalStateException("delayqueue.listener." + key + " is not a setting of every listener: "
+					+ "set delayqueue.queues.<name>." + key + " " + purpose);
+		}
+	}
+
+	/**
+	 * Applies a queue's property to the engine builder; bad input fails the start-up
+	 * naming the property (the builder's message says the value and the range).
+	 */
+	private static <T> void declare(String queue, String key, T value, Consumer<T> apply) {
+		if (value != null) {
+			try {
+				apply.accept(value);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalStateException("delayqueue.queues." + queue + "." + key + ": " + ex.getMessage());
+			}
+		}
 	}
 
 }
