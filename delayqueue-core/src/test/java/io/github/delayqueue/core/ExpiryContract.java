@@ -91,15 +91,6 @@ abstract class ExpiryContract extends QueueTestFixture {
 		engine.template().send(message.build());
 	}
 
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
 	@Test
 	void aMessageNotHandledBeforeItsExpiryReachesNoHandlerAndBecomesADeadLetterSaying() {
 		DelayQueueEngine engine = engine();

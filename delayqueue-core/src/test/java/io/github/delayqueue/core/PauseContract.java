@@ -26,10 +26,7 @@ import java.util.function.Function;
 
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.test.RedisServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -42,40 +39,21 @@ import static org.awaitility.Awaitility.await;
  * Redis Cluster. Each "instance" is an engine of its own on the same Redis. Timing bounds
  * here are generous (the machine is shared); the benchmark measures the real ones.
  */
-abstract class PauseContract {
+abstract class PauseContract extends QueueTestFixture {
 
 	/**
 	 * Starts after pause() returned that these tests tolerate: notifications are ~1 ms.
 	 */
 	private static final long SLACK_MILLIS = 300;
 
-	private final RedisConnectionFactory connectionFactory;
-
 	private final Function<String, RedisServer> serverFor;
-
-	private final List<DelayQueueEngine> engines = new ArrayList<>();
-
-	private final List<DelayQueueListenerContainer> containers = new CopyOnWriteArrayList<>();
-
-	private String queue;
 
 	/** Every handler start, as group/payload: a message started twice shows twice. */
 	private final List<String> everyStart = new CopyOnWriteArrayList<>();
 
 	PauseContract(RedisConnectionFactory connectionFactory, Function<String, RedisServer> serverFor) {
-		this.connectionFactory = connectionFactory;
+		super(connectionFactory);
 		this.serverFor = serverFor;
-	}
-
-	@BeforeEach
-	void queueName(TestInfo info) {
-		this.queue = info.getTestMethod().orElseThrow().getName();
-	}
-
-	@AfterEach
-	void stop() {
-		this.containers.forEach(DelayQueueListenerContainer::stop);
-		this.engines.forEach(DelayQueueEngine::close);
 	}
 
 	private DelayQueueEngine engine() {
@@ -83,9 +61,7 @@ abstract class PauseContract {
 	}
 
 	private DelayQueueEngine engine(DelayQueueEngineBuilder builder) {
-		DelayQueueEngine engine = builder.build();
-		this.engines.add(engine);
-		return engine;
+		return build(builder);
 	}
 
 	/** Starts a listener; returns what it started: payload → (attempt, start time). */
@@ -102,8 +78,7 @@ abstract class PauseContract {
 			.concurrency(2)
 			.prefetch(4)
 			.build();
-		container.start();
-		this.containers.add(container);
+		start(container);
 		return started;
 	}
 
@@ -118,15 +93,6 @@ abstract class PauseContract {
 	 */
 	private void assertEachStartedOnce() {
 		assertThat(this.everyStart).doesNotHaveDuplicates();
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	@Test
@@ -288,8 +254,7 @@ abstract class PauseContract {
 			.ordered(true)
 			.prefetch(8)
 			.build();
-		container.start();
-		this.containers.add(container);
+		start(container);
 		List<String> sent = new ArrayList<>();
 		for (int i = 0; i < 20; i++) {
 			sent.add("m-" + i);

@@ -63,6 +63,16 @@ abstract class QueueTestFixture {
 		return engine;
 	}
 
+	/** Sleeps, keeping the interrupt. */
+	protected static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	/** Starts a container, stopped after the test. */
 	protected DelayQueueListenerContainer start(DelayQueueListenerContainer container) {
 		container.start();
