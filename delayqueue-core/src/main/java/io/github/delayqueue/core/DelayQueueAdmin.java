@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.Properties;
@@ -53,12 +54,15 @@ public class DelayQueueAdmin {
 
 	private final QueueInspection inspection;
 
+	private final ScheduledMessages scheduledMessages;
+
 	private final DeadLetters deadLetters;
 
 	DelayQueueAdmin(DelayQueueEngine engine) {
 		this.engine = engine;
 		this.partitionChanges = new PartitionChanges(engine);
 		this.inspection = new QueueInspection(engine);
+		this.scheduledMessages = new ScheduledMessages(engine);
 		this.deadLetters = new DeadLetters(engine);
 	}
 
@@ -355,6 +359,33 @@ public class DelayQueueAdmin {
 	 */
 	public QueueStats stats(String queue) {
 		return this.inspection.stats(queue);
+	}
+
+	/**
+	 * Returns a page of a queue's scheduled messages in due order (ties in id order),
+	 * across its partitions: bounded work (per partition, one range read of at most a
+	 * page and its envelopes), however many messages the queue holds.
+	 * @param queue the queue
+	 * @param after the {@link ScheduledMessage#cursor()} of the last message of the
+	 * previous page, or {@code null} for the first page
+	 * @param count the page size, from 1 to 1000
+	 * @return the page, fewer than {@code count} at the end
+	 * @throws IllegalArgumentException when the cursor or the page size is invalid
+	 */
+	public List<ScheduledMessage> scheduled(String queue, String after, int count) {
+		return this.scheduledMessages.page(queue, after, count);
+	}
+
+	/**
+	 * Looks up a scheduled message by id, where {@code cancel} looks: the partition its
+	 * id maps to, then the others.
+	 * @param queue the queue
+	 * @param id the message id
+	 * @return the message, empty when it is not scheduled (never sent, already due, or
+	 * cancelled)
+	 */
+	public Optional<ScheduledMessage> scheduledMessage(String queue, String id) {
+		return this.scheduledMessages.find(queue, id);
 	}
 
 	/**

@@ -1,0 +1,194 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.zset.Tuple;
+
+import io.github.delayqueue.core.internal.redis.Envelope;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueNames;
+
+/**
+ * Reads a queue's scheduled messages for {@link DelayQueueAdmin}: a page in due order
+ * across its partitions, or one message by id. Bounded work: per partition one range read
+ * of at most a page (and the envelopes of the page), however many messages the queue
+ * holds; never a whole-schedule read.
+ */
+final class ScheduledMessages {
+
+	/** The largest page. */
+	static final int MAX_PAGE = 1000;
+
+	/**
+	 * How many messages due at the cursor's millisecond a page read passes over, at most,
+	 * looking for the ones after the cursor.
+	 */
+	private static final int MAX_TIES = 10_000;
+
+	private static final Comparator<ScheduledMessage> DUE_ORDER = Comparator
+		.comparing((ScheduledMessage message) -> message.dueTime().toEpochMilli())
+		.thenComparing((ScheduledMessage message) -> message.id().getBytes(StandardCharsets.UTF_8),
+				Arrays::compareUnsigned);
+
+	private final DelayQueueEngine engine;
+
+	ScheduledMessages(DelayQueueEngine engine) {
+		this.engine = engine;
+	}
+
+	List<ScheduledMessage> page(String queue, String after, int count) {
+		QueueNames.queue(queue);
+		if (count < 1 || count > MAX_PAGE) {
+			throw new IllegalArgumentException(
+					"Page size must be from 1 to " + MAX_PAGE + " scheduled messages, but was " + count);
+		}
+		Cursor cursor = Cursor.parse(after);
+		return RedisCalls.inRedis("read the scheduled messages of queue '" + queue + "'",
+				() -> this.engine.scripts().execute((connection) -> {
+					this.engine.layouts().verifyPartitions(connection, queue);
+					List<ScheduledMessage> all = new ArrayList<>();
+					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+						all.addAll(page(connection, keys, cursor, count));
+					}
+					all.sort(DUE_ORDER);
+					return List.copyOf(all.subList(0, Math.min(count, all.size())));
+				}));
+	}
+
+	/** The first {@code count} messages of a partition after the cursor, in due order. */
+	private List<ScheduledMessage> page(RedisConnection connection, QueueKeys keys, Cursor cursor, int count) {
+		byte[] delayed = QueueKeys.bytes(keys.delayed());
+		List<Tuple> found = new ArrayList<>(count);
+		if (cursor == null) {
+			found.addAll(connection.zSetCommands().zRangeWithScores(delayed, 0, count - 1));
+		}
+		else {
+			// from the cursor's millisecond: pass over the messages due then up to the
+			// cursor's id (members of one score are in id order)
+			long offset = 0;
+			while (found.size() < count && offset <= MAX_TIES) {
+				List<Tuple> batch = new ArrayList<>(connection.zSetCommands()
+					.zRangeByScoreWithScores(delayed, cursor.dueMillis(), Double.POSITIVE_INFINITY, offset, count));
+				for (Tuple tuple : batch) {
+					if (cursor.isBefore((long) tuple.getScore().doubleValue(), tuple.getValue())) {
+						found.add(tuple);
+					}
+				}
+				if (batch.size() < count) {
+					break;
+				}
+				offset += batch.size();
+			}
+		}
+		List<ScheduledMessage> messages = new ArrayList<>(found.size());
+		if (found.isEmpty()) {
+			return messages;
+		}
+		byte[][] ids = found.stream().map(Tuple::getValue).toArray(byte[][]::new);
+		List<byte[]> envelopes = connection.hashCommands().hMGet(QueueKeys.bytes(keys.messages()), ids);
+		for (int i = 0; i < found.size() && messages.size() < count; i++) {
+			byte[] envelope = (envelopes != null) ? envelopes.get(i) : null;
+			if (envelope != null) {
+				// gone meanwhile (delivered, cancelled): left out
+				messages.add(message(keys, new String(ids[i], StandardCharsets.UTF_8),
+						(long) found.get(i).getScore().doubleValue(), envelope));
+			}
+		}
+		return messages;
+	}
+
+	Optional<ScheduledMessage> find(String queue, String id) {
+		QueueNames.queue(queue);
+		QueueNames.messageId(id);
+		return RedisCalls.inRedis("look up message '" + id + "' in queue '" + queue + "'",
+				() -> this.engine.scripts().execute((connection) -> {
+					this.engine.layouts().verifyPartitions(connection, queue);
+					// where cancel looks: the partition of the id first, then the others
+					List<QueueKeys> order = new ArrayList<>();
+					order.add(this.engine.layouts().keysFor(queue, id));
+					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+						if (!order.contains(keys)) {
+							order.add(keys);
+						}
+					}
+					for (QueueKeys keys : order) {
+						Double due = connection.zSetCommands()
+							.zScore(QueueKeys.bytes(keys.delayed()), QueueKeys.bytes(id));
+						byte[] envelope = connection.hashCommands()
+							.hGet(QueueKeys.bytes(keys.messages()), QueueKeys.bytes(id));
+						if (due != null && envelope != null) {
+							return Optional.of(message(keys, id, due.longValue(), envelope));
+						}
+					}
+					return Optional.<ScheduledMessage>empty();
+				}));
+	}
+
+	private static ScheduledMessage message(QueueKeys keys, String id, long due, byte[] bytes) {
+		try {
+			Envelope envelope = Envelope.decode(bytes);
+			return new ScheduledMessage(keys.queue(), id, keys.partition(), Instant.ofEpochMilli(due), envelope.key(),
+					envelope.headers(), envelope.payload());
+		}
+		catch (IllegalArgumentException ex) {
+			return new ScheduledMessage(keys.queue(), id, keys.partition(), Instant.ofEpochMilli(due), null, Map.of(),
+					bytes);
+		}
+	}
+
+	/** Where a page starts: after the message due at {@code dueMillis} with this id. */
+	private record Cursor(long dueMillis, String id) {
+
+		static Cursor parse(String text) {
+			if (text == null || text.isEmpty()) {
+				return null;
+			}
+			int colon = text.indexOf(':');
+			try {
+				if (colon > 0) {
+					return new Cursor(Long.parseLong(text.substring(0, colon)), text.substring(colon + 1));
+				}
+			}
+			catch (NumberFormatException ex) {
+				// said below
+			}
+			throw new IllegalArgumentException("Cursor '" + text
+					+ "' is not <due epoch ms>:<id>: pass the cursor() of the last message of the previous page");
+		}
+
+		/**
+		 * Whether a message comes after this cursor in due order (ties in Redis's order:
+		 * the ids' bytes).
+		 */
+		boolean isBefore(long due, byte[] otherId) {
+			return due > this.dueMillis || (due == this.dueMillis
+					&& Arrays.compareUnsigned(otherId, this.id.getBytes(StandardCharsets.UTF_8)) > 0);
+		}
+
+	}
+
+}

@@ -1,0 +1,128 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Browsing a queue's schedule ({@link DelayQueueAdmin#scheduled},
+ * {@link DelayQueueAdmin#scheduledMessage}): run on a single server and on a Redis
+ * Cluster, with partitions.
+ */
+abstract class ScheduledMessagesContract extends QueueTestFixture {
+
+	ScheduledMessagesContract(RedisConnectionFactory connectionFactory) {
+		super(connectionFactory);
+	}
+
+	private DelayQueueEngine engine() {
+		return build(DelayQueueEngine.builder(this.connectionFactory).partitions(this.queue, 3));
+	}
+
+	@Test
+	void pagesGoThroughEveryScheduledMessageOnceInDueOrderAcrossPartitions() {
+		DelayQueueEngine engine = engine();
+		// a whole millisecond: a due time is rounded up to one (never early)
+		Instant base = Instant.ofEpochMilli(System.currentTimeMillis() + Duration.ofHours(1).toMillis());
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			messages.add(DelayMessage.builder("p-" + i)
+				.queue(this.queue)
+				.id(String.format("m-%02d", i))
+				.deliverAt(base.plusMillis(i * 10L))
+				.build());
+		}
+		for (int i = 0; i < 7; i++) {
+			// ties: due the same millisecond, in every partition
+			messages.add(DelayMessage.builder("t-" + i)
+				.queue(this.queue)
+				.id("tie-" + i)
+				.deliverAt(base.plusMillis(55))
+				.build());
+		}
+		engine.template().sendAll(messages);
+		List<ScheduledMessage> seen = new ArrayList<>();
+		String after = null;
+		int pages = 0;
+		while (true) {
+			List<ScheduledMessage> page = engine.admin().scheduled(this.queue, after, 4);
+			pages++;
+			seen.addAll(page);
+			if (page.size() < 4) {
+				break;
+			}
+			after = page.get(page.size() - 1).cursor();
+		}
+		assertThat(seen).hasSize(27);
+		assertThat(seen).extracting(ScheduledMessage::id).doesNotHaveDuplicates();
+		assertThat(seen)
+			.isSortedAccordingTo(Comparator.comparing((ScheduledMessage message) -> message.dueTime().toEpochMilli())
+				.thenComparing(ScheduledMessage::id));
+		assertThat(seen).extracting(ScheduledMessage::partition).contains(0, 1, 2);
+		assertThat(pages).isEqualTo(7);
+		ScheduledMessage first = seen.get(0);
+		assertThat(first.id()).isEqualTo("m-00");
+		assertThat(first.dueTime()).isEqualTo(base);
+		assertThat(new String(first.payload(), StandardCharsets.UTF_8)).isEqualTo("p-0");
+	}
+
+	@Test
+	void aMessageIsFoundByIdWhereCancelLooksWithItsKeyHeadersAndPayload() {
+		DelayQueueEngine engine = engine();
+		engine.template()
+			.send(DelayMessage.builder("hello")
+				.queue(this.queue)
+				.id("order-42")
+				.key("tenant-7")
+				.header("tenant", "acme")
+				.delay(Duration.ofMinutes(30))
+				.build());
+		ScheduledMessage found = engine.admin().scheduledMessage(this.queue, "order-42").orElseThrow();
+		assertThat(found.key()).isEqualTo("tenant-7");
+		assertThat(found.headers()).containsEntry("tenant", "acme");
+		assertThat(found.dueTime()).isAfter(Instant.now().plus(Duration.ofMinutes(29)));
+		assertThat(engine.admin().scheduledMessage(this.queue, "order-43")).isEmpty();
+		assertThat(engine.template().cancel(this.queue, "order-42")).isTrue();
+		assertThat(engine.admin().scheduledMessage(this.queue, "order-42")).isEmpty();
+	}
+
+	@Test
+	void badPagesAreRefusedNamingTheInput() {
+		DelayQueueEngine engine = engine();
+		assertThatIllegalArgumentException().isThrownBy(() -> engine.admin().scheduled(this.queue, null, 0))
+			.withMessageContaining("Page size must be from 1 to 1000");
+		assertThatIllegalArgumentException().isThrownBy(() -> engine.admin().scheduled(this.queue, null, 1001));
+		assertThatIllegalArgumentException().isThrownBy(() -> engine.admin().scheduled(this.queue, "yesterday", 10))
+			.withMessageContaining("Cursor 'yesterday' is not <due epoch ms>:<id>");
+		assertThatIllegalArgumentException().isThrownBy(() -> engine.admin().scheduled("bad{queue}", null, 10));
+		assertThatIllegalArgumentException().isThrownBy(() -> engine.admin().scheduledMessage(this.queue, ""));
+		assertThat(engine.admin().scheduled(this.queue, null, 10)).isEmpty();
+	}
+
+}
