@@ -231,7 +231,7 @@ abstract class RateLimitContract extends QueueTestFixture {
 	}
 
 	@Test
-	void badLimitsAreRefusedNamingTheInputAndNothingIsWritten() {
+	void badRateLimitsAreRefusedNamingTheInputAndNothingIsWritten() {
 		DelayQueueEngine engine = engine();
 		assertThatIllegalArgumentException().isThrownBy(() -> RateLimit.of(0, Duration.ofSeconds(1)))
 			.withMessageContaining("permits must be from 1");
