@@ -96,9 +96,10 @@ abstract class RateLimitContract extends QueueTestFixture {
 		listen(b, "g", recording(starts));
 		send(a, 60);
 		await().atMost(Duration.ofSeconds(20)).until(() -> starts.size() == 60);
-		// 20 per second plus a burst of 3: at most 22 in any second, so 60 take 2 s or
-		// more
-		assertThat(mostInAnyWindow(starts, 1000)).isLessThanOrEqualTo(22);
+		// 20 per second with a burst of 3: by the Redis clock at most 22 permits in any
+		// second, so 60 take 2 s or more; the handlers are timed a little after their
+		// permits, so one more may show (the documented bound: permits + burst)
+		assertThat(mostInAnyWindow(starts, 1000)).isLessThanOrEqualTo(23);
 		assertThat(starts.get(59) - starts.get(0)).isGreaterThanOrEqualTo(1800);
 	}
 
