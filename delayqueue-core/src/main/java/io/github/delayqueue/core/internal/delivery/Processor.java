@@ -21,15 +21,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.codec.MessageDecodingException;
-import io.github.delayqueue.core.internal.control.FlowGate;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.MessageExpiredException;
@@ -56,15 +52,9 @@ final class Processor {
 
 	private static final int MAX_STACK_TRACE = 8 * 1024;
 
-	/**
-	 * How long a worker holding a delivery of a paused queue waits before it looks again.
-	 */
-	private static final long PAUSED_WAIT_MILLIS = 100;
-
 	private final ListenerContext context;
 
-	/** When a failure to take a rate limit permit was last logged. */
-	private volatile long permitFailureLoggedNanos = System.nanoTime() - TimeUnit.MINUTES.toNanos(1);
+	private final StartPermits permits;
 
 	private final Holdings holdings;
 
@@ -78,6 +68,7 @@ final class Processor {
 	Processor(ListenerContext context, Holdings holdings, Acker acker, Type payloadType,
 			DelayMessageHandler<?> handler) {
 		this.context = context;
+		this.permits = new StartPermits(context);
 		this.holdings = holdings;
 		this.acker = acker;
 		this.payloadType = payloadType;
@@ -156,49 +147,24 @@ final class Processor {
 	}
 
 	/**
-	 * Waits, the delivery unstarted and its lease renewed, while the queue or group is
-	 * paused or held, and until its rate limit grants a start.
+	 * Waits until the delivery may start (see {@link StartPermits}).
 	 * @return whether it may start; {@code false} when the container stops (left to the
-	 * stop, which hands it back)
+	 * stop, which hands it back) or its key is over its rate limit (sent back to Redis)
 	 */
 	private boolean awaitStart(Delivery delivery, WorkerPool.Worker worker) {
-		FlowGate gate = this.context.gate();
-		boolean waited = false;
-		for (;;) {
-			long waitNanos;
-			if (!gate.awaitOpen(PAUSED_WAIT_MILLIS)) {
-				waitNanos = 0;
+		long permit = this.permits.await(delivery, worker);
+		if (permit == StartPermits.START) {
+			return true;
+		}
+		if (delivery.settle()) {
+			if (permit == StartPermits.LEFT) {
+				this.holdings.finished(delivery);
 			}
 			else {
-				long held = gate.heldNanos();
-				RateLimit limit = gate.rateLimit();
-				waitNanos = (held > 0) ? held : permitWaitNanos(delivery, limit, gate);
-				if (waitNanos <= 0) {
-					if (waited) {
-						this.context.observer().rateLimited(this.context.queue(), this.context.group(), false);
-					}
-					return true;
-				}
-				if (held <= 0 && limit != null && limit.perKey() && !this.context.settings().ordered()) {
-					// its key may not go yet: back to Redis, due when it may, so that the
-					// messages of other keys behind it flow
-					if (delivery.settle()) {
-						redelay(delivery, waitNanos);
-					}
-					return false;
-				}
-				waited = true;
-			}
-			if (waitNanos > 0) {
-				LockSupport.parkNanos(Math.min(waitNanos, TimeUnit.MILLISECONDS.toNanos(PAUSED_WAIT_MILLIS)));
-			}
-			if (worker == null || !worker.active()) {
-				if (delivery.settle()) {
-					this.holdings.finished(delivery);
-				}
-				return false;
+				redelay(delivery, permit);
 			}
 		}
+		return false;
 	}
 
 	/** Returns a message whose key is over its rate limit, without costing an attempt. */
@@ -212,80 +178,6 @@ final class Processor {
 	}
 
 	/**
-	 * The key a per-key rate limit counts a message under: its sender's key, else its id;
-	 * {@code null} for an unreadable envelope (dead-lettered once started).
-	 */
-	private static String limiterKey(Delivery delivery) {
-		try {
-			if (delivery.envelope == null) {
-				delivery.envelope = Envelope.decode(delivery.envelopeBytes);
-			}
-		}
-		catch (IllegalArgumentException ex) {
-			return null;
-		}
-		return (delivery.envelope.key() != null) ? delivery.envelope.key() : delivery.messageId;
-	}
-
-	/**
-	 * Takes a permit of the group's rate limit: 0 when taken, else how long to wait. For
-	 * a limit of the whole group one worker of the container asks Redis at a time, and
-	 * waits out the answers itself, so that a container's workers do not all ask at every
-	 * spacing (their calls would load Redis and the JVM, and delay the starts).
-	 */
-	private long permitWaitNanos(Delivery delivery, RateLimit limit, FlowGate gate) {
-		if (limit == null) {
-			return 0;
-		}
-		if (limit.perKey()) {
-			String key = limiterKey(delivery);
-			return (key != null) ? permit(delivery.context.keys().keyRateState(this.context.group(), key), limit) : 0;
-		}
-		ReentrantLock asking = gate.permitLock();
-		try {
-			if (!asking.tryLock(PAUSED_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
-				return 1;
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return 1;
-		}
-		try {
-			long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PAUSED_WAIT_MILLIS);
-			for (;;) {
-				long wait = permit(this.context.keys().rateState(this.context.group()), limit);
-				if (wait <= 0 || System.nanoTime() + wait - until > 0) {
-					return wait;
-				}
-				LockSupport.parkNanos(wait);
-			}
-		}
-		finally {
-			asking.unlock();
-		}
-	}
-
-	private long permit(String state, RateLimit limit) {
-		try {
-			List<Object> reply = this.context.scripts()
-				.run(Scripts.RATE, List.of(state), limit.intervalMicros(), limit.toleranceMicros(), 0);
-			return TimeUnit.MICROSECONDS.toNanos(ScriptRunner.asLong(reply.get(0)));
-		}
-		catch (RuntimeException ex) {
-			// Redis unreachable: nothing could be acknowledged either; try again shortly,
-			// said at WARN every 30 s at most, so that a held group is not left unnoticed
-			long now = System.nanoTime();
-			if (now - this.permitFailureLoggedNanos > TimeUnit.SECONDS.toNanos(30)) {
-				this.permitFailureLoggedNanos = now;
-				logger.warn("Cannot take a rate limit permit for " + this.context.label()
-						+ "; its handlers wait until Redis answers: " + Failures.describe(ex));
-			}
-			return TimeUnit.MILLISECONDS.toNanos(PAUSED_WAIT_MILLIS);
-		}
-	}
-
-	/**
 	 * A handler pushed back: holds the group's starts here, and in its limiter in Redis
 	 * for every instance when it has a rate limit; the message goes back without costing
 	 * an attempt.
@@ -293,19 +185,7 @@ final class Processor {
 	private void pushBack(Delivery delivery, RateLimitedException pushBack) {
 		Duration hold = pushBack.getHoldFor();
 		this.context.gate().holdEverywhere(hold);
-		RateLimit limit = this.context.gate().rateLimit();
-		if (limit != null) {
-			try {
-				this.context.scripts()
-					.run(Scripts.RATE, List.of(this.context.keys().rateState(this.context.group())),
-							limit.intervalMicros(), limit.toleranceMicros(),
-							TimeUnit.NANOSECONDS.toMicros(hold.toNanos()));
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Cannot hold the rate limiter of " + this.context.label() + " in Redis: "
-						+ Failures.describe(ex));
-			}
-		}
+		this.permits.hold(hold);
 		logger.info("The handler of " + this.context.label() + " pushed back (" + pushBack.getMessage()
 				+ "): holding the group's starts for " + hold.toMillis() + " ms; message '" + delivery.messageId
 				+ "' is due again then, at the same attempt");
