@@ -18,12 +18,9 @@ package io.github.delayqueue.core.internal.control;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -61,9 +58,6 @@ public final class FlowControls {
 	public static final long POLL_PERIOD_MILLIS = 900;
 
 	private static final Log logger = LogFactory.getLog(FlowControls.class);
-
-	/** Rate limits found unreadable in Redis and said so, by queue and text. */
-	private static final Set<String> UNREADABLE_RATES = ConcurrentHashMap.newKeySet();
 
 	private static final byte[] QUEUE_FIELD = "paused".getBytes(StandardCharsets.UTF_8);
 
@@ -167,7 +161,7 @@ public final class FlowControls {
 		String target = (group != null) ? QueueNames.group(group) : "";
 		List<Object> reply = this.scripts.run(Scripts.CONTROL, List.of(keys.meta()), action, target,
 				keys.controlChannel(), value);
-		QueueControlState state = state(keys.queue(), ScriptRunner.asString(reply.get(0)),
+		QueueControlState state = ControlStates.read(keys.queue(), ScriptRunner.asString(reply.get(0)),
 				ScriptRunner.asString(reply.get(1)), ScriptRunner.asString(reply.get(3)),
 				ScriptRunner.asString(reply.get(4)));
 		// at once here: this instance's listeners need no notification
@@ -189,7 +183,8 @@ public final class FlowControls {
 			.hMGet(QueueKeys.bytes(keys.meta()), QUEUE_FIELD, GROUPS_FIELD, VERSION_FIELD, RATE_FIELD,
 					GROUP_RATES_FIELD));
 		String version = text(values, 2);
-		return new Versioned(state(keys.queue(), text(values, 0), text(values, 1), text(values, 3), text(values, 4)),
+		return new Versioned(
+				ControlStates.read(keys.queue(), text(values, 0), text(values, 1), text(values, 3), text(values, 4)),
 				(version != null) ? Long.parseLong(version) : 0);
 	}
 
@@ -329,7 +324,7 @@ public final class FlowControls {
 					}
 				}
 				else if (lines.length == 5) {
-					apply(state(queue, lines[1], lines[2], lines[3], lines[4]), Long.parseLong(lines[0]));
+					apply(ControlStates.read(queue, lines[1], lines[2], lines[3], lines[4]), Long.parseLong(lines[0]));
 				}
 			});
 			this.subscribed.add(queue);
@@ -371,56 +366,6 @@ public final class FlowControls {
 			this.polling = false;
 		}
 		this.notifications.close();
-	}
-
-	/**
-	 * The state held in the meta hash's two fields.
-	 * @param paused the {@code paused} field ({@code 1}), or {@code null}
-	 * @param groups the {@code paused-groups} field, or {@code null}
-	 */
-	private static QueueControlState state(String queue, String paused, String groups, String rate, String groupRates) {
-		Set<String> names = new TreeSet<>(words(groups));
-		Map<String, RateLimit> rates = new TreeMap<>();
-		for (String entry : words(groupRates)) {
-			int equals = entry.indexOf('=');
-			RateLimit limit = rateLimit(queue, entry.substring(equals + 1));
-			if (equals > 0 && limit != null) {
-				rates.put(entry.substring(0, equals), limit);
-			}
-		}
-		return new QueueControlState(queue, "1".equals(paused), names, rateLimit(queue, rate), rates);
-	}
-
-	private static List<String> words(String text) {
-		List<String> words = new ArrayList<>();
-		if (text != null) {
-			for (String word : text.trim().split(" +")) {
-				if (!word.isEmpty()) {
-					words.add(word);
-				}
-			}
-		}
-		return words;
-	}
-
-	/**
-	 * A limit as stored; one that cannot be read (written by hand) is ignored, said once.
-	 */
-	private static RateLimit rateLimit(String queue, String text) {
-		if (text == null || text.isEmpty()) {
-			return null;
-		}
-		try {
-			return RateLimit.parse(text);
-		}
-		catch (IllegalArgumentException ex) {
-			// read every poll: said once per text
-			if (UNREADABLE_RATES.add(queue + "\n" + text)) {
-				logger.warn(
-						"Ignoring the rate limit '" + text + "' of queue '" + queue + "' in Redis: " + ex.getMessage());
-			}
-			return null;
-		}
 	}
 
 }
