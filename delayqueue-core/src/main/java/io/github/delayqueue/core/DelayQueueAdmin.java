@@ -58,12 +58,18 @@ public class DelayQueueAdmin {
 
 	private final DeadLetters deadLetters;
 
+	private final InFlightMessages inFlight;
+
+	private final Histories histories;
+
 	DelayQueueAdmin(DelayQueueEngine engine) {
 		this.engine = engine;
 		this.partitionChanges = new PartitionChanges(engine);
 		this.inspection = new QueueInspection(engine);
 		this.scheduledMessages = new ScheduledMessages(engine);
 		this.deadLetters = new DeadLetters(engine);
+		this.inFlight = new InFlightMessages(engine);
+		this.histories = new Histories(engine);
 	}
 
 	/**
@@ -386,6 +392,33 @@ public class DelayQueueAdmin {
 	 */
 	public Optional<ScheduledMessage> scheduledMessage(String queue, String id) {
 		return this.scheduledMessages.find(queue, id);
+	}
+
+	/**
+	 * Returns a queue's in-flight messages: those delivered to a consumer of any group
+	 * and not yet acknowledged, across partitions, main and retry streams. Bounded work:
+	 * the sort is over the {@code count} oldest entries of each partition's and group's
+	 * pending lists (the longest idle are among them unless leases were extended).
+	 * @param queue the queue
+	 * @param order what comes first: the longest idle, or the most delivered
+	 * @param count how many to return, from 1 to 1000
+	 * @return the first {@code count} in that order
+	 * @throws IllegalArgumentException when the count is out of range
+	 */
+	public List<InFlightMessage> inFlight(String queue, InFlightMessage.Order order, int count) {
+		return this.inFlight.list(queue, order, count);
+	}
+
+	/**
+	 * Reads a queue's history over the last hour (per minute), day (per quarter hour) or
+	 * week (per hour), as every engine using the queue counted it (see
+	 * {@link DelayQueueEngineBuilder#history(boolean)}). Bounded work: at most 8 hashes.
+	 * @param queue the queue
+	 * @param span how far back
+	 * @return one point per interval, oldest first
+	 */
+	public QueueHistory history(String queue, QueueHistory.Span span) {
+		return this.histories.read(queue, span);
 	}
 
 	/**

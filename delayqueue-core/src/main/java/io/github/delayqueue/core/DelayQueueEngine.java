@@ -18,6 +18,7 @@ package io.github.delayqueue.core;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -34,6 +35,7 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.RedisClock;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.EngineContext;
+import io.github.delayqueue.core.internal.history.HistoryRecorder;
 import io.github.delayqueue.core.internal.control.FlowControls;
 import io.github.delayqueue.core.internal.runtime.DaemonThreads;
 import io.github.delayqueue.core.internal.scheduling.Schedulers;
@@ -85,6 +87,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final DelayQueueObserver observer;
 
+	private final HistoryRecorder history;
+
 	private final Durability sendDurability;
 
 	private final boolean sendAfterCommit;
@@ -119,8 +123,13 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.sendBatchSize = builder.sendBatchSize;
 		this.promoteBatchSize = builder.promoteBatchSize;
 		this.schedulerMaxIdle = builder.schedulerMaxIdle;
-		this.observer = builder.observers.isEmpty() ? DelayQueueObserver.NOOP : new GuardedObserver(builder.observers);
 		this.clock = builder.clock;
+		this.history = builder.history ? new HistoryRecorder(this.scripts, this::keys, this.clock) : null;
+		List<DelayQueueObserver> observers = new ArrayList<>(builder.observers);
+		if (this.history != null) {
+			observers.add(this.history);
+		}
+		this.observer = observers.isEmpty() ? DelayQueueObserver.NOOP : new GuardedObserver(observers);
 		this.sendDurability = builder.sendDurability;
 		this.sendAfterCommit = builder.sendAfterCommit;
 		this.observationRegistry = builder.observationRegistry;
@@ -402,6 +411,9 @@ public final class DelayQueueEngine implements AutoCloseable {
 	public void close() {
 		this.controls.close();
 		this.schedulers.close();
+		if (this.history != null) {
+			this.history.close();
+		}
 		if (this.ownedExecutor != null) {
 			this.ownedExecutor.shutdown();
 		}

@@ -71,6 +71,8 @@ public final class DelayQueueEngineBuilder {
 
 	Clock clock = Clock.systemUTC();
 
+	boolean history = true;
+
 	final Map<String, Integer> partitions = new LinkedHashMap<>();
 
 	final Set<String> pausedAtStartup = new LinkedHashSet<>();
@@ -197,6 +199,20 @@ public final class DelayQueueEngineBuilder {
 		if (observer != DelayQueueObserver.NOOP) {
 			this.observers.add(observer);
 		}
+		return this;
+	}
+
+	/**
+	 * Sets whether the engine adds what its listeners do (deliveries, acknowledgements,
+	 * retries, dead letters, expiries, lateness) to each queue's history in Redis, read
+	 * by {@link DelayQueueAdmin#history(String, QueueHistory.Span)} and the dashboard
+	 * (default on). It costs one script call per active queue about every 10 seconds, and
+	 * nothing while a queue is idle; see {@code docs/dashboard.md} for its memory.
+	 * @param record whether to record the history
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder history(boolean record) {
+		this.history = record;
 		return this;
 	}
 

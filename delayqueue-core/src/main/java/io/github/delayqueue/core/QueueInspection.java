@@ -137,7 +137,7 @@ final class QueueInspection {
 				(dead != null) ? dead : 0, groups);
 	}
 
-	private static List<Map<String, Object>> groupInfo(RedisConnection connection, String stream) {
+	static List<Map<String, Object>> groupInfo(RedisConnection connection, String stream) {
 		List<Map<String, Object>> groups = new ArrayList<>();
 		for (Object item : ScriptRunner.run(connection, Scripts.GROUPS, List.of(stream))) {
 			Map<String, Object> fields = new LinkedHashMap<>();

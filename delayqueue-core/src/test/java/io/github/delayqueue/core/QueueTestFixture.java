@@ -56,6 +56,11 @@ abstract class QueueTestFixture {
 		this.engines.forEach(DelayQueueEngine::close);
 	}
 
+	/** Stops the listener containers started so far. */
+	protected void stopListeners() {
+		this.containers.forEach(DelayQueueListenerContainer::stop);
+	}
+
 	/** Builds an engine, closed after the test. */
 	protected DelayQueueEngine build(DelayQueueEngineBuilder builder) {
 		DelayQueueEngine engine = builder.build();

@@ -194,6 +194,25 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	}
 
 	/**
+	 * @param hour the hour, counted from the epoch
+	 * @return the HASH of the queue's history by minute over that hour (field: the
+	 * minute, 0-59), always in partition 0's slot
+	 */
+	public String historyMinutes(long hour) {
+		return firstPartitionKey("history:m:" + hour);
+	}
+
+	/**
+	 * @param day the day (UTC), counted from the epoch
+	 * @return the HASH of the queue's history over that day by quarter hour (fields
+	 * {@code q0}-{@code q95}) and by hour ({@code h0}-{@code h23}), always in partition
+	 * 0's slot
+	 */
+	public String historyDay(long day) {
+		return firstPartitionKey("history:d:" + day);
+	}
+
+	/**
 	 * @return the HASH of the queue's metadata (its partition count), always in partition
 	 * 0's slot
 	 */

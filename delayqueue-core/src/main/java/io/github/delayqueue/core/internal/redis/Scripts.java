@@ -69,6 +69,9 @@ public final class Scripts {
 	/** Reads the clock of a partition's server. */
 	public static final RedisScript<List<Object>> TIME = load("time");
 
+	/** Adds an engine's counts of a minute to a queue's history. */
+	public static final RedisScript<List<Object>> HISTORY = load("history");
+
 	/** Replays a dead letter. */
 	public static final RedisScript<List<Object>> REPLAY = load("replay");
 
