@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
@@ -85,6 +86,9 @@ public class DelayQueueProperties {
 	private final Observation observation = new Observation();
 
 	private final Cluster cluster = new Cluster();
+
+	@NestedConfigurationProperty
+	private final DashboardProperties dashboard = new DashboardProperties();
 
 	/**
 	 * Per-queue listener settings, by queue name: the keys of delayqueue.listener, over
@@ -182,6 +186,10 @@ public class DelayQueueProperties {
 
 	public Observation getObservation() {
 		return this.observation;
+	}
+
+	public DashboardProperties getDashboard() {
+		return this.dashboard;
 	}
 
 	public Cluster getCluster() {

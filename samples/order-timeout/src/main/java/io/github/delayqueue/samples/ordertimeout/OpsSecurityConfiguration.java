@@ -22,7 +22,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
@@ -30,10 +29,13 @@ import org.springframework.security.web.SecurityFilterChain;
 
 /**
  * How to secure the {@code delayqueue} endpoint's write operations (on in this sample
- * with {@code management.endpoint.delayqueue.access=unrestricted}): reads stay open for
- * the demo, writes (replay, cancel, delete, purge) need the {@code OPS_ADMIN} role over
- * HTTP Basic. The orders API is open. A real application would protect the reads too
- * (dead letters show payloads) and keep its users elsewhere than in properties.
+ * with {@code management.endpoint.delayqueue.access=unrestricted}) and the dashboard's
+ * ({@code delayqueue.dashboard.read-only=false}): reads stay open for the demo, writes
+ * (replay, cancel, delete, purge, pause) need the {@code OPS_ADMIN} role, over HTTP Basic
+ * for the endpoint and after signing in at {@code /login} for the dashboard, whose writes
+ * also need Spring Security's CSRF token. The orders API is open. A real application
+ * would protect the reads too (dead letters show payloads) and keep its users elsewhere
+ * than in properties.
  */
 @Configuration(proxyBeanMethods = false)
 class OpsSecurityConfiguration {
@@ -47,8 +49,11 @@ class OpsSecurityConfiguration {
 			.anyRequest()
 			.permitAll())
 			.httpBasic(Customizer.withDefaults())
-			// a JSON API called with curl: no browser session, no CSRF token
-			.csrf(AbstractHttpConfigurer::disable);
+			// the dashboard's operators sign in with a form, then return to the dashboard
+			.formLogin((login) -> login.defaultSuccessUrl("/delayqueue/"))
+			// the actuator and the orders API are JSON APIs called with curl: no browser
+			// session, no CSRF token; the dashboard keeps CSRF protection
+			.csrf((csrf) -> csrf.ignoringRequestMatchers("/actuator/**", "/orders/**"));
 		return http.build();
 	}
 

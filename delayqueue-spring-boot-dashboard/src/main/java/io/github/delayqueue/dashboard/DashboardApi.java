@@ -1,0 +1,428 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.dashboard;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeSet;
+
+import io.github.delayqueue.core.DeadLetter;
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelayQueueException;
+import io.github.delayqueue.core.InFlightMessage;
+import io.github.delayqueue.core.QueueControlState;
+import io.github.delayqueue.core.QueueHistory;
+import io.github.delayqueue.core.QueueStats;
+import io.github.delayqueue.core.RateLimit;
+import io.github.delayqueue.core.ScheduledMessage;
+import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The dashboard's JSON API, under {@code <path>/api}. Every read is bounded Redis work
+ * (paged by cursor, never a whole-queue read); every write goes through
+ * {@link DashboardWrites} first.
+ */
+@RestController
+@RequestMapping("${delayqueue.dashboard.path:/delayqueue}/api")
+class DashboardApi {
+
+	static final int MAX_PAYLOAD_SHOWN = 2048;
+
+	private final DelayQueueEngine engine;
+
+	private final ObjectProvider<DelayListenerEndpointRegistry> listeners;
+
+	private final DashboardWrites writes;
+
+	private final DashboardQueueFilter filter;
+
+	DashboardApi(DelayQueueEngine engine, ObjectProvider<DelayListenerEndpointRegistry> listeners,
+			DashboardWrites writes, DashboardQueueFilter filter) {
+		this.engine = engine;
+		this.listeners = listeners;
+		this.writes = writes;
+		this.filter = filter;
+	}
+
+	@GetMapping("/session")
+	Map<String, Object> session(HttpServletRequest request) {
+		return this.writes.session(request);
+	}
+
+	@GetMapping("/queues")
+	List<Map<String, Object>> queues(HttpServletRequest request) {
+		TreeSet<String> names = new TreeSet<>(this.engine.admin().queues());
+		this.listeners.ifAvailable((registry) -> names.addAll(registry.getQueues()));
+		List<Map<String, Object>> queues = new ArrayList<>();
+		for (String name : names) {
+			if (this.filter.isVisible(name, request)) {
+				queues.add(summary(name));
+			}
+		}
+		return queues;
+	}
+
+	private Map<String, Object> summary(String queue) {
+		Map<String, Object> summary = new LinkedHashMap<>();
+		QueueStats stats = this.engine.admin().stats(queue);
+		QueueControlState controls = this.engine.admin().controls(queue);
+		QueueHistory hour = this.engine.admin().history(queue, QueueHistory.Span.HOUR);
+		List<QueueHistory.Point> points = hour.points();
+		QueueHistory.Point total = hour.total();
+		long lastFive = 0;
+		for (QueueHistory.Point point : points.subList(Math.max(0, points.size() - 5), points.size())) {
+			lastFive += point.acked();
+		}
+		summary.put("queue", queue);
+		summary.put("stats", stats);
+		summary.put("paused", controls.paused());
+		summary.put("pausedGroups", controls.pausedGroups());
+		summary.put("rateLimit", (controls.rateLimit() != null) ? controls.rateLimit().toString() : null);
+		summary.put("noConsumer",
+				stats.groups().isEmpty() || stats.groups().stream().anyMatch((group) -> group.consumers() == 0));
+		summary.put("latenessP50Ms", millis(total.latenessPercentile(50)));
+		summary.put("latenessP99Ms", millis(total.latenessPercentile(99)));
+		summary.put("ackedPerMinute", lastFive / 5.0);
+		return summary;
+	}
+
+	@GetMapping("/queues/{queue}")
+	Map<String, Object> queue(@PathVariable String queue, HttpServletRequest request) {
+		requireVisible(queue, request);
+		Map<String, Object> detail = summary(queue);
+		OptionalLong sizeLimit = this.engine.admin().sizeLimit(queue);
+		detail.put("sizeLimit", sizeLimit.isPresent() ? sizeLimit.getAsLong() : null);
+		detail.put("partitions", this.engine.admin().partitionLayout(queue));
+		Map<String, Map<Integer, String>> owners = new LinkedHashMap<>();
+		QueueStats stats = (QueueStats) detail.get("stats");
+		for (QueueStats.GroupStats group : stats.groups()) {
+			owners.put(group.group(), this.engine.admin().partitionOwners(queue, group.group()));
+		}
+		detail.put("partitionOwners", owners);
+		QueueControlState controls = this.engine.admin().controls(queue);
+		Map<String, String> groupRates = new LinkedHashMap<>();
+		controls.groupRateLimits().forEach((group, limit) -> groupRates.put(group, limit.toString()));
+		detail.put("groupRateLimits", groupRates);
+		return detail;
+	}
+
+	@GetMapping("/queues/{queue}/scheduled")
+	List<Map<String, Object>> scheduled(@PathVariable String queue, @RequestParam(required = false) String after,
+			@RequestParam(defaultValue = "50") int count, HttpServletRequest request) {
+		requireVisible(queue, request);
+		return this.engine.admin().scheduled(queue, after, count).stream().map(DashboardApi::scheduled).toList();
+	}
+
+	@GetMapping("/queues/{queue}/message")
+	Map<String, Object> message(@PathVariable String queue, @RequestParam String id, HttpServletRequest request) {
+		requireVisible(queue, request);
+		return this.engine.admin()
+			.scheduledMessage(queue, id)
+			.map(DashboardApi::scheduled)
+			.orElseThrow(() -> new NotFoundException("No scheduled message '" + id + "' in queue '" + queue
+					+ "' (never sent, already due, or cancelled)"));
+	}
+
+	private static Map<String, Object> scheduled(ScheduledMessage message) {
+		Map<String, Object> shown = new LinkedHashMap<>();
+		shown.put("id", message.id());
+		shown.put("partition", message.partition());
+		shown.put("dueTime", message.dueTime().toString());
+		shown.put("key", message.key());
+		shown.put("headers", message.headers());
+		shown.put("payload", text(message.payload()));
+		shown.put("cursor", message.cursor());
+		return shown;
+	}
+
+	@GetMapping("/queues/{queue}/in-flight")
+	List<Map<String, Object>> inFlight(@PathVariable String queue, @RequestParam(defaultValue = "IDLE") String order,
+			@RequestParam(defaultValue = "50") int count, HttpServletRequest request) {
+		requireVisible(queue, request);
+		InFlightMessage.Order sort;
+		try {
+			sort = InFlightMessage.Order.valueOf(order.toUpperCase(java.util.Locale.ROOT));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Order must be 'idle' or 'deliveries', but was '" + order + "'");
+		}
+		return this.engine.admin().inFlight(queue, sort, count).stream().map((message) -> {
+			Map<String, Object> shown = new LinkedHashMap<>();
+			shown.put("group", message.group());
+			shown.put("partition", message.partition());
+			shown.put("entryId", message.entryId());
+			shown.put("messageId", message.messageId());
+			shown.put("consumer", message.consumer());
+			shown.put("idleMs", message.idle().toMillis());
+			shown.put("deliveries", message.deliveries());
+			shown.put("retry", message.retry());
+			return shown;
+		}).toList();
+	}
+
+	@GetMapping("/queues/{queue}/dead-letters")
+	List<Map<String, Object>> deadLetters(@PathVariable String queue, @RequestParam(required = false) String after,
+			@RequestParam(defaultValue = "50") int count, HttpServletRequest request) {
+		requireVisible(queue, request);
+		if (count < 1 || count > 1000) {
+			throw new IllegalArgumentException("Page size must be from 1 to 1000 dead letters, but was " + count);
+		}
+		return this.engine.admin().deadLetters(queue, after, count).stream().map(DashboardApi::deadLetter).toList();
+	}
+
+	private static Map<String, Object> deadLetter(DeadLetter letter) {
+		Map<String, Object> shown = new LinkedHashMap<>();
+		shown.put("entryId", letter.entryId());
+		shown.put("messageId", letter.messageId());
+		shown.put("group", letter.group());
+		shown.put("attempts", letter.attempts());
+		shown.put("errorClass", letter.errorClass());
+		shown.put("errorMessage", letter.errorMessage());
+		shown.put("stackTrace", letter.stackTrace());
+		shown.put("dueTime", String.valueOf(letter.dueTime()));
+		shown.put("deadTime", String.valueOf(letter.deadTime()));
+		shown.put("headers", letter.headers());
+		shown.put("payload", text(letter.payload()));
+		return shown;
+	}
+
+	@GetMapping("/queues/{queue}/history")
+	Map<String, Object> history(@PathVariable String queue, @RequestParam(defaultValue = "HOUR") String span,
+			HttpServletRequest request) {
+		requireVisible(queue, request);
+		QueueHistory.Span read;
+		try {
+			read = QueueHistory.Span.valueOf(span.toUpperCase(java.util.Locale.ROOT));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Span must be 'hour', 'day' or 'week', but was '" + span + "'");
+		}
+		QueueHistory history = this.engine.admin().history(queue, read);
+		List<Map<String, Object>> points = new ArrayList<>();
+		for (QueueHistory.Point point : history.points()) {
+			Map<String, Object> shown = new LinkedHashMap<>();
+			shown.put("start", point.start().toString());
+			shown.put("delivered", point.delivered());
+			shown.put("acked", point.acked());
+			shown.put("retried", point.retried());
+			shown.put("dead", point.dead());
+			shown.put("expired", point.expired());
+			shown.put("latenessP50Ms", millis(point.latenessPercentile(50)));
+			shown.put("latenessP99Ms", millis(point.latenessPercentile(99)));
+			points.add(shown);
+		}
+		return Map.of("queue", queue, "span", read.name(), "intervalSeconds", read.interval().toSeconds(), "points",
+				points);
+	}
+
+	@PostMapping("/queues/{queue}/pause")
+	Map<String, Object> pause(@PathVariable String queue, @RequestParam(required = false) String group,
+			HttpServletRequest request) {
+		requireWritable(queue, request);
+		return controls((group != null) ? this.engine.admin().pause(queue, group) : this.engine.admin().pause(queue));
+	}
+
+	@PostMapping("/queues/{queue}/resume")
+	Map<String, Object> resume(@PathVariable String queue, @RequestParam(required = false) String group,
+			HttpServletRequest request) {
+		requireWritable(queue, request);
+		return controls((group != null) ? this.engine.admin().resume(queue, group) : this.engine.admin().resume(queue));
+	}
+
+	@PostMapping("/queues/{queue}/rate-limit")
+	Map<String, Object> rateLimit(@PathVariable String queue, @RequestParam(required = false) String rateLimit,
+			@RequestParam(required = false) String group, HttpServletRequest request) {
+		requireWritable(queue, request);
+		if (rateLimit == null || rateLimit.isBlank()) {
+			return controls((group != null) ? this.engine.admin().removeRateLimit(queue, group)
+					: this.engine.admin().removeRateLimit(queue));
+		}
+		RateLimit limit = RateLimit.parse(rateLimit.trim());
+		return controls((group != null) ? this.engine.admin().limitRate(queue, group, limit)
+				: this.engine.admin().limitRate(queue, limit));
+	}
+
+	private static Map<String, Object> controls(QueueControlState state) {
+		Map<String, Object> shown = new LinkedHashMap<>();
+		shown.put("queue", state.queue());
+		shown.put("paused", state.paused());
+		shown.put("pausedGroups", state.pausedGroups());
+		shown.put("rateLimit", (state.rateLimit() != null) ? state.rateLimit().toString() : null);
+		return shown;
+	}
+
+	@PostMapping("/queues/{queue}/message/cancel")
+	Map<String, Object> cancel(@PathVariable String queue, @RequestParam String id, HttpServletRequest request) {
+		requireWritable(queue, request);
+		return found(this.engine.template().cancel(queue, id), queue, id, "cancelled");
+	}
+
+	@PostMapping("/queues/{queue}/message/due-now")
+	Map<String, Object> dueNow(@PathVariable String queue, @RequestParam String id, HttpServletRequest request) {
+		requireWritable(queue, request);
+		return found(this.engine.template().reschedule(queue, id, Duration.ZERO), queue, id, "dueNow");
+	}
+
+	@PostMapping("/queues/{queue}/message/reschedule")
+	Map<String, Object> reschedule(@PathVariable String queue, @RequestParam String id, @RequestParam String delay,
+			HttpServletRequest request) {
+		requireWritable(queue, request);
+		Duration parsed;
+		try {
+			parsed = Duration.parse(delay.trim().toUpperCase(java.util.Locale.ROOT).startsWith("P") ? delay.trim()
+					: "PT" + delay.trim());
+		}
+		catch (DateTimeParseException ex) {
+			throw new IllegalArgumentException(
+					"Delay '" + delay + "' is not a duration: use e.g. 30s, 5m, 2h or PT1H30M");
+		}
+		if (parsed.isNegative()) {
+			throw new IllegalArgumentException("Delay must not be negative, but was " + delay);
+		}
+		return found(this.engine.template().reschedule(queue, id, parsed), queue, id, "rescheduled");
+	}
+
+	private static Map<String, Object> found(boolean done, String queue, String id, String what) {
+		if (!done) {
+			throw new NotFoundException("No scheduled message '" + id + "' in queue '" + queue
+					+ "' (never sent, already due, or cancelled)");
+		}
+		return Map.of("queue", queue, "id", id, what, true);
+	}
+
+	@PostMapping("/queues/{queue}/dead-letters/{entryId}/replay")
+	Map<String, Object> replay(@PathVariable String queue, @PathVariable String entryId, HttpServletRequest request) {
+		requireWritable(queue, request);
+		if (!this.engine.admin().replay(queue, entryId)) {
+			throw new NotFoundException("No dead letter '" + entryId + "' in queue '" + queue + "'");
+		}
+		return Map.of("queue", queue, "replayed", 1);
+	}
+
+	@PostMapping("/queues/{queue}/dead-letters/replay-all")
+	Map<String, Object> replayAll(@PathVariable String queue, @RequestParam(required = false) String group,
+			HttpServletRequest request) {
+		requireWritable(queue, request);
+		return Map.of("queue", queue, "replayed", this.engine.admin().replayAll(queue, group));
+	}
+
+	@PostMapping("/queues/{queue}/dead-letters/{entryId}/delete")
+	Map<String, Object> delete(@PathVariable String queue, @PathVariable String entryId, HttpServletRequest request) {
+		requireWritable(queue, request);
+		if (!this.engine.admin().deleteDeadLetter(queue, entryId)) {
+			throw new NotFoundException("No dead letter '" + entryId + "' in queue '" + queue + "'");
+		}
+		return Map.of("queue", queue, "deleted", 1);
+	}
+
+	@PostMapping("/queues/{queue}/dead-letters/purge")
+	Map<String, Object> purge(@PathVariable String queue, HttpServletRequest request) {
+		requireWritable(queue, request);
+		return Map.of("queue", queue, "purged", this.engine.admin().purgeDeadLetters(queue));
+	}
+
+	private void requireWritable(String queue, HttpServletRequest request) {
+		requireVisible(queue, request);
+		this.writes.check(request);
+	}
+
+	/** A queue the user may not see, or that is unknown, answers 404 alike. */
+	private void requireVisible(String queue, HttpServletRequest request) {
+		this.engine.keys(queue);
+		if (!this.filter.isVisible(queue, request)) {
+			throw new NotFoundException("Unknown queue '" + queue + "'");
+		}
+		DelayListenerEndpointRegistry registry = this.listeners.getIfAvailable();
+		if (registry != null && registry.getQueues().contains(queue)) {
+			return;
+		}
+		if (!this.engine.admin().queues().contains(queue)) {
+			throw new NotFoundException("Unknown queue '" + queue + "'");
+		}
+	}
+
+	private static @Nullable Long millis(@Nullable Duration duration) {
+		return (duration != null) ? duration.toMillis() : null;
+	}
+
+	/** The payload as UTF-8 text when it is text (cut at 2 KiB), else its size. */
+	static String text(byte[] payload) {
+		try {
+			String text = StandardCharsets.UTF_8.newDecoder()
+				.decode(ByteBuffer.wrap(payload, 0, Math.min(payload.length, MAX_PAYLOAD_SHOWN)))
+				.toString();
+			return (payload.length > MAX_PAYLOAD_SHOWN) ? text + "... (" + payload.length + " bytes)" : text;
+		}
+		catch (CharacterCodingException ex) {
+			return "(" + payload.length + " bytes of binary content)";
+		}
+	}
+
+	@ExceptionHandler(DashboardWrites.RefusedException.class)
+	ResponseEntity<Map<String, String>> refused(DashboardWrites.RefusedException ex) {
+		return ResponseEntity.status(ex.status()).body(Map.of("error", ex.getMessage()));
+	}
+
+	@ExceptionHandler(NotFoundException.class)
+	ResponseEntity<Map<String, String>> notFound(NotFoundException ex) {
+		return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("error", ex.getMessage()));
+	}
+
+	@ExceptionHandler({ IllegalArgumentException.class, IllegalStateException.class })
+	ResponseEntity<Map<String, String>> badRequest(RuntimeException ex) {
+		return ResponseEntity.badRequest().body(Map.of("error", String.valueOf(ex.getMessage())));
+	}
+
+	@ExceptionHandler(DelayQueueException.class)
+	ResponseEntity<Map<String, String>> unavailable(DelayQueueException ex) {
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.body(Map.of("error", String.valueOf(ex.getMessage())));
+	}
+
+	/** Something the request names does not exist, or may not be seen. */
+	static class NotFoundException extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		NotFoundException(String message) {
+			super(message);
+		}
+
+	}
+
+}

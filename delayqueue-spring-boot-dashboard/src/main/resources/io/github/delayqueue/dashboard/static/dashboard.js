@@ -1,0 +1,290 @@
+// The delayqueue dashboard: a small script over the JSON API next to this page.
+// Everything shown is inserted as text (textContent), never as HTML: payloads, headers,
+// ids and queue names are user data.
+(function () {
+  'use strict';
+  var session = { canWrite: false };
+  var main = document.getElementById('main');
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) {
+      if (name === 'text') { node.textContent = attrs[name]; }
+      else if (name === 'onclick') { node.addEventListener('click', attrs[name]); }
+      else { node.setAttribute(name, attrs[name]); }
+    });
+    (children || []).forEach(function (child) {
+      node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+
+  function notice(text, error) {
+    var box = document.getElementById('notice');
+    box.textContent = text || '';
+    box.className = error ? 'error' : '';
+  }
+
+  function api(path, options) {
+    options = options || {};
+    var init = { method: options.method || 'GET', headers: { 'Accept': 'application/json' }, credentials: 'same-origin' };
+    if (init.method !== 'GET') {
+      init.headers['X-DelayQueue-Dashboard'] = '1';
+      if (session.csrfHeader) { init.headers[session.csrfHeader] = session.csrfToken; }
+      if (options.form) {
+        init.headers['Content-Type'] = 'application/x-www-form-urlencoded';
+        init.body = new URLSearchParams(options.form).toString();
+      }
+    }
+    return fetch('api/' + path, init).then(function (response) {
+      return response.text().then(function (text) {
+        var body = null;
+        try { body = text ? JSON.parse(text) : null; } catch (e) { body = { error: 'the server refused the request (' + (response.statusText || 'not JSON') + ')' }; }
+        if (!response.ok) {
+          var message = (body && body.error) || (body && body.message) || ('HTTP ' + response.status);
+          throw new Error(response.status + ': ' + message);
+        }
+        return body;
+      });
+    });
+  }
+
+  function q(queue) { return encodeURIComponent(queue); }
+
+  function write(question, path, form) {
+    if (!window.confirm(question)) { return Promise.resolve(null); }
+    return api(path, { method: 'POST', form: form }).then(function (result) {
+      notice('Done: ' + JSON.stringify(result));
+      route();
+      return result;
+    }, function (error) { notice(error.message, true); });
+  }
+
+  function button(label, onclick, danger) {
+    var b = el('button', { type: 'button', text: label, onclick: onclick });
+    if (danger) { b.className = 'danger'; }
+    if (!session.canWrite) { b.disabled = true; b.title = session.whyNot || 'read-only'; }
+    return b;
+  }
+
+  function num(value) { return el('td', { 'class': 'num', text: value === null || value === undefined || value < 0 ? '–' : String(value) }); }
+
+  function table(headings, rows) {
+    return el('table', {}, [el('thead', {}, [el('tr', {}, headings.map(function (h) { return el('th', { text: h }); }))]),
+      el('tbody', {}, rows)]);
+  }
+
+  // ---- all queues
+  function queuesPage() {
+    return api('queues').then(function (queues) {
+      main.textContent = '';
+      main.appendChild(el('h2', { text: 'Queues' }));
+      if (!queues.length) { main.appendChild(el('p', { text: 'No queue yet.' })); return; }
+      var rows = [];
+      queues.forEach(function (summary) {
+        var stats = summary.stats;
+        var groups = stats.groups.length ? stats.groups : [{ group: '–', consumers: 0, pending: 0, lag: -1, retryScheduled: 0 }];
+        groups.forEach(function (group, i) {
+          var state = summary.paused ? el('span', { 'class': 'paused', text: 'paused' })
+            : (summary.pausedGroups.indexOf(group.group) >= 0 ? el('span', { 'class': 'paused', text: 'group paused' }) : el('span', { 'class': 'ok', text: 'running' }));
+          var consumers = group.consumers > 0 ? el('span', { text: String(group.consumers) }) : el('span', { 'class': 'warn', text: 'no consumer' });
+          rows.push(el('tr', { 'data-queue': summary.queue, 'data-group': group.group }, [
+            el('td', {}, i === 0 ? [el('a', { href: '#q/' + q(summary.queue), text: summary.queue })] : []),
+            el('td', { text: group.group }),
+            num(i === 0 ? stats.scheduled : ''), num(group.lag), num(group.pending), num(group.retryScheduled), num(i === 0 ? stats.dead : ''),
+            el('td', {}, [consumers]), el('td', {}, [state]),
+            el('td', { text: summary.rateLimit || '' }),
+            num(summary.latenessP50Ms), num(summary.latenessP99Ms), num(summary.ackedPerMinute)
+          ]));
+        });
+      });
+      main.appendChild(table(['Queue', 'Group', 'Scheduled', 'Ready (lag)', 'In flight', 'Retrying', 'Dead', 'Consumers',
+        'State', 'Rate limit', 'Lateness p50 ms', 'p99 ms', 'Acked/min (5 min)'], rows));
+      main.appendChild(el('p', { text: 'Lateness and throughput: the last hour, all instances.' }));
+    });
+  }
+
+  // ---- one queue
+  var tab = 'scheduled';
+  var cursors = [];
+
+  function queuePage(queue) {
+    return api('queues/' + q(queue)).then(function (detail) {
+      main.textContent = '';
+      main.appendChild(el('h2', {}, ['Queue ', el('span', { id: 'queue-name', text: queue })]));
+      var stats = detail.stats;
+      var controls = el('div', { 'class': 'bar' }, [
+        el('span', { id: 'queue-state', 'class': detail.paused ? 'paused' : 'ok', text: detail.paused ? 'paused' : 'running' }),
+        detail.paused ? button('Resume', function () { write('Resume queue ' + queue + '?', 'queues/' + q(queue) + '/resume'); })
+          : button('Pause', function () { write('Pause queue ' + queue + '?', 'queues/' + q(queue) + '/pause'); }),
+        el('span', { text: 'Rate limit: ' + (detail.rateLimit || 'none') }),
+        button('Change rate limit', function () {
+          var value = window.prompt('New rate limit (permits/period[/burst][/key], e.g. 500/1s); empty to remove', detail.rateLimit || '');
+          if (value === null) { return; }
+          api('queues/' + q(queue) + '/rate-limit', { method: 'POST', form: { rateLimit: value } })
+            .then(function () { notice('Rate limit set'); route(); }, function (e) { notice(e.message, true); });
+        }),
+        el('span', { text: 'Size limit: ' + (detail.sizeLimit === null ? 'none' : detail.sizeLimit) }),
+        el('span', { text: 'Partitions: ' + detail.partitions.partitions })
+      ]);
+      main.appendChild(controls);
+      main.appendChild(table(['Group', 'Consumers', 'Ready (lag)', 'In flight', 'Retrying', 'Paused', 'Partition owners'],
+        stats.groups.map(function (group) {
+          var owners = detail.partitionOwners[group.group] || {};
+          var ownerText = Object.keys(owners).map(function (p) { return p + '→' + owners[p]; }).join(', ');
+          return el('tr', {}, [el('td', { text: group.group }),
+            group.consumers > 0 ? num(group.consumers) : el('td', { 'class': 'warn', text: 'no consumer' }),
+            num(group.lag), num(group.pending), num(group.retryScheduled),
+            el('td', { text: detail.pausedGroups.indexOf(group.group) >= 0 ? 'yes' : '' }),
+            el('td', { text: ownerText || 'shared' })]);
+        })));
+      main.appendChild(el('p', { text: 'Scheduled: ' + stats.scheduled + ' · dead letters: ' + stats.dead }));
+      var find = el('input', { id: 'find-id', placeholder: 'message id', size: '30' });
+      main.appendChild(el('div', { 'class': 'bar' }, [find, el('button', { type: 'button', id: 'find', text: 'Find message', onclick: function () {
+        var id = find.value.trim();
+        if (!id) { return; }
+        api('queues/' + q(queue) + '/message?id=' + encodeURIComponent(id)).then(function (message) {
+          notice('');
+          var box = document.getElementById('found');
+          box.textContent = '';
+          box.appendChild(scheduledTable(queue, [message]));
+        }, function (e) { notice(e.message, true); });
+      } })]));
+      main.appendChild(el('div', { id: 'found' }));
+      var tabs = el('div', { 'class': 'bar tabs' });
+      [['scheduled', 'Scheduled'], ['in-flight', 'In flight'], ['dead-letters', 'Dead letters'], ['history', 'History']].forEach(function (t) {
+        var b = el('button', { type: 'button', id: 'tab-' + t[0], text: t[1], onclick: function () { tab = t[0]; cursors = []; route(); } });
+        if (tab === t[0]) { b.className = 'active'; }
+        tabs.appendChild(b);
+      });
+      main.appendChild(tabs);
+      var body = el('div', { id: 'tab-body' });
+      main.appendChild(body);
+      return ({ 'scheduled': scheduledTab, 'in-flight': inFlightTab, 'dead-letters': deadTab, 'history': historyTab })[tab](queue, body);
+    });
+  }
+
+  function pager(body, page, size, next) {
+    var bar = el('div', { 'class': 'bar' });
+    bar.appendChild(el('button', { type: 'button', text: 'First page', onclick: function () { cursors = []; route(); } }));
+    if (page.length === size) {
+      bar.appendChild(el('button', { type: 'button', text: 'Next page', onclick: function () { cursors.push(next); route(); } }));
+    }
+    body.appendChild(bar);
+  }
+
+  function headersText(headers) {
+    return Object.keys(headers || {}).map(function (k) { return k + '=' + headers[k]; }).join('\n');
+  }
+
+  function scheduledTable(queue, messages) {
+    return table(['Id', 'Due', 'Partition', 'Key', 'Headers', 'Payload', ''], messages.map(function (m) {
+      var path = 'queues/' + q(queue) + '/message';
+      return el('tr', { 'data-id': m.id }, [el('td', { 'class': 'message-id', text: m.id }), el('td', { text: m.dueTime }), num(m.partition),
+        el('td', { text: m.key || '' }), el('td', {}, [el('pre', { text: headersText(m.headers) })]),
+        el('td', {}, [el('pre', { 'class': 'payload', text: m.payload })]),
+        el('td', {}, [
+          button('Due now', function () { write('Make ' + m.id + ' due now?', path + '/due-now', { id: m.id }); }),
+          button('Reschedule', function () {
+            var delay = window.prompt('Deliver in (e.g. 30s, 5m, 2h)', '5m');
+            if (delay !== null) { write('Reschedule ' + m.id + ' in ' + delay + '?', path + '/reschedule', { id: m.id, delay: delay }); }
+          }),
+          button('Cancel', function () { write('Cancel ' + m.id + '?', path + '/cancel', { id: m.id }); }, true)])]);
+    }));
+  }
+
+  function scheduledTab(queue, body) {
+    var after = cursors.length ? cursors[cursors.length - 1] : null;
+    return api('queues/' + q(queue) + '/scheduled?count=50' + (after ? '&after=' + encodeURIComponent(after) : '')).then(function (page) {
+      body.appendChild(scheduledTable(queue, page));
+      pager(body, page, 50, page.length ? page[page.length - 1].cursor : null);
+    });
+  }
+
+  var order = 'idle';
+  function inFlightTab(queue, body) {
+    return api('queues/' + q(queue) + '/in-flight?count=100&order=' + order).then(function (page) {
+      body.appendChild(el('div', { 'class': 'bar' }, [el('span', { text: 'Sort by' }),
+        el('button', { type: 'button', text: 'idle time', onclick: function () { order = 'idle'; route(); } }),
+        el('button', { type: 'button', text: 'deliveries', onclick: function () { order = 'deliveries'; route(); } })]));
+      body.appendChild(table(['Message id', 'Group', 'Partition', 'Consumer', 'Idle ms', 'Deliveries', 'Retry', 'Entry'], page.map(function (m) {
+        return el('tr', {}, [el('td', { text: m.messageId || '(deleted)' }), el('td', { text: m.group }), num(m.partition),
+          el('td', { text: m.consumer }), num(m.idleMs), num(m.deliveries), el('td', { text: m.retry ? 'yes' : '' }), el('td', { text: m.entryId })]);
+      })));
+    });
+  }
+
+  function deadTab(queue, body) {
+    var after = cursors.length ? cursors[cursors.length - 1] : null;
+    var base = 'queues/' + q(queue) + '/dead-letters';
+    return api(base + '?count=50' + (after ? '&after=' + encodeURIComponent(after) : '')).then(function (page) {
+      body.appendChild(el('div', { 'class': 'bar' }, [
+        button('Replay all', function () { write('Replay every dead letter of ' + queue + '?', base + '/replay-all'); }),
+        button('Purge all', function () { write('Delete every dead letter of ' + queue + '? This cannot be undone.', base + '/purge'); }, true)]));
+      body.appendChild(table(['Message id', 'Group', 'Attempts', 'Error', 'Dead since', 'Headers', 'Payload', ''], page.map(function (d) {
+        var details = el('details', {}, [el('summary', { text: d.errorClass }), el('pre', { text: (d.errorMessage || '') + '\n' + (d.stackTrace || '') })]);
+        return el('tr', { 'data-entry': d.entryId, 'data-id': d.messageId }, [el('td', { 'class': 'message-id', text: d.messageId }), el('td', { text: d.group }),
+          num(d.attempts), el('td', {}, [details]), el('td', { text: d.deadTime }),
+          el('td', {}, [el('pre', { text: headersText(d.headers) })]), el('td', {}, [el('pre', { 'class': 'payload', text: d.payload })]),
+          el('td', {}, [button('Replay', function () { write('Replay ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/replay'); }),
+            button('Delete', function () { write('Delete dead letter ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/delete'); }, true)])]);
+      })));
+      pager(body, page, 50, page.length ? page[page.length - 1].entryId : null);
+    });
+  }
+
+  var span = 'hour';
+  function chart(title, points, field, color) {
+    var w = 320, h = 120, pad = 4;
+    var values = points.map(function (p) { return p[field] || 0; });
+    var max = Math.max.apply(null, values.concat([1]));
+    var svgNs = 'http://www.w3.org/2000/svg';
+    var svg = document.createElementNS(svgNs, 'svg');
+    svg.setAttribute('class', 'chart'); svg.setAttribute('width', w); svg.setAttribute('height', h);
+    var d = values.map(function (v, i) {
+      var x = pad + i * (w - 2 * pad) / Math.max(1, values.length - 1);
+      var y = h - pad - v * (h - 2 * pad) / max;
+      return (i ? 'L' : 'M') + x.toFixed(1) + ' ' + y.toFixed(1);
+    }).join(' ');
+    var path = document.createElementNS(svgNs, 'path');
+    path.setAttribute('d', d); path.setAttribute('fill', 'none'); path.setAttribute('stroke', color); path.setAttribute('stroke-width', '1.5');
+    svg.appendChild(path);
+    var label = document.createElementNS(svgNs, 'text');
+    label.setAttribute('x', 6); label.setAttribute('y', 14); label.setAttribute('font-size', '11');
+    label.textContent = 'max ' + max;
+    svg.appendChild(label);
+    return el('figure', {}, [el('figcaption', { text: title }), svg]);
+  }
+
+  function historyTab(queue, body) {
+    return api('queues/' + q(queue) + '/history?span=' + span).then(function (history) {
+      body.appendChild(el('div', { 'class': 'bar' }, ['hour', 'day', 'week'].map(function (s) {
+        var b = el('button', { type: 'button', text: 'Last ' + s, onclick: function () { span = s; route(); } });
+        if (s === span) { b.className = 'active'; }
+        return b;
+      })));
+      var per = history.intervalSeconds >= 3600 ? 'hour' : history.intervalSeconds >= 900 ? '15 min' : 'minute';
+      body.appendChild(el('div', { 'class': 'charts' }, [
+        chart('Acked per ' + per, history.points, 'acked', '#276b2f'),
+        chart('Lateness p99 ms', history.points, 'latenessP99Ms', '#1f5fa8'),
+        chart('Retries per ' + per, history.points, 'retried', '#9a6400'),
+        chart('Dead letters per ' + per, history.points, 'dead', '#a33')]));
+      body.appendChild(el('p', { text: 'All instances; each adds its counts about every 10 s.' }));
+    });
+  }
+
+  function route() {
+    var hash = window.location.hash || '';
+    var done = hash.indexOf('#q/') === 0 ? queuePage(decodeURIComponent(hash.substring(3))) : queuesPage();
+    return done.catch(function (error) { notice(error.message, true); });
+  }
+
+  window.addEventListener('hashchange', function () { tab = 'scheduled'; cursors = []; notice(''); route(); });
+  api('session').then(function (s) {
+    session = s;
+    document.getElementById('mode').textContent = s.canWrite ? 'writes enabled' : (s.readOnly ? 'read-only' : 'read-only for you');
+    document.getElementById('mode').title = s.whyNot || '';
+    document.getElementById('user').textContent = s.user ? 'signed in as ' + s.user : '';
+    route();
+  }, function (error) { notice(error.message, true); });
+})();

@@ -1,0 +1,330 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.samples.ordertimeout;
+
+import java.io.File;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.github.delayqueue.boot.test.EmbeddedRedis;
+import io.github.delayqueue.core.DelayMessage;
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Drives the sample's dashboard in headless Chromium (Debian's {@code chromium} and
+ * {@code chromium-driver}, which {@code .ci/run} installs): signs in as the operator,
+ * sees the queues and counts, pauses and resumes a queue, replays a dead letter and sees
+ * it delivered, finds a message by id, and checks that payloads, headers and ids that
+ * hold HTML show as text. Then, without the browser, checks that a write without the CSRF
+ * token, or from a user without the write authority, is refused. Skipped, saying why,
+ * where no Chromium is installed.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@EmbeddedRedis
+class DashboardBrowserTests {
+
+	static final String CHROMIUM = "/usr/bin/chromium";
+
+	static final String CHROMEDRIVER = "/usr/bin/chromedriver";
+
+	static final String XSS = "<img src=x onerror=\"window.__xss=1\"><script>window.__xss=2</script>";
+
+	private static WebDriver browser;
+
+	@Value("${local.server.port}")
+	private int port;
+
+	@Autowired
+	private DelayQueueEngine engine;
+
+	@BeforeAll
+	static void startBrowser() {
+		assumeTrue(new File(CHROMIUM).canExecute() && new File(CHROMEDRIVER).canExecute(),
+				"No headless browser here: install Debian's chromium and chromium-driver (.ci/run does)");
+		ChromeOptions options = new ChromeOptions();
+		options.setBinary(CHROMIUM);
+		options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+				"--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+				"--disable-sync", "--window-size=1400,900", "--user-data-dir=" + tempDir());
+		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER))
+			.usingAnyFreePort()
+			.build();
+		browser = new ChromeDriver(service, options);
+	}
+
+	private static String tempDir() {
+		try {
+			return Files.createTempDirectory("dashboard-chromium").toString();
+		}
+		catch (java.io.IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+	}
+
+	@AfterAll
+	static void stopBrowser() {
+		if (browser != null) {
+			browser.quit();
+		}
+	}
+
+	private String url(String path) {
+		return "http://localhost:" + this.port + path;
+	}
+
+	private WebElement visible(By by) {
+		return new WebDriverWait(browser, Duration.ofSeconds(15))
+			.until(ExpectedConditions.visibilityOfElementLocated(by));
+	}
+
+	private void confirm() {
+		new WebDriverWait(browser, Duration.ofSeconds(5)).until(ExpectedConditions.alertIsPresent()).accept();
+	}
+
+	@Test
+	void anOperatorSeesActsAndFindsInTheBrowserAndUserDataStaysText() throws Exception {
+		String queue = "dashboard-demo";
+		List<String> delivered = new CopyOnWriteArrayList<>();
+		AtomicBoolean failing = new AtomicBoolean(true);
+		DelayQueueListenerContainer listener = this.engine
+			.listenerContainer(queue, "billing", String.class, (payload, context) -> {
+				if (failing.get()) {
+					throw new IllegalStateException("billing is down: " + payload);
+				}
+				delivered.add(context.id());
+			})
+			.maxAttempts(1)
+			.build();
+		listener.start();
+		try {
+			this.engine.template()
+				.send(DelayMessage.builder(XSS)
+					.queue(queue)
+					.id("doomed")
+					.header("note", XSS)
+					.delay(Duration.ZERO)
+					.build());
+			await().atMost(Duration.ofSeconds(15)).until(() -> this.engine.admin().stats(queue).dead() == 1);
+			this.engine.template()
+				.send(DelayMessage.builder(XSS)
+					.queue(queue)
+					.id(XSS)
+					.header("note", XSS)
+					.delay(Duration.ofHours(2))
+					.build());
+			for (int i = 0; i < 3; i++) {
+				this.engine.template().send(queue, "later-" + i, Duration.ofHours(1));
+			}
+
+			// sign in as the operator
+			browser.get(url("/login"));
+			visible(By.id("username")).sendKeys("ops");
+			browser.findElement(By.id("password")).sendKeys("ops-demo");
+			browser.findElement(By.cssSelector("button[type=submit]")).click();
+			new WebDriverWait(browser, Duration.ofSeconds(15)).until(ExpectedConditions.urlContains("/delayqueue/"));
+
+			// all queues, with their counts
+			WebElement row = visible(By.cssSelector("tr[data-queue='" + queue + "'][data-group='billing']"));
+			List<WebElement> cells = row.findElements(By.tagName("td"));
+			assertThat(cells.get(2).getText()).isEqualTo("4");
+			assertThat(cells.get(6).getText()).isEqualTo("1");
+			assertThat(browser.findElement(By.id("mode")).getText()).isEqualTo("writes enabled");
+			visible(By.cssSelector("tr[data-queue='order-timeout']"));
+
+			// one queue: pause and resume
+			row.findElement(By.linkText(queue)).click();
+			assertThat(visible(By.id("queue-name")).getText()).isEqualTo(queue);
+			browser.findElement(By.xpath("//button[text()='Pause']")).click();
+			confirm();
+			new WebDriverWait(browser, Duration.ofSeconds(10))
+				.until(ExpectedConditions.textToBe(By.id("queue-state"), "paused"));
+			assertThat(this.engine.admin().controls(queue).paused()).isTrue();
+			Files.createDirectories(Path.of("target"));
+			Files.write(Path.of("target", "dashboard.png"),
+					((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+			visible(By.xpath("//button[text()='Resume']")).click();
+			confirm();
+			new WebDriverWait(browser, Duration.ofSeconds(10))
+				.until(ExpectedConditions.textToBe(By.id("queue-state"), "running"));
+			assertThat(this.engine.admin().controls(queue).paused()).isFalse();
+
+			// the scheduled message whose id, header and payload are HTML: shown as text
+			WebElement xssRow = visible(By.cssSelector("td.message-id"));
+			assertThat(browser.findElements(By.cssSelector("td.message-id"))).extracting(WebElement::getText)
+				.contains(XSS);
+			assertThat(browser.findElements(By.cssSelector("pre.payload"))).extracting(WebElement::getText)
+				.contains(XSS);
+			assertThat(xssRow).isNotNull();
+
+			// find a message by id
+			visible(By.id("find-id")).sendKeys(XSS);
+			browser.findElement(By.id("find")).click();
+			WebElement found = visible(By.cssSelector("#found td.message-id"));
+			assertThat(found.getText()).isEqualTo(XSS);
+
+			// the dead letter: its payload and headers as text, then replayed and
+			// delivered
+			browser.findElement(By.id("tab-dead-letters")).click();
+			WebElement dead = visible(By.cssSelector("tr[data-id='doomed']"));
+			assertThat(dead.findElement(By.cssSelector("pre.payload")).getText()).isEqualTo(XSS);
+			assertThat(dead.getText()).contains("note=" + XSS);
+			failing.set(false);
+			dead.findElement(By.xpath(".//button[text()='Replay']")).click();
+			confirm();
+			await().atMost(Duration.ofSeconds(15)).until(() -> delivered.contains("doomed"));
+			assertThat(this.engine.admin().stats(queue).dead()).isZero();
+
+			// an invalid queue name in the address: an error, as text
+			browser.get(url("/delayqueue/#q/" + URLEncoder.encode("<b>x</b>", StandardCharsets.UTF_8)));
+			new WebDriverWait(browser, Duration.ofSeconds(10))
+				.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "400: "));
+			browser.get(url("/delayqueue/#q/" + URLEncoder.encode("<b>x", StandardCharsets.UTF_8)));
+			new WebDriverWait(browser, Duration.ofSeconds(10))
+				.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "may only contain"));
+			assertThat(browser.findElements(By.cssSelector("#notice b"))).isEmpty();
+
+			// nothing ran: no script of the user data, no alert
+			assertThat(((org.openqa.selenium.JavascriptExecutor) browser).executeScript("return window.__xss"))
+				.isNull();
+			try {
+				browser.switchTo().alert();
+				throw new AssertionError("An alert is open");
+			}
+			catch (NoAlertPresentException expected) {
+				// as it should be
+			}
+		}
+		finally {
+			listener.stop();
+		}
+	}
+
+	@Test
+	void writesWithoutCsrfTokenOrWithoutTheAuthorityAreRefusedOnTheServer() throws Exception {
+		String queue = "dashboard-refusals";
+		this.engine.template().send(queue, "x", Duration.ofHours(1));
+		String pause = "/delayqueue/api/queues/" + queue + "/pause";
+
+		// the operator, signed in, without the CSRF token: refused by Spring Security
+		HttpClient operator = signedIn("ops", "ops-demo");
+		assertThat(post(operator, pause, null).statusCode()).isEqualTo(403);
+		// with it: done
+		String token = csrfToken(operator);
+		assertThat(post(operator, pause, token).statusCode()).isEqualTo(200);
+		assertThat(this.engine.admin().controls(queue).paused()).isTrue();
+
+		// a viewer, signed in, with the CSRF token, lacks the authority: refused by the
+		// dashboard, whatever the page shows
+		HttpClient viewer = signedIn("viewer", "viewer-demo");
+		HttpResponse<String> refused = post(viewer, "/delayqueue/api/queues/" + queue + "/resume", csrfToken(viewer));
+		assertThat(refused.statusCode()).isEqualTo(403);
+		assertThat(refused.body()).contains("lacks the authority 'ROLE_OPS_ADMIN'");
+		assertThat(this.engine.admin().controls(queue).paused()).isTrue();
+
+		// nobody signed in: refused
+		HttpClient anonymous = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+		String anonymousToken = csrfToken(anonymous);
+		HttpResponse<String> anonymousWrite = post(anonymous, "/delayqueue/api/queues/" + queue + "/resume",
+				anonymousToken);
+		assertThat(anonymousWrite.statusCode()).isEqualTo(403);
+		assertThat(anonymousWrite.body()).contains("signed-in user");
+		assertThat(this.engine.admin().controls(queue).paused()).isTrue();
+
+		// reads are open in the sample
+		assertThat(get(anonymous, "/delayqueue/api/queues/" + queue).statusCode()).isEqualTo(200);
+		assertThat(get(anonymous, "/delayqueue/api/queues/no-such-queue").statusCode()).isEqualTo(404);
+		this.engine.admin().resume(queue);
+	}
+
+	private HttpClient signedIn(String user, String password) throws Exception {
+		HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+		String login = get(client, "/login").body();
+		Matcher csrf = Pattern.compile("name=\"_csrf\" type=\"hidden\" value=\"([^\"]+)\"").matcher(login);
+		if (!csrf.find()) {
+			csrf = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(login);
+			assertThat(csrf.find()).as("the login page's CSRF field in %s", login).isTrue();
+		}
+		String form = "username=" + user + "&password=" + password + "&_csrf="
+				+ URLEncoder.encode(csrf.group(1), StandardCharsets.UTF_8);
+		HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url("/login")))
+			.header("Content-Type", "application/x-www-form-urlencoded")
+			.POST(HttpRequest.BodyPublishers.ofString(form))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(302);
+		assertThat(response.headers().firstValue("Location").orElse("")).doesNotContain("error");
+		return client;
+	}
+
+	private String csrfToken(HttpClient client) throws Exception {
+		String session = get(client, "/delayqueue/api/session").body();
+		Matcher token = Pattern.compile("\"csrfToken\":\"([^\"]+)\"").matcher(session);
+		assertThat(token.find()).as("a CSRF token in %s", session).isTrue();
+		return token.group(1);
+	}
+
+	private HttpResponse<String> get(HttpClient client, String path) throws Exception {
+		return client.send(HttpRequest.newBuilder(URI.create(url(path))).GET().build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpResponse<String> post(HttpClient client, String path, String csrfToken) throws Exception {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url(path)))
+			.header("X-DelayQueue-Dashboard", "1")
+			.POST(HttpRequest.BodyPublishers.noBody());
+		if (csrfToken != null) {
+			request.header("X-CSRF-TOKEN", csrfToken);
+		}
+		return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+}
