@@ -49,7 +49,7 @@ public final class Benchmark {
 	private static final String USAGE = """
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-			  scenarios: burst | spread | memory | scale | idle | pause | rate | cluster | all | smoke
+			  scenarios: burst | spread | memory | scale | idle | pause | rate | dashboard | cluster | all | smoke
 			  pause              3 instances (16 handlers of 10 ms each) drain --n (20000) messages while the queue
 			                     is paused and resumed 20 times: handler starts after pause() returned, and
 			                     the first start after resume()
@@ -103,6 +103,7 @@ public final class Benchmark {
 			case "idle" -> results.add(scenarios.idle(idle));
 			case "pause" -> results.add(new PauseScenario(factory, scenarios).run(or(n, 20_000), 20));
 			case "rate" -> results.add(new RateLimitScenario(factory, scenarios).run(or(n, 10_000), 500, 10));
+			case "dashboard" -> results.add(new DashboardScenario(factory, scenarios).run(or(n, 1_000_000)));
 			case "cluster" -> {
 				int partitions = Integer.parseInt(options.getOrDefault("partitions", "12"));
 				// burst's 64 handlers, shared by the partitions
