@@ -16,9 +16,6 @@
 
 package io.github.delayqueue.dashboard;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -28,7 +25,6 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 
-import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueException;
 import io.github.delayqueue.core.InFlightMessage;
@@ -36,10 +32,8 @@ import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.QueueHistory;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.RateLimit;
-import io.github.delayqueue.core.ScheduledMessage;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import jakarta.servlet.http.HttpServletRequest;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
@@ -60,8 +54,6 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("${delayqueue.dashboard.path:/delayqueue}/api")
 class DashboardApi {
-
-	static final int MAX_PAYLOAD_SHOWN = 2048;
 
 	private final DelayQueueEngine engine;
 
@@ -115,8 +107,8 @@ class DashboardApi {
 		summary.put("rateLimit", (controls.rateLimit() != null) ? controls.rateLimit().toString() : null);
 		summary.put("noConsumer",
 				stats.groups().isEmpty() || stats.groups().stream().anyMatch((group) -> group.consumers() == 0));
-		summary.put("latenessP50Ms", millis(total.latenessPercentile(50)));
-		summary.put("latenessP99Ms", millis(total.latenessPercentile(99)));
+		summary.put("latenessP50Ms", DashboardViews.millis(total.latenessPercentile(50)));
+		summary.put("latenessP99Ms", DashboardViews.millis(total.latenessPercentile(99)));
 		summary.put("ackedPerMinute", lastFive / 5.0);
 		return summary;
 	}
@@ -145,7 +137,7 @@ class DashboardApi {
 	List<Map<String, Object>> scheduled(@PathVariable String queue, @RequestParam(required = false) String after,
 			@RequestParam(defaultValue = "50") int count, HttpServletRequest request) {
 		requireVisible(queue, request);
-		return this.engine.admin().scheduled(queue, after, count).stream().map(DashboardApi::scheduled).toList();
+		return this.engine.admin().scheduled(queue, after, count).stream().map(DashboardViews::scheduled).toList();
 	}
 
 	@GetMapping("/queues/{queue}/message")
@@ -153,21 +145,9 @@ class DashboardApi {
 		requireVisible(queue, request);
 		return this.engine.admin()
 			.scheduledMessage(queue, id)
-			.map(DashboardApi::scheduled)
+			.map(DashboardViews::scheduled)
 			.orElseThrow(() -> new NotFoundException("No scheduled message '" + id + "' in queue '" + queue
 					+ "' (never sent, already due, or cancelled)"));
-	}
-
-	private static Map<String, Object> scheduled(ScheduledMessage message) {
-		Map<String, Object> shown = new LinkedHashMap<>();
-		shown.put("id", message.id());
-		shown.put("partition", message.partition());
-		shown.put("dueTime", message.dueTime().toString());
-		shown.put("key", message.key());
-		shown.put("headers", message.headers());
-		shown.put("payload", text(message.payload()));
-		shown.put("cursor", message.cursor());
-		return shown;
 	}
 
 	@GetMapping("/queues/{queue}/in-flight")
@@ -202,23 +182,7 @@ class DashboardApi {
 		if (count < 1 || count > 1000) {
 			throw new IllegalArgumentException("Page size must be from 1 to 1000 dead letters, but was " + count);
 		}
-		return this.engine.admin().deadLetters(queue, after, count).stream().map(DashboardApi::deadLetter).toList();
-	}
-
-	private static Map<String, Object> deadLetter(DeadLetter letter) {
-		Map<String, Object> shown = new LinkedHashMap<>();
-		shown.put("entryId", letter.entryId());
-		shown.put("messageId", letter.messageId());
-		shown.put("group", letter.group());
-		shown.put("attempts", letter.attempts());
-		shown.put("errorClass", letter.errorClass());
-		shown.put("errorMessage", letter.errorMessage());
-		shown.put("stackTrace", letter.stackTrace());
-		shown.put("dueTime", String.valueOf(letter.dueTime()));
-		shown.put("deadTime", String.valueOf(letter.deadTime()));
-		shown.put("headers", letter.headers());
-		shown.put("payload", text(letter.payload()));
-		return shown;
+		return this.engine.admin().deadLetters(queue, after, count).stream().map(DashboardViews::deadLetter).toList();
 	}
 
 	@GetMapping("/queues/{queue}/history")
@@ -242,8 +206,8 @@ class DashboardApi {
 			shown.put("retried", point.retried());
 			shown.put("dead", point.dead());
 			shown.put("expired", point.expired());
-			shown.put("latenessP50Ms", millis(point.latenessPercentile(50)));
-			shown.put("latenessP99Ms", millis(point.latenessPercentile(99)));
+			shown.put("latenessP50Ms", DashboardViews.millis(point.latenessPercentile(50)));
+			shown.put("latenessP99Ms", DashboardViews.millis(point.latenessPercentile(99)));
 			points.add(shown);
 		}
 		return Map.of("queue", queue, "span", read.name(), "intervalSeconds", read.interval().toSeconds(), "points",
@@ -254,14 +218,16 @@ class DashboardApi {
 	Map<String, Object> pause(@PathVariable String queue, @RequestParam(required = false) String group,
 			HttpServletRequest request) {
 		requireWritable(queue, request);
-		return controls((group != null) ? this.engine.admin().pause(queue, group) : this.engine.admin().pause(queue));
+		return DashboardViews
+			.controls((group != null) ? this.engine.admin().pause(queue, group) : this.engine.admin().pause(queue));
 	}
 
 	@PostMapping("/queues/{queue}/resume")
 	Map<String, Object> resume(@PathVariable String queue, @RequestParam(required = false) String group,
 			HttpServletRequest request) {
 		requireWritable(queue, request);
-		return controls((group != null) ? this.engine.admin().resume(queue, group) : this.engine.admin().resume(queue));
+		return DashboardViews
+			.controls((group != null) ? this.engine.admin().resume(queue, group) : this.engine.admin().resume(queue));
 	}
 
 	@PostMapping("/queues/{queue}/rate-limit")
@@ -269,21 +235,12 @@ class DashboardApi {
 			@RequestParam(required = false) String group, HttpServletRequest request) {
 		requireWritable(queue, request);
 		if (rateLimit == null || rateLimit.isBlank()) {
-			return controls((group != null) ? this.engine.admin().removeRateLimit(queue, group)
+			return DashboardViews.controls((group != null) ? this.engine.admin().removeRateLimit(queue, group)
 					: this.engine.admin().removeRateLimit(queue));
 		}
 		RateLimit limit = RateLimit.parse(rateLimit.trim());
-		return controls((group != null) ? this.engine.admin().limitRate(queue, group, limit)
+		return DashboardViews.controls((group != null) ? this.engine.admin().limitRate(queue, group, limit)
 				: this.engine.admin().limitRate(queue, limit));
-	}
-
-	private static Map<String, Object> controls(QueueControlState state) {
-		Map<String, Object> shown = new LinkedHashMap<>();
-		shown.put("queue", state.queue());
-		shown.put("paused", state.paused());
-		shown.put("pausedGroups", state.pausedGroups());
-		shown.put("rateLimit", (state.rateLimit() != null) ? state.rateLimit().toString() : null);
-		return shown;
 	}
 
 	@PostMapping("/queues/{queue}/message/cancel")
@@ -328,10 +285,7 @@ class DashboardApi {
 	@PostMapping("/queues/{queue}/dead-letters/{entryId}/replay")
 	Map<String, Object> replay(@PathVariable String queue, @PathVariable String entryId, HttpServletRequest request) {
 		requireWritable(queue, request);
-		if (!this.engine.admin().replay(queue, entryId)) {
-			throw new NotFoundException("No dead letter '" + entryId + "' in queue '" + queue + "'");
-		}
-		return Map.of("queue", queue, "replayed", 1);
+		return deadLetterFound(this.engine.admin().replay(queue, entryId), queue, entryId, "replayed");
 	}
 
 	@PostMapping("/queues/{queue}/dead-letters/replay-all")
@@ -344,10 +298,14 @@ class DashboardApi {
 	@PostMapping("/queues/{queue}/dead-letters/{entryId}/delete")
 	Map<String, Object> delete(@PathVariable String queue, @PathVariable String entryId, HttpServletRequest request) {
 		requireWritable(queue, request);
-		if (!this.engine.admin().deleteDeadLetter(queue, entryId)) {
+		return deadLetterFound(this.engine.admin().deleteDeadLetter(queue, entryId), queue, entryId, "deleted");
+	}
+
+	private static Map<String, Object> deadLetterFound(boolean done, String queue, String entryId, String what) {
+		if (!done) {
 			throw new NotFoundException("No dead letter '" + entryId + "' in queue '" + queue + "'");
 		}
-		return Map.of("queue", queue, "deleted", 1);
+		return Map.of("queue", queue, "entryId", entryId, what, 1);
 	}
 
 	@PostMapping("/queues/{queue}/dead-letters/purge")
@@ -373,23 +331,6 @@ class DashboardApi {
 		}
 		if (!this.engine.admin().queues().contains(queue)) {
 			throw new NotFoundException("Unknown queue '" + queue + "'");
-		}
-	}
-
-	private static @Nullable Long millis(@Nullable Duration duration) {
-		return (duration != null) ? duration.toMillis() : null;
-	}
-
-	/** The payload as UTF-8 text when it is text (cut at 2 KiB), else its size. */
-	static String text(byte[] payload) {
-		try {
-			String text = StandardCharsets.UTF_8.newDecoder()
-				.decode(ByteBuffer.wrap(payload, 0, Math.min(payload.length, MAX_PAYLOAD_SHOWN)))
-				.toString();
-			return (payload.length > MAX_PAYLOAD_SHOWN) ? text + "... (" + payload.length + " bytes)" : text;
-		}
-		catch (CharacterCodingException ex) {
-			return "(" + payload.length + " bytes of binary content)";
 		}
 	}
 

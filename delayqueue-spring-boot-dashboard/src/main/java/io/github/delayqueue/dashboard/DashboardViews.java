@@ -1,0 +1,96 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.dashboard;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.github.delayqueue.core.DeadLetter;
+import io.github.delayqueue.core.QueueControlState;
+import io.github.delayqueue.core.ScheduledMessage;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How {@link DashboardApi} shows what it reads: plain maps of strings and numbers, with
+ * payloads as text (cut at 2 KiB) or the size of binary content.
+ */
+final class DashboardViews {
+
+	static final int MAX_PAYLOAD_SHOWN = 2048;
+
+	private DashboardViews() {
+	}
+
+	static Map<String, Object> scheduled(ScheduledMessage message) {
+		Map<String, Object> shown = new LinkedHashMap<>();
+		shown.put("id", message.id());
+		shown.put("partition", message.partition());
+		shown.put("dueTime", message.dueTime().toString());
+		shown.put("key", message.key());
+		shown.put("headers", message.headers());
+		shown.put("payload", text(message.payload()));
+		shown.put("cursor", message.cursor());
+		return shown;
+	}
+
+	static Map<String, Object> deadLetter(DeadLetter letter) {
+		Map<String, Object> shown = new LinkedHashMap<>();
+		shown.put("entryId", letter.entryId());
+		shown.put("messageId", letter.messageId());
+		shown.put("group", letter.group());
+		shown.put("attempts", letter.attempts());
+		shown.put("errorClass", letter.errorClass());
+		shown.put("errorMessage", letter.errorMessage());
+		shown.put("stackTrace", letter.stackTrace());
+		shown.put("dueTime", String.valueOf(letter.dueTime()));
+		shown.put("deadTime", String.valueOf(letter.deadTime()));
+		shown.put("headers", letter.headers());
+		shown.put("payload", text(letter.payload()));
+		return shown;
+	}
+
+	static Map<String, Object> controls(QueueControlState state) {
+		Map<String, Object> shown = new LinkedHashMap<>();
+		shown.put("queue", state.queue());
+		shown.put("paused", state.paused());
+		shown.put("pausedGroups", state.pausedGroups());
+		shown.put("rateLimit", (state.rateLimit() != null) ? state.rateLimit().toString() : null);
+		return shown;
+	}
+
+	static @Nullable Long millis(@Nullable Duration duration) {
+		return (duration != null) ? duration.toMillis() : null;
+	}
+
+	/** The payload as UTF-8 text when it is text (cut at 2 KiB), else its size. */
+	static String text(byte[] payload) {
+		try {
+			String text = StandardCharsets.UTF_8.newDecoder()
+				.decode(ByteBuffer.wrap(payload, 0, Math.min(payload.length, MAX_PAYLOAD_SHOWN)))
+				.toString();
+			return (payload.length > MAX_PAYLOAD_SHOWN) ? text + "... (" + payload.length + " bytes)" : text;
+		}
+		catch (CharacterCodingException ex) {
+			return "(" + payload.length + " bytes of binary content)";
+		}
+	}
+
+}
