@@ -125,6 +125,8 @@ public final class Benchmark {
 				// its own size: a tiny backlog would drain before the first pause
 				results.add(new PauseScenario(factory, scenarios).run(3000, 3));
 				results.add(new RateLimitScenario(factory, scenarios).run(600, 500, 10));
+				// at least 1,000 scheduled: it reads the page after the first 1,000
+				results.add(new DashboardScenario(factory, scenarios).run(2000));
 			}
 			default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'\n" + USAGE);
 		}

@@ -40,7 +40,7 @@ class BenchmarkSmokeTests {
 	void runsEveryScenarioEndToEnd(LettuceConnectionFactory connectionFactory) throws Exception {
 		List<Map<String, Object>> results = Benchmark.run(connectionFactory, Map.of("scenario", "smoke", "n", "200"));
 		assertThat(results).extracting((result) -> result.get("scenario"))
-			.containsExactly("burst", "spread", "memory", "idle", "pause", "rate");
+			.containsExactly("burst", "spread", "memory", "idle", "pause", "rate", "dashboard");
 		assertThat(results.get(0)).containsEntry("complete", true)
 			.containsEntry("acked", 200)
 			.containsKeys("enqueue_per_s", "drain_per_s", "lateness_p99_ms");
@@ -54,6 +54,9 @@ class BenchmarkSmokeTests {
 		// 500/s with a burst of 10 over three instances: never more than 510 in a second
 		assertThat(results.get(5)).containsEntry("started", 600).containsKey("achieved_per_s");
 		assertThat((int) results.get(5).get("most_in_any_1s_window")).isBetween(1, 510);
+		assertThat(results.get(6)).containsEntry("dead_letters", 200)
+			.containsKeys("scheduled_page_after_1000_p50_ms", "in_flight_max_ms");
+		assertThat((long) results.get(6).get("history_bytes_at_bound")).isPositive();
 	}
 
 	@Test
