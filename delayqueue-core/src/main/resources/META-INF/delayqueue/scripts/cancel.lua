@@ -1,5 +1,16 @@
--- Cancels a scheduled message. KEYS[1] delayed ZSET, KEYS[2] msgs HASH; ARGV[1] message id
+-- Cancels a scheduled message. KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] schedules HASH;
+-- ARGV[1] message id. The pending tick of a recurring schedule is skipped: the schedule goes on
+-- with its next tick (a schedule's plan marker is not a message: it is left alone).
 -- Returns 1 when it was scheduled, 0 otherwise
+local name, tick = dq.tick_of(ARGV[1])
+if name then
+  if tick == 'plan' then return 0 end
+  if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+    local now = dq.now()
+    local handled = dq.schedule_due(KEYS[3], KEYS[1], KEYS[2], nil, ARGV[1], name, tick, nil, now, false)
+    if handled then return 1 end
+  end
+end
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
   redis.call('HDEL', KEYS[2], ARGV[1])
   return 1

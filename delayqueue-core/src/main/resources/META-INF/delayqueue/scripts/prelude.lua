@@ -72,3 +72,85 @@ function dq.read_dead(flat)
   for i = 1, #flat, 2 do f[flat[i]] = flat[i + 1] end
   return f['{{ID}}'], f['{{ENVELOPE}}'], f['{{GROUP}}']
 end
+-- Recurring schedules (DelaySchedules.java, Ticks.java). A queue's schedules hash (partition 0)
+-- holds per schedule N the fields '<letter>:N': d definition (read by the JVM), e envelope,
+-- m missed-tick policy ('once' or 'skip'), g grace in ms (a tick later than that was missed),
+-- n pending tick, q upcoming ticks (comma-separated, planned by the JVM), l last tick, c ticks
+-- fired, x ticks skipped, p paused, u last change (epoch ms). The pending tick is a message of
+-- the queue with id 'schedule/N/<tick epoch ms>'; a schedule with no upcoming tick known keeps
+-- the marker member 'schedule/N/plan' (no envelope) in the queue's schedule, due every second
+-- until the JVM planned it, so no schedule stalls for good.
+function dq.tick_of(id)
+  if string.sub(id, 1, 9) ~= '{{TICK_PREFIX}}' then return nil end
+  return string.match(id, '^{{TICK_PREFIX}}([^/]+)/(%w+)$')
+end
+function dq.tick_id(name, tick)
+  return '{{TICK_PREFIX}}' .. name .. '/' .. tick
+end
+-- publishes a wake-up when a time became the head of a schedule
+function dq.wake_if_head(delayed, channel, score)
+  local h = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
+  if h[2] and tonumber(h[2]) >= tonumber(score) then redis.call('PUBLISH', channel, h[2]) end
+end
+-- installs schedule N's next tick: the first upcoming one at or after floor (earlier ones were
+-- missed), or the plan marker when none is known. Returns whether the JVM should plan more.
+function dq.install_next(sched, delayed, msgs, name, floor, now)
+  local list = {}
+  local q = redis.call('HGET', sched, 'q:' .. name)
+  if q then
+    for tick in string.gmatch(q, '%d+') do
+      if tonumber(tick) >= floor then list[#list + 1] = tick end
+    end
+  end
+  local marker = dq.tick_id(name, 'plan')
+  if #list == 0 then
+    redis.call('HDEL', sched, 'n:' .. name, 'q:' .. name)
+    redis.call('ZADD', delayed, now + 1000, marker)
+    return true
+  end
+  local tick = table.remove(list, 1)
+  local id = dq.tick_id(name, tick)
+  redis.call('HSET', msgs, id, redis.call('HGET', sched, 'e:' .. name))
+  redis.call('ZADD', delayed, tick, id)
+  redis.call('HSET', sched, 'n:' .. name, tick, 'q:' .. name, table.concat(list, ','))
+  redis.call('ZREM', delayed, marker)
+  return #list < {{PLAN_LOW}}
+end
+-- removes schedule N's pending tick and plan marker from the queue's schedule
+function dq.remove_pending(sched, delayed, msgs, name)
+  local n = redis.call('HGET', sched, 'n:' .. name)
+  if n then
+    redis.call('ZREM', delayed, dq.tick_id(name, n))
+    redis.call('HDEL', msgs, dq.tick_id(name, n))
+  end
+  redis.call('ZREM', delayed, dq.tick_id(name, 'plan'))
+  redis.call('HDEL', sched, 'n:' .. name, 'q:' .. name)
+end
+-- a member of the queue's schedule whose id is schedule N's (dq.tick_of), now due. Fires N's
+-- pending tick (or skips it: cancelled, or later than the grace under the 'skip' policy) and
+-- installs the next one. Returns whether it was N's (false: a message like any other, left to
+-- the caller) and whether the JVM should plan N's ticks.
+function dq.schedule_due(sched, delayed, msgs, stream, id, name, tick, due, now, fire)
+  if tick == 'plan' then
+    redis.call('ZREM', delayed, id)
+    if redis.call('HEXISTS', sched, 'e:' .. name) == 1 and redis.call('HEXISTS', sched, 'n:' .. name) == 0
+        and redis.call('HEXISTS', sched, 'p:' .. name) == 0 then
+      redis.call('ZADD', delayed, now + 1000, id)
+      return true, true
+    end
+    return true, false
+  end
+  if redis.call('HGET', sched, 'n:' .. name) ~= tick then return false, false end
+  local grace = tonumber(redis.call('HGET', sched, 'g:' .. name) or '60000')
+  local env = redis.call('HGET', msgs, id)
+  redis.call('ZREM', delayed, id)
+  redis.call('HDEL', msgs, id)
+  if fire and env and not (now - tonumber(tick) > grace and redis.call('HGET', sched, 'm:' .. name) == 'skip') then
+    dq.add_ready(stream, id, dq.start_expiry(env, due), due, 1)
+    redis.call('HINCRBY', sched, 'c:' .. name, 1)
+  else
+    redis.call('HINCRBY', sched, 'x:' .. name, 1)
+  end
+  redis.call('HSET', sched, 'l:' .. name, tick)
+  return true, dq.install_next(sched, delayed, msgs, name, now - grace, now)
+end

@@ -1,12 +1,15 @@
 -- Moves due messages (by the Redis clock) from the delayed ZSET to the stream, and due retries
 -- of the given groups from their retry ZSETs to their retry streams, at most ARGV[1] per source.
--- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream,
+-- A due tick of a recurring schedule fires (dq.schedule_due) and installs the schedule's next.
+-- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream, KEYS[4] schedules HASH,
 -- then pairs KEYS[k] retry ZSET of a group, KEYS[k+1] retry stream of that group
 -- Returns {moved, next due epoch ms or -1, Redis now epoch ms, 1 if a source hit the limit else 0,
---          Redis now epoch microseconds (for a sleep that ends right at the next due millisecond)}
+--          Redis now epoch microseconds (for a sleep that ends right at the next due millisecond),
+--          the schedules whose upcoming ticks the JVM is to plan}
 local now, _, nowMicros = dq.now()
 local limit = tonumber(ARGV[1])
 local moved, full, nextDue = 0, 0, -1
+local plan = {}
 -- the head of a schedule: its earliest score, or nil when empty
 local function head(key)
   local h = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
@@ -28,17 +31,25 @@ end
 local due = dueMembers(KEYS[1]) or {}
 for i = 1, #due, 2 do
   local id = due[i]
-  local env = redis.call('HGET', KEYS[2], id)
-  if env then
-    dq.add_ready(KEYS[3], id, dq.start_expiry(env, due[i + 1]), due[i + 1], 1)
-    redis.call('HDEL', KEYS[2], id)
+  local name, tick = dq.tick_of(id)
+  local handled, planNeeded = false, false
+  if name then
+    handled, planNeeded = dq.schedule_due(KEYS[4], KEYS[1], KEYS[2], KEYS[3], id, name, tick, due[i + 1], now, true)
+    if planNeeded then plan[#plan + 1] = name end
   end
-  redis.call('ZREM', KEYS[1], id)
+  if not handled then
+    local env = redis.call('HGET', KEYS[2], id)
+    if env then
+      dq.add_ready(KEYS[3], id, dq.start_expiry(env, due[i + 1]), due[i + 1], 1)
+      redis.call('HDEL', KEYS[2], id)
+    end
+    redis.call('ZREM', KEYS[1], id)
+  end
   moved = moved + 1
 end
 if #due >= limit * 2 then full = 1 end
 if #due > 0 then earliest(head(KEYS[1])) end
-for k = 4, #KEYS, 2 do
+for k = 5, #KEYS, 2 do
   local retries = dueMembers(KEYS[k]) or {}
   for i = 1, #retries, 2 do
     local m = retries[i]
@@ -50,4 +61,4 @@ for k = 4, #KEYS, 2 do
   if #retries >= limit * 2 then full = 1 end
   if #retries > 0 then earliest(head(KEYS[k])) end
 end
-return {moved, nextDue, now, full, nowMicros}
+return {moved, nextDue, now, full, nowMicros, plan}

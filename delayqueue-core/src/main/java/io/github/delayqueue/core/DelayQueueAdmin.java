@@ -62,6 +62,8 @@ public class DelayQueueAdmin {
 
 	private final Histories histories;
 
+	private final DelaySchedules schedules;
+
 	DelayQueueAdmin(DelayQueueEngine engine) {
 		this.engine = engine;
 		this.partitionChanges = new PartitionChanges(engine);
@@ -70,6 +72,15 @@ public class DelayQueueAdmin {
 		this.deadLetters = new DeadLetters(engine);
 		this.inFlight = new InFlightMessages(engine);
 		this.histories = new Histories(engine);
+		this.schedules = new DelaySchedules(engine);
+	}
+
+	/**
+	 * Returns the recurring schedules: register, list, pause, resume, trigger, delete.
+	 * @return the schedules' API
+	 */
+	public DelaySchedules schedules() {
+		return this.schedules;
 	}
 
 	/**

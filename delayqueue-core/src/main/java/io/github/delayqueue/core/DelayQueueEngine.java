@@ -144,7 +144,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.layouts = new QueueLayouts(this.scripts, this::keys, builder.partitions, builder.partitioner,
 				builder.sizeLimits);
 		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this.promoteBatchSize,
-				this.schedulerMaxIdle);
+				this.schedulerMaxIdle, (queue) -> admin().schedules().registerDeclared(queue));
 		this.controls = new FlowControls(this.scripts, this::keys, new WakeUps(builder.connectionFactory),
 				builder.pausedAtStartup, builder.rateLimits);
 		this.template = new DelayQueueTemplate(this);

@@ -159,7 +159,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		return RedisCalls.inRedis("cancel message '" + id + "' in queue '" + queue + "'",
 				() -> inEachPartition(queue, id,
 						(keys) -> ScriptRunner.asLong(this.engine.scripts()
-							.run(Scripts.CANCEL, List.of(keys.delayed(), keys.messages()), id)
+							.run(Scripts.CANCEL, List.of(keys.delayed(), keys.messages(), keys.schedules()), id)
 							.get(0)) == 1));
 	}
 

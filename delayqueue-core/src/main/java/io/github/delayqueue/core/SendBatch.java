@@ -106,23 +106,10 @@ final class SendBatch {
 	 * @param chosenId the id already chosen for it, or {@code null}
 	 */
 	private Prepared prepare(DelayMessage<?> message, Map<String, String> headers, String chosenId) {
-		byte[] payload = this.engine.codec().encode(message.payload());
-		if (payload.length > this.engine.maxPayloadSize()) {
-			throw new IllegalArgumentException("Payload for queue '" + message.queue() + "' is " + payload.length
-					+ " bytes, over the limit of " + this.engine.maxPayloadSize() + " bytes");
-		}
-		// the caller's headers only: the limit is the caller's, the engine's own are
-		// extra
-		int headersSize = Envelope.headersSize(message.headers());
-		if (headersSize > this.engine.maxHeadersSize()) {
-			throw new IllegalArgumentException("Headers for queue '" + message.queue() + "' are " + headersSize
-					+ " bytes, over the limit of " + this.engine.maxHeadersSize() + " bytes");
-		}
 		Duration expireAfter = (message.expireAfter() != null) ? message.expireAfter()
 				: this.engine.expireAfter(message.queue());
-		byte[] envelope = new Envelope(headers, message.maxAttempts(),
-				(expireAfter != null) ? expireAfter.toMillis() : 0, message.key(), payload)
-			.encode();
+		byte[] envelope = envelope(this.engine, message.queue(), message.payload(), message.headers(), headers,
+				message.maxAttempts(), expireAfter, message.key());
 		// a generated id cannot collide with a scheduled one: the script skips the dedup
 		// look-up
 		String mode = (message.id() == null) ? "2" : (message.replaceExisting() ? "1" : "0");
@@ -133,6 +120,30 @@ final class SendBatch {
 		}
 		return new Prepared(message.queue(), id, envelope, WireFormat.DUE_IN, DueTimes.delayMillis(message.delay()),
 				mode);
+	}
+
+	/**
+	 * Encodes a message's envelope, checking the size limits.
+	 * @param callerHeaders the headers the caller set (the limit applies to these)
+	 * @param headers the headers to encode: the caller's, plus what an observation added
+	 * @param expireAfter the time to live from the due time, or {@code null}
+	 */
+	static byte[] envelope(DelayQueueEngine engine, String queue, Object payload, Map<String, String> callerHeaders,
+			Map<String, String> headers, int maxAttempts, Duration expireAfter, String key) {
+		byte[] encoded = engine.codec().encode(payload);
+		if (encoded.length > engine.maxPayloadSize()) {
+			throw new IllegalArgumentException("Payload for queue '" + queue + "' is " + encoded.length
+					+ " bytes, over the limit of " + engine.maxPayloadSize() + " bytes");
+		}
+		// the caller's headers only: the limit is the caller's, the engine's own are
+		// extra
+		int headersSize = Envelope.headersSize(callerHeaders);
+		if (headersSize > engine.maxHeadersSize()) {
+			throw new IllegalArgumentException("Headers for queue '" + queue + "' are " + headersSize
+					+ " bytes, over the limit of " + engine.maxHeadersSize() + " bytes");
+		}
+		return new Envelope(headers, maxAttempts, (expireAfter != null) ? expireAfter.toMillis() : 0, key, encoded)
+			.encode();
 	}
 
 	private static String generateId() {

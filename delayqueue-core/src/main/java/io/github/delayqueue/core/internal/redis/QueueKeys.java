@@ -122,6 +122,14 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	}
 
 	/**
+	 * The recurring schedules of the queue (a hash; only partition 0's is ever written).
+	 * @return the key
+	 */
+	public String schedules() {
+		return key("schedules");
+	}
+
+	/**
 	 * @return the STREAM of due messages
 	 */
 	public String stream() {
@@ -267,7 +275,8 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	 * @return the keys
 	 */
 	public List<String> promoteKeys(List<String> groups) {
-		java.util.ArrayList<String> keys = new java.util.ArrayList<>(List.of(delayed(), messages(), stream()));
+		java.util.ArrayList<String> keys = new java.util.ArrayList<>(
+				List.of(delayed(), messages(), stream(), schedules()));
 		for (String group : groups) {
 			keys.add(retryDelayed(group));
 			keys.add(retryStream(group));

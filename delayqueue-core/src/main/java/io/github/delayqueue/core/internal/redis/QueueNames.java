@@ -71,6 +71,16 @@ public final class QueueNames {
 		return name("Consumer", consumer);
 	}
 
+	/**
+	 * Checks a recurring schedule's name.
+	 * @param schedule the name
+	 * @return the name
+	 * @throws IllegalArgumentException when it is not a valid schedule name
+	 */
+	public static String schedule(String schedule) {
+		return name("Schedule", schedule);
+	}
+
 	private static String name(String what, String name) {
 		if (name == null || name.isEmpty()) {
 			throw new IllegalArgumentException(what + " name must not be null or empty");

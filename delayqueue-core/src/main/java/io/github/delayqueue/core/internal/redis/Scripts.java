@@ -113,6 +113,15 @@ public final class Scripts {
 	/** Deletes all dead letters of a queue and counts them. */
 	public static final RedisScript<List<Object>> PURGE_DEAD = load("purge-dead");
 
+	/** Creates or updates a recurring schedule. */
+	public static final RedisScript<List<Object>> SCHEDULE = load("schedule");
+
+	/** Adds upcoming ticks to a recurring schedule. */
+	public static final RedisScript<List<Object>> SCHEDULE_PLAN = load("schedule-plan");
+
+	/** Deletes, pauses, resumes or triggers a recurring schedule. */
+	public static final RedisScript<List<Object>> SCHEDULE_ADMIN = load("schedule-admin");
+
 	private Scripts() {
 	}
 

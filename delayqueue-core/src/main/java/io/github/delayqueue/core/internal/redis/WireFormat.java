@@ -69,6 +69,20 @@ public final class WireFormat {
 	/** Due-time kind: an absolute epoch ms. */
 	public static final String DUE_AT = "a";
 
+	/**
+	 * The start of the id of every message a recurring schedule sends:
+	 * {@code schedule/<name>/<tick epoch ms>} for a tick,
+	 * {@code schedule/<name>/now-<epoch
+	 * ms>} for a trigger.
+	 */
+	public static final String TICK_PREFIX = "schedule/";
+
+	/** How many upcoming ticks of a schedule the JVM plans ahead. */
+	public static final int PLAN_AHEAD = 8;
+
+	/** Below how many upcoming ticks a schedule asks the JVM for more. */
+	public static final int PLAN_LOW = PLAN_AHEAD / 2;
+
 	private WireFormat() {
 	}
 
@@ -91,6 +105,8 @@ public final class WireFormat {
 				.replace("{{ERROR_MESSAGE}}", ERROR_MESSAGE)
 				.replace("{{DEAD_TIME}}", DEAD_TIME)
 				.replace("{{STACK_TRACE}}", STACK_TRACE)
+				.replace("{{TICK_PREFIX}}", TICK_PREFIX)
+				.replace("{{PLAN_LOW}}", Integer.toString(PLAN_LOW))
 				.replace("{{MAX_DUE}}", Long.toString(DueTimes.MAX.toEpochMilli()));
 		}
 		catch (IOException ex) {

@@ -19,6 +19,7 @@ package io.github.delayqueue.core.internal.scheduling;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -52,14 +53,21 @@ final class QueueScheduler implements SupervisedLoop.Job {
 
 	private final SupervisedLoop loop;
 
+	private final SchedulePlanner planner;
+
 	private MessageListener subscription;
 
-	QueueScheduler(ScriptRunner scripts, QueueKeys keys, WakeUps wakeUps, int batchSize, Duration maxIdle) {
+	private final Consumer<String> beforeMoves;
+
+	QueueScheduler(ScriptRunner scripts, QueueKeys keys, WakeUps wakeUps, int batchSize, Duration maxIdle,
+			Consumer<String> beforeMoves) {
+		this.beforeMoves = beforeMoves;
 		this.scripts = scripts;
 		this.keys = keys;
 		this.wakeUps = wakeUps;
 		this.batchSize = batchSize;
 		this.maxIdleNanos = maxIdle.toNanos();
+		this.planner = new SchedulePlanner(scripts);
 		String partition = (keys.partition() == 0) ? "" : " (partition " + keys.partition() + ")";
 		this.loop = new SupervisedLoop("scheduler of queue '" + keys.queue() + "'" + partition,
 				"delayqueue-scheduler-" + keys.tag(), this);
@@ -100,9 +108,16 @@ final class QueueScheduler implements SupervisedLoop.Job {
 
 	@Override
 	public long runOnce() {
+		if (this.keys.partition() == 0) {
+			this.beforeMoves.accept(this.keys.queue());
+		}
 		List<Object> reply = this.scripts.run(Scripts.PROMOTE_ALLOW_OOM, Scripts.PROMOTE,
 				this.keys.promoteKeys(List.copyOf(this.groups.keySet())), this.batchSize);
 		this.wakeUps.ensureStarted();
+		List<String> plan = names(reply.get(5));
+		if (!plan.isEmpty()) {
+			this.planner.plan(this.keys, plan, ScriptRunner.asLong(reply.get(2)));
+		}
 		long nextDue = ScriptRunner.asLong(reply.get(1));
 		boolean full = ScriptRunner.asLong(reply.get(3)) == 1;
 		if (full) {
@@ -111,6 +126,13 @@ final class QueueScheduler implements SupervisedLoop.Job {
 		long nowMicros = ScriptRunner.asLong(reply.get(4));
 		return (nextDue < 0) ? this.maxIdleNanos
 				: Math.min(this.maxIdleNanos, TimeUnit.MICROSECONDS.toNanos(nextDue * 1000 - nowMicros));
+	}
+
+	private static List<String> names(Object reply) {
+		if (!(reply instanceof List<?> list)) {
+			return List.of();
+		}
+		return list.stream().map(ScriptRunner::asString).toList();
 	}
 
 }

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
@@ -45,6 +46,8 @@ public final class Schedulers implements AutoCloseable {
 
 	private final Duration maxIdle;
 
+	private final Consumer<String> beforeMoves;
+
 	private final Map<QueueKeys, QueueScheduler> byQueue = new HashMap<>();
 
 	private boolean closed;
@@ -55,12 +58,17 @@ public final class Schedulers implements AutoCloseable {
 	 * @param connectionFactory the connection factory of the wake-up subscription
 	 * @param batchSize the most messages moved per source and promote call
 	 * @param maxIdle the longest sleep between two promote calls
+	 * @param beforeMoves what the scheduler of a queue's partition 0 does before each
+	 * promote call (registers the queue's declared schedules), given the queue; a failure
+	 * is retried with the loop
 	 */
-	public Schedulers(ScriptRunner scripts, RedisConnectionFactory connectionFactory, int batchSize, Duration maxIdle) {
+	public Schedulers(ScriptRunner scripts, RedisConnectionFactory connectionFactory, int batchSize, Duration maxIdle,
+			Consumer<String> beforeMoves) {
 		this.scripts = scripts;
 		this.wakeUps = new WakeUps(connectionFactory);
 		this.batchSize = batchSize;
 		this.maxIdle = maxIdle;
+		this.beforeMoves = beforeMoves;
 	}
 
 	/**
@@ -76,7 +84,8 @@ public final class Schedulers implements AutoCloseable {
 		}
 		QueueScheduler scheduler = this.byQueue.get(queue);
 		if (scheduler == null) {
-			scheduler = new QueueScheduler(this.scripts, queue, this.wakeUps, this.batchSize, this.maxIdle);
+			scheduler = new QueueScheduler(this.scripts, queue, this.wakeUps, this.batchSize, this.maxIdle,
+					this.beforeMoves);
 			scheduler.start();
 			this.byQueue.put(queue, scheduler);
 		}

@@ -1,0 +1,299 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.delayqueue.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.delayqueue.core.internal.redis.Envelope;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.QueueNames;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.internal.redis.WireFormat;
+import io.github.delayqueue.core.internal.scheduling.Ticks;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Registers and manages recurring schedules ({@link DelaySchedule}): obtain it with
+ * {@link DelayQueueAdmin#schedules()}. A schedule lives in Redis, in its queue's first
+ * partition; the scripts that move due messages fire its ticks and install the next one
+ * atomically, so each tick is one message whatever the number of instances (see
+ * {@code docs/recurring.md}).
+ */
+public class DelaySchedules {
+
+	private static final Log logger = LogFactory.getLog(DelaySchedules.class);
+
+	private final DelayQueueEngine engine;
+
+	/** Declared schedules not registered yet (Redis failed), by queue then name. */
+	private final Map<String, Map<String, DelaySchedule>> pending = new ConcurrentHashMap<>();
+
+	DelaySchedules(DelayQueueEngine engine) {
+		this.engine = engine;
+	}
+
+	/**
+	 * Creates a schedule, or updates the one of that name in its queue. An unchanged
+	 * schedule is left as it is (its pending tick, its counts), so every instance may
+	 * register the same schedule at start-up. A changed one (ticks, payload, headers,
+	 * policy) replaces its pending tick at once, atomically: no tick of the old
+	 * definition fires after this returns. A paused schedule stays paused.
+	 * @param schedule the schedule
+	 * @return the schedule as Redis holds it now
+	 * @throws IllegalArgumentException when its payload or headers are over the engine's
+	 * limits, or the codec cannot encode the payload
+	 * @throws DelayQueueException when Redis fails
+	 */
+	public ScheduleInfo register(DelaySchedule schedule) {
+		byte[] envelope = SendBatch.envelope(this.engine, schedule.queue(), schedule.payload(), schedule.headers(),
+				schedule.headers(), 0, this.engine.expireAfter(schedule.queue()), null);
+		QueueKeys keys = this.engine.keys(schedule.queue());
+		String what = "register schedule '" + schedule.name() + "' of queue '" + schedule.queue() + "'";
+		List<Object> reply = RedisCalls.inRedis(what, () -> {
+			this.engine.register(schedule.queue());
+			long now = redisNow(keys);
+			return this.engine.scripts()
+				.run(Scripts.SCHEDULE, List.of(keys.schedules(), keys.delayed(), keys.messages()), keys.wakeChannel(),
+						schedule.name(), schedule.ticks().definition(), envelope, policy(schedule.missedTicks()),
+						schedule.missedAfter().toMillis(),
+						Ticks.join(schedule.ticks().after(now, WireFormat.PLAN_AHEAD)));
+		});
+		long status = ScriptRunner.asLong(reply.get(0));
+		if (status != 3 && logger.isInfoEnabled()) {
+			logger.info(((status == 1) ? "Created" : "Updated") + " schedule '" + schedule.name() + "' of queue '"
+					+ schedule.queue() + "': " + schedule.ticks().definition());
+		}
+		return find(schedule.queue(), schedule.name()).orElseThrow(() -> new DelayQueueException("Schedule '"
+				+ schedule.name() + "' of queue '" + schedule.queue() + "' was deleted while it was registered", null));
+	}
+
+	/**
+	 * Declares a schedule this application needs (from an annotation or configuration):
+	 * registers it now, or, when Redis fails, logs why and registers it as soon as the
+	 * scheduler of its queue on this engine (running while a listener of the queue runs
+	 * here) reaches Redis.
+	 * @param schedule the schedule
+	 * @throws IllegalArgumentException when its payload or headers are over the engine's
+	 * limits, or the codec cannot encode the payload
+	 */
+	public void declare(DelaySchedule schedule) {
+		SendBatch.envelope(this.engine, schedule.queue(), schedule.payload(), schedule.headers(), schedule.headers(), 0,
+				null, null);
+		this.pending.computeIfAbsent(schedule.queue(), (queue) -> new ConcurrentHashMap<>())
+			.put(schedule.name(), schedule);
+		try {
+			registerDeclared(schedule.queue());
+		}
+		catch (DelayQueueException ex) {
+			logger.warn(ex.getMessage() + "; it is registered once the scheduler of queue '" + schedule.queue()
+					+ "' reaches Redis");
+		}
+	}
+
+	/**
+	 * Registers the declared schedules of a queue that are not registered yet; called by
+	 * the queue's scheduler before each move, so a failure is retried with its loop.
+	 * @param queue the queue
+	 */
+	void registerDeclared(String queue) {
+		Map<String, DelaySchedule> declared = this.pending.get(queue);
+		if (declared == null) {
+			return;
+		}
+		for (DelaySchedule schedule : List.copyOf(declared.values())) {
+			register(schedule);
+			declared.remove(schedule.name(), schedule);
+		}
+	}
+
+	/**
+	 * Lists a queue's schedules.
+	 * @param queue the queue
+	 * @return its schedules, by name
+	 */
+	public List<ScheduleInfo> list(String queue) {
+		QueueKeys keys = this.engine.keys(queue);
+		Map<byte[], byte[]> all = RedisCalls.inRedis("list the schedules of queue '" + queue + "'",
+				() -> this.engine.scripts()
+					.execute((connection) -> connection.hashCommands().hGetAll(QueueKeys.bytes(keys.schedules()))));
+		Map<String, Map<String, byte[]>> byName = new TreeMap<>();
+		if (all != null) {
+			all.forEach((field, value) -> {
+				String text = new String(field, StandardCharsets.UTF_8);
+				if (text.length() > 2 && text.charAt(1) == ':') {
+					byName.computeIfAbsent(text.substring(2), (name) -> new LinkedHashMap<>())
+						.put(text.substring(0, 1), value);
+				}
+			});
+		}
+		List<ScheduleInfo> schedules = new ArrayList<>();
+		byName.forEach((name, fields) -> {
+			if (fields.containsKey("d") && fields.containsKey("e")) {
+				schedules.add(info(queue, name, fields));
+			}
+		});
+		return schedules;
+	}
+
+	/**
+	 * Reads one schedule.
+	 * @param queue the queue
+	 * @param name the schedule
+	 * @return the schedule, or empty when the queue has none of that name
+	 */
+	public Optional<ScheduleInfo> find(String queue, String name) {
+		QueueKeys keys = this.engine.keys(queue);
+		QueueNames.schedule(name);
+		String[] letters = { "d", "e", "m", "g", "n", "l", "c", "x", "p", "u" };
+		List<byte[]> values = RedisCalls.inRedis("read schedule '" + name + "' of queue '" + queue + "'",
+				() -> this.engine.scripts().execute((connection) -> {
+					byte[][] fields = new byte[letters.length][];
+					for (int i = 0; i < letters.length; i++) {
+						fields[i] = (letters[i] + ":" + name).getBytes(StandardCharsets.UTF_8);
+					}
+					return connection.hashCommands().hMGet(QueueKeys.bytes(keys.schedules()), fields);
+				}));
+		Map<String, byte[]> fields = new LinkedHashMap<>();
+		for (int i = 0; i < letters.length; i++) {
+			if (values != null && values.get(i) != null) {
+				fields.put(letters[i], values.get(i));
+			}
+		}
+		if (!fields.containsKey("d") || !fields.containsKey("e")) {
+			return Optional.empty();
+		}
+		return Optional.of(info(queue, name, fields));
+	}
+
+	/**
+	 * Deletes a schedule, atomically with its pending tick: it never fires again. A tick
+	 * that already came due (in the stream) is still delivered.
+	 * @param queue the queue
+	 * @param name the schedule
+	 * @return whether the queue had that schedule
+	 */
+	public boolean delete(String queue, String name) {
+		Map<String, DelaySchedule> declared = this.pending.get(queue);
+		if (declared != null) {
+			declared.remove(name);
+		}
+		return ScriptRunner.asLong(admin(queue, name, "delete", "").get(0)) == 1;
+	}
+
+	/**
+	 * Pauses a schedule: its pending tick is removed, no tick fires until it is resumed.
+	 * (Pausing its queue instead holds the messages, ticks included, as they come due.)
+	 * @param queue the queue
+	 * @param name the schedule
+	 * @return whether the queue has that schedule
+	 */
+	public boolean pause(String queue, String name) {
+		return ScriptRunner.asLong(admin(queue, name, "pause", "").get(0)) == 1;
+	}
+
+	/**
+	 * Resumes a paused schedule with its next tick after now; the ticks of the pause are
+	 * not fired.
+	 * @param queue the queue
+	 * @param name the schedule
+	 * @return whether the queue has that schedule
+	 */
+	public boolean resume(String queue, String name) {
+		Optional<ScheduleInfo> found = find(queue, name);
+		if (found.isEmpty()) {
+			return false;
+		}
+		ScheduleInfo schedule = found.get();
+		Ticks ticks = (schedule.cron() != null) ? Ticks.cron(schedule.cron(), schedule.zone())
+				: Ticks.every(schedule.interval());
+		QueueKeys keys = this.engine.keys(queue);
+		long now = RedisCalls.inRedis("read the clock of queue '" + queue + "'", () -> redisNow(keys));
+		return ScriptRunner
+			.asLong(admin(queue, name, "resume", Ticks.join(ticks.after(now, WireFormat.PLAN_AHEAD))).get(0)) == 1;
+	}
+
+	/**
+	 * Sends a schedule's message now, once, besides its ticks (which go on as before).
+	 * Its id is {@code schedule/<name>/now-<epoch ms>}.
+	 * @param queue the queue
+	 * @param name the schedule
+	 * @return the id of the message sent, or empty when the queue has no such schedule
+	 */
+	public Optional<String> trigger(String queue, String name) {
+		Object result = admin(queue, name, "trigger", "").get(0);
+		return (result instanceof byte[] || result instanceof String) ? Optional.of(ScriptRunner.asString(result))
+				: Optional.empty();
+	}
+
+	private List<Object> admin(String queue, String name, String operation, String ticks) {
+		QueueNames.schedule(name);
+		QueueKeys keys = this.engine.keys(queue);
+		return RedisCalls.inRedis(operation + " schedule '" + name + "' of queue '" + queue + "'",
+				() -> this.engine.scripts()
+					.run(Scripts.SCHEDULE_ADMIN,
+							List.of(keys.schedules(), keys.delayed(), keys.messages(), keys.stream()),
+							keys.wakeChannel(), operation, name, ticks));
+	}
+
+	private long redisNow(QueueKeys keys) {
+		return ScriptRunner.asLong(this.engine.scripts().run(Scripts.TIME, List.of(keys.delayed())).get(0));
+	}
+
+	private static String policy(DelaySchedule.MissedTicks missedTicks) {
+		return (missedTicks == DelaySchedule.MissedTicks.SKIP) ? "skip" : "once";
+	}
+
+	static String tickId(String name, long tickMillis) {
+		return WireFormat.TICK_PREFIX + name + "/" + tickMillis;
+	}
+
+	private static ScheduleInfo info(String queue, String name, Map<String, byte[]> fields) {
+		Ticks ticks = Ticks.parse(text(fields.get("d")));
+		Envelope envelope = Envelope.decode(fields.get("e"));
+		DelaySchedule.MissedTicks missed = "skip".equals(text(fields.get("m"))) ? DelaySchedule.MissedTicks.SKIP
+				: DelaySchedule.MissedTicks.FIRE_ONCE;
+		Duration missedAfter = Duration
+			.ofMillis(number(fields.get("g"), DelaySchedule.DEFAULT_MISSED_AFTER.toMillis()));
+		return new ScheduleInfo(queue, name, ticks.cronExpression(), ticks.zone(), ticks.interval(), missed,
+				missedAfter, fields.containsKey("p"), instant(fields.get("n")), instant(fields.get("l")),
+				number(fields.get("c"), 0), number(fields.get("x"), 0), instant(fields.get("u")), envelope.headers(),
+				envelope.payload());
+	}
+
+	private static String text(byte[] bytes) {
+		return (bytes != null) ? new String(bytes, StandardCharsets.UTF_8) : null;
+	}
+
+	private static long number(byte[] bytes, long otherwise) {
+		return (bytes != null) ? Long.parseLong(text(bytes)) : otherwise;
+	}
+
+	private static Instant instant(byte[] bytes) {
+		return (bytes != null) ? Instant.ofEpochMilli(Long.parseLong(text(bytes))) : null;
+	}
+
+}
