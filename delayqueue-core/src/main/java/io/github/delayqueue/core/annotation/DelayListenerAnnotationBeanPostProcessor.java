@@ -32,6 +32,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelaySchedule;
 import io.github.delayqueue.core.listener.DeadLetterConsumer;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.config.DelayListenerEndpoint;
@@ -205,7 +206,8 @@ public class DelayListenerAnnotationBeanPostProcessor
 			});
 			// invalid values fail now, naming the method
 			ListenerSettings.builder().apply(endpoint.getSettings()).build();
-			return new Pending(endpoint, resolve(annotation.containerFactory()));
+			return new Pending(endpoint, resolve(annotation.containerFactory()),
+					RecurringDeclarations.of(method, queue, this::resolve));
 		}
 		catch (RuntimeException ex) {
 			throw new BeanInitializationException(description + " is invalid: " + ex.getMessage(), ex);
@@ -261,7 +263,9 @@ public class DelayListenerAnnotationBeanPostProcessor
 			DelayListenerEndpointRegistry registry = this.beanFactory.getBean(
 					DelayListenerBeanDefinitionRegistrar.ENDPOINT_REGISTRY_BEAN_NAME,
 					DelayListenerEndpointRegistry.class);
-			registry.registerListenerContainer(endpoint, containerFactory(listener));
+			DelayListenerContainerFactory factory = containerFactory(listener);
+			registry.registerListenerContainer(endpoint, factory);
+			listener.schedules().forEach(factory.getEngine().admin().schedules()::declare);
 		}
 		catch (RuntimeException ex) {
 			throw new BeanInitializationException(endpoint.getDescription() + " is invalid: " + ex.getMessage(), ex);
@@ -354,7 +358,7 @@ public class DelayListenerAnnotationBeanPostProcessor
 		}
 	}
 
-	private record Pending(DelayListenerEndpoint endpoint, String containerFactory) {
+	private record Pending(DelayListenerEndpoint endpoint, String containerFactory, List<DelaySchedule> schedules) {
 	}
 
 }

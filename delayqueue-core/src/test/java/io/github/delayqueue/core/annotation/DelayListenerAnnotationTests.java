@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
 import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelaySchedule;
+import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.listener.DelayMessageContext;
@@ -223,6 +225,31 @@ class DelayListenerAnnotationTests {
 	}
 
 	@Test
+	void recurringDeclarationsBesideAListenerAreRegisteredAndDeliverTheirPayload() throws Exception {
+		start(Map.of("app.every", "200ms"), RecurringListener.class);
+		RecurringListener listener = this.context.getBean(RecurringListener.class);
+		Order order = listener.received.poll(10, TimeUnit.SECONDS);
+		assertThat(order).isEqualTo(new Order("tick", 1));
+		List<ScheduleInfo> schedules = engine().admin().schedules().list("recurring-orders");
+		assertThat(schedules).extracting(ScheduleInfo::name).containsExactly("fast", "nightly");
+		assertThat(schedules.get(0).interval()).isEqualTo(Duration.ofMillis(200));
+		assertThat(schedules.get(0).headers()).containsEntry("source", "annotation");
+		assertThat(schedules.get(0).missedTicks()).isEqualTo(DelaySchedule.MissedTicks.SKIP);
+		assertThat(schedules.get(1).cron()).isEqualTo("0 0 2 * * *");
+		assertThat(schedules.get(1).zone()).isEqualTo(java.time.ZoneId.of("Europe/Paris"));
+		engine().admin().schedules().delete("recurring-orders", "fast");
+		engine().admin().schedules().delete("recurring-orders", "nightly");
+	}
+
+	@Test
+	void failsOnAnInvalidRecurringDeclarationNamingTheMethodAndTheSchedule() {
+		assertStartupFails(BadRecurring.class, "BadRecurring.onOrder(Order)", "@Recurring 'broken'",
+				"Invalid cron expression 'every day'");
+		assertStartupFails(ZeroRecurring.class, "ZeroRecurring.onOrder(Order)", "@Recurring 'zero'",
+				"must be a positive whole number of milliseconds");
+	}
+
+	@Test
 	void failsOnTwoPayloadParametersNamingTheMethod() {
 		assertStartupFails(TwoPayloads.class, "@DelayListener method", "TwoPayloads.onTwo(Order, Order)",
 				"has 2 payload parameters");
@@ -285,6 +312,38 @@ class DelayListenerAnnotationTests {
 	}
 
 	record Received(Order order, DelayMessageContext context, String tenant, Map<String, String> headers) {
+	}
+
+	static class RecurringListener {
+
+		final BlockingQueue<Order> received = new LinkedBlockingQueue<>();
+
+		@DelayListener(queue = "recurring-orders")
+		@Recurring(name = "fast", every = "${app.every}", payload = "{\"id\":\"tick\",\"amount\":1}",
+				headers = "source=annotation", missedTicks = "skip")
+		@Recurring(name = "nightly", cron = "0 0 2 * * *", zone = "Europe/Paris", payload = "{}")
+		void onOrder(Order order) {
+			this.received.add(order);
+		}
+
+	}
+
+	static class BadRecurring {
+
+		@DelayListener(queue = "orders")
+		@Recurring(name = "broken", cron = "every day")
+		void onOrder(Order order) {
+		}
+
+	}
+
+	static class ZeroRecurring {
+
+		@DelayListener(queue = "orders")
+		@Recurring(name = "zero", every = "0s")
+		void onOrder(Order order) {
+		}
+
 	}
 
 	static class OrderListener {
