@@ -73,7 +73,7 @@ public final class DelaySchedule {
 			try {
 				this.ticks = Ticks.cron(builder.cron, builder.zone);
 			}
-			catch (IllegalArgumentException ex) {
+			catch (IllegalArgumentException | java.time.DateTimeException ex) {
 				throw new IllegalArgumentException("Invalid cron expression '" + builder.cron + "' of schedule '"
 						+ this.name + "': " + ex.getMessage(), ex);
 			}

@@ -255,6 +255,9 @@ abstract class ScheduleContract extends QueueTestFixture {
 			.isThrownBy(() -> DelaySchedule.builder("s", this.queue).cron("0 0 0 30 2 *").payload("x").build())
 			.withMessageContaining("never matches");
 		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DelaySchedule.builder("s", this.queue).cron("61 * * * * *").payload("x").build())
+			.withMessageContaining("Invalid cron expression '61 * * * * *' of schedule 's'");
+		assertThatIllegalArgumentException()
 			.isThrownBy(() -> DelaySchedule.builder("s", this.queue).every(Duration.ZERO))
 			.withMessage("Interval of schedule 's' must be a positive whole number of milliseconds, but was PT0S");
 		assertThatIllegalArgumentException()

@@ -158,6 +158,11 @@ public final class DelayQueueAutoConfiguration {
 		return new QueuePropertiesCheck(properties, engine, listeners);
 	}
 
+	@Bean
+	ScheduleDeclarations delayQueueScheduleDeclarations(DelayQueueProperties properties, DelayQueueEngine engine) {
+		return new ScheduleDeclarations(properties, engine);
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@EnableDelayListeners
 	static class EnableDelayListenersConfiguration {

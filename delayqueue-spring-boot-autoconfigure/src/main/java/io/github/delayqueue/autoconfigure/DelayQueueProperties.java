@@ -96,6 +96,15 @@ public class DelayQueueProperties {
 	 */
 	private final Map<String, ListenerProperties> queues = new LinkedHashMap<>();
 
+	/**
+	 * Recurring messages, by schedule name: registered in Redis at start-up.
+	 */
+	private final Map<String, ScheduleProperties> schedules = new LinkedHashMap<>();
+
+	public Map<String, ScheduleProperties> getSchedules() {
+		return this.schedules;
+	}
+
 	public String getKeyPrefix() {
 		return this.keyPrefix;
 	}

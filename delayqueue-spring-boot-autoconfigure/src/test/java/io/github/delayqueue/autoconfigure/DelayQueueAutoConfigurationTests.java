@@ -22,6 +22,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelaySchedule;
+import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.codec.JsonMessageCodec;
 import io.github.delayqueue.core.codec.MessageCodec;
@@ -78,6 +80,52 @@ class DelayQueueAutoConfigurationTests {
 
 	private static ListenerSettings listenerDefaults(org.springframework.context.ApplicationContext context) {
 		return context.getBean(DelayListenerContainerFactory.class).getSettings().build();
+	}
+
+	@Test
+	void registersTheSchedulesOfConfigurationAtStartUp() {
+		this.runner.withPropertyValues("delayqueue.schedules.report.queue=reports",
+				"delayqueue.schedules.report.cron=0 0 6 * * MON-FRI", "delayqueue.schedules.report.zone=Europe/Berlin",
+				"delayqueue.schedules.report.payload={\"k\":1}", "delayqueue.schedules.report.headers.source=yaml",
+				"delayqueue.schedules.report.missed-ticks=skip", "delayqueue.schedules.report.missed-after=5m")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				ScheduleInfo report = context.getBean(DelayQueueEngine.class)
+					.admin()
+					.schedules()
+					.find("reports", "report")
+					.orElseThrow();
+				assertThat(report.cron()).isEqualTo("0 0 6 * * MON-FRI");
+				assertThat(report.zone()).isEqualTo(java.time.ZoneId.of("Europe/Berlin"));
+				assertThat(new String(report.payload(), java.nio.charset.StandardCharsets.UTF_8))
+					.isEqualTo("{\"k\":1}");
+				assertThat(report.headers()).containsEntry("source", "yaml");
+				assertThat(report.missedTicks()).isEqualTo(DelaySchedule.MissedTicks.SKIP);
+				assertThat(report.missedAfter()).isEqualTo(Duration.ofMinutes(5));
+				assertThat(report.nextTick().atZone(java.time.ZoneId.of("Europe/Berlin")).getHour()).isEqualTo(6);
+				context.getBean(DelayQueueEngine.class).admin().schedules().delete("reports", "report");
+			});
+	}
+
+	@Test
+	void anInvalidScheduleFailsTheStartUpNamingItsPropertyBeforeAnyIsWritten() {
+		this.runner
+			.withPropertyValues("delayqueue.schedules.good.queue=reports", "delayqueue.schedules.good.every=1h",
+					"delayqueue.schedules.bad.queue=reports", "delayqueue.schedules.bad.cron=61 * * * * *")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("delayqueue.schedules.bad is invalid: Invalid cron expression '61 * * * * *' "
+						+ "of schedule 'bad': Invalid value for SecondOfMinute"));
+		this.runner.withPropertyValues("delayqueue.schedules.bad.every=1h")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("delayqueue.schedules.bad is invalid: queue is not set"));
+		this.runner.withPropertyValues("delayqueue.schedules.bad.queue=reports", "delayqueue.schedules.bad.every=0s")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("delayqueue.schedules.bad is invalid: Interval of schedule 'bad'"));
+		this.runner.withPropertyValues("delayqueue.schedules.good.queue=reports", "delayqueue.schedules.good.every=1h")
+			.run((context) -> assertThat(context.getBean(DelayQueueEngine.class).admin().schedules().list("reports"))
+				.extracting(ScheduleInfo::name)
+				.as("the good one of the failed start-up was not written")
+				.containsExactly("good"));
 	}
 
 	@Test

@@ -22,6 +22,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueException;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.annotation.DelayListener;
@@ -60,7 +61,8 @@ class RedisDownAtStartUpTests {
 		this.redis.stop();
 		AllAutoConfigurations.runner(this.redis)
 			.withUserConfiguration(Listener.class)
-			.withPropertyValues("spring.data.redis.timeout=1s")
+			.withPropertyValues("spring.data.redis.timeout=1s", "delayqueue.schedules.beat.queue=orders",
+					"delayqueue.schedules.beat.every=1h", "delayqueue.schedules.beat.payload=beat")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				DelayQueueHealthIndicator health = context.getBean(DelayQueueHealthIndicator.class);
@@ -77,6 +79,11 @@ class RedisDownAtStartUpTests {
 				await().atMost(Duration.ofSeconds(15)).until(() -> health.health().getStatus().equals(Status.UP));
 				template.send("orders", "after", Duration.ZERO);
 				assertThat(context.getBean(Listener.class).received.poll(10, TimeUnit.SECONDS)).isEqualTo("after");
+				// the schedule declared while Redis was down: registered by the queue's
+				// scheduler once Redis answers
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> admin.schedules().find("orders", "beat").isPresent());
 			});
 	}
 
