@@ -134,7 +134,7 @@ class DelayQueueApplicationIntegrationTests {
 
 			// replay through the admin endpoint: three more attempts, dead again
 			DelayQueueEndpoint admin = endpoint;
-			assertThat(admin.act("payments", "replay", letter.entryId(), null, null, null, null, null))
+			assertThat(admin.act("payments", "replay", letter.entryId(), null, null, null, null, null, null))
 				.containsEntry("replayed", 1);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listeners.paymentAttempts.size() == 6);
 			await().atMost(Duration.ofSeconds(5))
@@ -148,7 +148,7 @@ class DelayQueueApplicationIntegrationTests {
 				.id("order-o-3")
 				.delay(Duration.ofHours(1))
 				.build());
-			assertThat(admin.act("order-timeout", "cancel", null, null, "order-o-3", null, null, null))
+			assertThat(admin.act("order-timeout", "cancel", null, null, "order-o-3", null, null, null, null))
 				.containsEntry("cancelled", true);
 			assertThat(endpoint.queue("order-timeout", null).stats().scheduled()).isZero();
 
@@ -156,13 +156,14 @@ class DelayQueueApplicationIntegrationTests {
 			assertThat(endpoint.queue("order-timeout", null).partitions())
 				.isEqualTo(new PartitionLayout("order-timeout", 1, 0, List.of()));
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> admin.act("order-timeout", "change-partitions", null, null, null, null, null, null))
+				.isThrownBy(
+						() -> admin.act("order-timeout", "change-partitions", null, null, null, null, null, null, null))
 				.withMessageContaining("needs partitions");
-			assertThat(admin.act("order-timeout", "change-partitions", null, null, null, 3, null, null))
+			assertThat(admin.act("order-timeout", "change-partitions", null, null, null, 3, null, null, null))
 				.containsEntry("layout", new PartitionLayout("order-timeout", 3, 0, List.of()));
 			assertThatIllegalStateException()
-				.isThrownBy(
-						() -> admin.act("order-timeout", "finish-partition-change", null, null, null, null, null, null))
+				.isThrownBy(() -> admin.act("order-timeout", "finish-partition-change", null, null, null, null, null,
+						null, null))
 				.withMessageContaining("has no change of its partition count in progress");
 		});
 	}
@@ -184,25 +185,64 @@ class DelayQueueApplicationIntegrationTests {
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails().get("queues").toString()).contains("paused=true");
 
-			assertThat(endpoint.act("order-timeout", "resume", null, null, null, null, null, null))
+			assertThat(endpoint.act("order-timeout", "resume", null, null, null, null, null, null, null))
 				.containsKey("controls");
 			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
 
 			// one group only, through the endpoint
-			endpoint.act("order-timeout", "pause", null, "shop", null, null, null, null);
+			endpoint.act("order-timeout", "pause", null, "shop", null, null, null, null, null);
 			assertThat(endpoint.queue("order-timeout", null).controls().pausedGroups()).containsExactly("shop");
 			template.send("order-timeout", new OrderTimeout("p-2"), Duration.ZERO);
 			assertThat(listeners.timeouts.poll(1500, TimeUnit.MILLISECONDS)).isNull();
-			endpoint.act("order-timeout", "resume", null, "shop", null, null, null, null);
+			endpoint.act("order-timeout", "resume", null, "shop", null, null, null, null, null);
 			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
 			assertThat(endpoint.queues().paused()).isEmpty();
 
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("order-timeout", "pause", null, "", null, null, null, null));
+				.isThrownBy(() -> endpoint.act("order-timeout", "pause", null, "", null, null, null, null, null));
 			assertThatExceptionOfType(DelayQueueEndpoint.NotFoundException.class)
-				.isThrownBy(() -> endpoint.act("no-such-queue", "pause", null, null, null, null, null, null));
+				.isThrownBy(() -> endpoint.act("no-such-queue", "pause", null, null, null, null, null, null, null));
 			assertThat(endpoint.queues().paused()).isEmpty();
 		});
+	}
+
+	@Test
+	void theEndpointListsAQueuesSchedulesAndPausesResumesTriggersAndDeletesThem() {
+		this.runner.withPropertyValues("delayqueue.schedules.reminder.queue=order-timeout",
+				"delayqueue.schedules.reminder.every=1h", "delayqueue.schedules.reminder.payload={\"orderId\":\"r\"}")
+			.run((context) -> {
+				DelayQueueEndpoint endpoint = context.getBean(DelayQueueEndpoint.class);
+				Listeners listeners = context.getBean(Listeners.class);
+				List<DelayQueueEndpoint.ScheduleDescriptor> schedules = endpoint.queue("order-timeout", null)
+					.schedules();
+				assertThat(schedules).hasSize(1);
+				assertThat(schedules.get(0).name()).isEqualTo("reminder");
+				assertThat(schedules.get(0).ticks()).isEqualTo("every PT1H");
+				assertThat(schedules.get(0).payload()).isEqualTo("{\"orderId\":\"r\"}");
+				assertThat(schedules.get(0).nextTick()).isNotNull();
+				assertThat(endpoint.act("order-timeout", "trigger-schedule", null, null, null, null, null, null,
+						"reminder"))
+					.extractingByKey("schedule")
+					.asString()
+					.contains("schedule/reminder/now-");
+				Received received = listeners.timeouts.poll(10, TimeUnit.SECONDS);
+				assertThat(received).isNotNull();
+				assertThat(received.event()).isEqualTo(new OrderTimeout("r"));
+				endpoint.act("order-timeout", "pause-schedule", null, null, null, null, null, null, "reminder");
+				assertThat(endpoint.queue("order-timeout", null).schedules().get(0).paused()).isTrue();
+				endpoint.act("order-timeout", "resume-schedule", null, null, null, null, null, null, "reminder");
+				assertThat(endpoint.queue("order-timeout", null).schedules().get(0).nextTick()).isNotNull();
+				assertThatIllegalArgumentException()
+					.isThrownBy(() -> endpoint.act("order-timeout", "delete-schedule", null, null, null, null, null,
+							null, null))
+					.withMessageContaining("needs a schedule");
+				assertThatExceptionOfType(DelayQueueEndpoint.NotFoundException.class)
+					.isThrownBy(() -> endpoint.act("order-timeout", "pause-schedule", null, null, null, null, null,
+							null, "none"))
+					.withMessageContaining("No schedule 'none'");
+				endpoint.act("order-timeout", "delete-schedule", null, null, null, null, null, null, "reminder");
+				assertThat(endpoint.queue("order-timeout", null).schedules()).isEmpty();
+			});
 	}
 
 	@Test
@@ -254,16 +294,16 @@ class DelayQueueApplicationIntegrationTests {
 				.counter()
 				.count()).isEqualTo(1);
 			assertThat(endpoint.queue("bounded", null).sizeLimit()).isEqualTo(2);
-			assertThat(endpoint.act("bounded", "limit-size", null, null, null, null, 3L, null))
+			assertThat(endpoint.act("bounded", "limit-size", null, null, null, null, 3L, null, null))
 				.containsEntry("sizeLimit", 3L);
 			template.send("bounded", new OrderTimeout("s-3"), Duration.ofMinutes(5));
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, null, null))
+				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, null, null, null))
 				.withMessageContaining("needs sizeLimit");
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, 0L, null))
+				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, 0L, null, null))
 				.withMessageContaining("must be from 1");
-			endpoint.act("bounded", "remove-size-limit", null, null, null, null, null, null);
+			endpoint.act("bounded", "remove-size-limit", null, null, null, null, null, null, null);
 			assertThat(endpoint.queue("bounded", null).sizeLimit()).isNull();
 		});
 		this.runner.withPropertyValues("delayqueue.listener.size-limit=5")
@@ -284,17 +324,18 @@ class DelayQueueApplicationIntegrationTests {
 				.isEqualTo(new RateLimit(1000, Duration.ofSeconds(1), 5));
 			Health health = context.getBean(DelayQueueHealthIndicator.class).health();
 			assertThat(health.getDetails().get("queues").toString()).contains("rateLimit=1000/1000ms/5");
-			endpoint.act("order-timeout", "limit-rate", null, "shop", null, null, null, "2/1s/key");
+			endpoint.act("order-timeout", "limit-rate", null, "shop", null, null, null, "2/1s/key", null);
 			assertThat(endpoint.queue("order-timeout", null).controls().rateLimit("shop"))
 				.isEqualTo(RateLimit.parse("2/1s/key"));
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("order-timeout", "limit-rate", null, null, null, null, null, "fast"))
+				.isThrownBy(
+						() -> endpoint.act("order-timeout", "limit-rate", null, null, null, null, null, "fast", null))
 				.withMessageContaining("Rate limit 'fast' is not permits/period");
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("order-timeout", "limit-rate", null, null, null, null, null, null))
+				.isThrownBy(() -> endpoint.act("order-timeout", "limit-rate", null, null, null, null, null, null, null))
 				.withMessageContaining("needs rateLimit");
-			endpoint.act("order-timeout", "remove-rate-limit", null, "shop", null, null, null, null);
-			endpoint.act("order-timeout", "remove-rate-limit", null, null, null, null, null, null);
+			endpoint.act("order-timeout", "remove-rate-limit", null, "shop", null, null, null, null, null);
+			endpoint.act("order-timeout", "remove-rate-limit", null, null, null, null, null, null, null);
 			assertThat(endpoint.queue("order-timeout", null).controls().rateLimit("shop")).isNull();
 		});
 		this.runner.withPropertyValues("delayqueue.queues.order-timeout.rate-limit=0/1s")

@@ -29,6 +29,8 @@ import java.util.TreeSet;
 
 import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelaySchedules;
+import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.PartitionLayout;
 import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.QueueStats;
@@ -63,7 +65,8 @@ public class DelayQueueEndpoint {
 	private static final String ACTIONS = "'replay' (entryId or group optional), 'cancel' (messageId), "
 			+ "'pause' or 'resume' (group optional), 'limit-rate' (rateLimit, group optional), "
 			+ "'remove-rate-limit' (group optional), 'limit-size' (sizeLimit), 'remove-size-limit', "
-			+ "'change-partitions' (partitions) or 'finish-partition-change'";
+			+ "'change-partitions' (partitions), 'finish-partition-change', or 'pause-schedule', "
+			+ "'resume-schedule', 'trigger-schedule' or 'delete-schedule' (schedule)";
 
 	private static final int MAX_PAYLOAD_SHOWN = 1024;
 
@@ -140,11 +143,13 @@ public class DelayQueueEndpoint {
 				OptionalLong sizeLimit = this.engine.admin().sizeLimit(queue);
 				return new QueueDescriptor(stats, this.engine.admin().controls(queue),
 						sizeLimit.isPresent() ? sizeLimit.getAsLong() : null,
-						this.engine.admin().partitionLayout(queue), owners, deadLetters, null);
+						this.engine.admin().partitionLayout(queue), owners, deadLetters,
+						this.engine.admin().schedules().list(queue).stream().map(ScheduleDescriptor::of).toList(),
+						null);
 			});
 		}
 		catch (BoundedCalls.TimeoutException ex) {
-			return new QueueDescriptor(null, null, null, null, Map.of(), List.of(), ex.getMessage());
+			return new QueueDescriptor(null, null, null, null, Map.of(), List.of(), List.of(), ex.getMessage());
 		}
 	}
 
@@ -165,12 +170,13 @@ public class DelayQueueEndpoint {
 	 * @param sizeLimit the queue's new maximum of waiting messages ({@code limit-size})
 	 * @param rateLimit the new rate limit, as {@code permits/period[/burst][/key]}
 	 * ({@code limit-rate})
+	 * @param schedule the recurring schedule to pause, resume, trigger or delete
 	 * @return what was done
 	 */
 	@WriteOperation
 	public Map<String, Object> act(@Selector String queue, @Nullable String action, @Nullable String entryId,
 			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions, @Nullable Long sizeLimit,
-			@Nullable String rateLimit) {
+			@Nullable String rateLimit, @Nullable String schedule) {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("queue", queue);
 		result.put("action", action);
@@ -230,9 +236,28 @@ public class DelayQueueEndpoint {
 				this.engine.admin().removeSizeLimit(queue);
 				result.put("sizeLimit", null);
 			}
+			case "pause-schedule", "resume-schedule", "trigger-schedule", "delete-schedule" ->
+				result.put("schedule", actOnSchedule(queue, action, schedule));
 			default -> throw new IllegalArgumentException("Unknown action '" + action + "'; use " + ACTIONS);
 		}
 		return result;
+	}
+
+	private Object actOnSchedule(String queue, String action, @Nullable String schedule) {
+		if (schedule == null) {
+			throw new IllegalArgumentException("Action '" + action + "' needs a schedule (its name)");
+		}
+		DelaySchedules schedules = this.engine.admin().schedules();
+		Object done = switch (action) {
+			case "pause-schedule" -> schedules.pause(queue, schedule) ? schedule : null;
+			case "resume-schedule" -> schedules.resume(queue, schedule) ? schedule : null;
+			case "trigger-schedule" -> schedules.trigger(queue, schedule).orElse(null);
+			default -> schedules.delete(queue, schedule) ? schedule : null;
+		};
+		if (done == null) {
+			throw new NotFoundException("No schedule '" + schedule + "' in queue '" + queue + "'");
+		}
+		return "trigger-schedule".equals(action) ? Map.of("name", schedule, "messageId", done) : schedule;
 	}
 
 	/**
@@ -349,13 +374,40 @@ public class DelayQueueEndpoint {
 	 * @param partitionOwners for each group consuming the queue exclusively or in order:
 	 * the consumer owning each partition
 	 * @param deadLetters the oldest dead letters (after the requested entry)
+	 * @param schedules the queue's recurring schedules
 	 * @param error why the counts are missing (Redis did not answer in time), or
 	 * {@code null}
 	 */
 	public record QueueDescriptor(@Nullable QueueStats stats, @Nullable QueueControlState controls,
 			@Nullable Long sizeLimit, @Nullable PartitionLayout partitions,
 			Map<String, Map<Integer, String>> partitionOwners, List<DeadLetterDescriptor> deadLetters,
-			@Nullable String error) {
+			List<ScheduleDescriptor> schedules, @Nullable String error) {
+	}
+
+	/**
+	 * A recurring schedule as shown by the endpoint.
+	 *
+	 * @param name its name
+	 * @param ticks how it ticks ({@code cron ... (zone)} or {@code every ...})
+	 * @param missedTicks what happens to missed ticks
+	 * @param paused whether it is paused
+	 * @param nextTick its pending tick, or {@code null}
+	 * @param lastTick its last tick, or {@code null}
+	 * @param fired the ticks fired
+	 * @param skipped the ticks skipped
+	 * @param headers the headers of its messages
+	 * @param payload its payload as text, as for dead letters
+	 */
+	public record ScheduleDescriptor(String name, String ticks, String missedTicks, boolean paused,
+			@Nullable Instant nextTick, @Nullable Instant lastTick, long fired, long skipped,
+			Map<String, String> headers, String payload) {
+
+		static ScheduleDescriptor of(ScheduleInfo schedule) {
+			return new ScheduleDescriptor(schedule.name(), schedule.description(), schedule.missedTicks().name(),
+					schedule.paused(), schedule.nextTick(), schedule.lastTick(), schedule.fired(), schedule.skipped(),
+					schedule.headers(), DeadLetterDescriptor.text(schedule.payload()));
+		}
+
 	}
 
 	/**
@@ -382,7 +434,7 @@ public class DelayQueueEndpoint {
 					text(letter.payload()));
 		}
 
-		private static String text(byte[] payload) {
+		static String text(byte[] payload) {
 			try {
 				String text = StandardCharsets.UTF_8.newDecoder()
 					.decode(java.nio.ByteBuffer.wrap(payload, 0, Math.min(payload.length, MAX_PAYLOAD_SHOWN)))

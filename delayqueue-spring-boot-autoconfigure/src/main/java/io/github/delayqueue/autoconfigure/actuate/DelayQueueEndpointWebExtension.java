@@ -77,9 +77,9 @@ public class DelayQueueEndpointWebExtension {
 	@WriteOperation
 	public WebEndpointResponse<Object> act(@Selector String queue, @Nullable String action, @Nullable String entryId,
 			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions, @Nullable Long sizeLimit,
-			@Nullable String rateLimit) {
-		return answer(
-				() -> this.endpoint.act(queue, action, entryId, group, messageId, partitions, sizeLimit, rateLimit));
+			@Nullable String rateLimit, @Nullable String schedule) {
+		return answer(() -> this.endpoint.act(queue, action, entryId, group, messageId, partitions, sizeLimit,
+				rateLimit, schedule));
 	}
 
 	/**
