@@ -26,6 +26,7 @@ import java.util.OptionalLong;
 import java.util.TreeSet;
 
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelaySchedules;
 import io.github.delayqueue.core.DelayQueueException;
 import io.github.delayqueue.core.InFlightMessage;
 import io.github.delayqueue.core.QueueControlState;
@@ -212,6 +213,31 @@ class DashboardApi {
 		}
 		return Map.of("queue", queue, "span", read.name(), "intervalSeconds", read.interval().toSeconds(), "points",
 				points);
+	}
+
+	@GetMapping("/queues/{queue}/schedules")
+	List<Map<String, Object>> schedules(@PathVariable String queue, HttpServletRequest request) {
+		requireVisible(queue, request);
+		return this.engine.admin().schedules().list(queue).stream().map(DashboardViews::schedule).toList();
+	}
+
+	@PostMapping("/queues/{queue}/schedules/{name}/{action}")
+	Map<String, Object> schedule(@PathVariable String queue, @PathVariable String name, @PathVariable String action,
+			HttpServletRequest request) {
+		requireWritable(queue, request);
+		DelaySchedules schedules = this.engine.admin().schedules();
+		Object done = switch (action) {
+			case "pause" -> schedules.pause(queue, name) ? name : null;
+			case "resume" -> schedules.resume(queue, name) ? name : null;
+			case "trigger" -> schedules.trigger(queue, name).orElse(null);
+			case "delete" -> schedules.delete(queue, name) ? name : null;
+			default -> throw new IllegalArgumentException(
+					"Schedule action must be 'pause', 'resume', 'trigger' or 'delete', but was '" + action + "'");
+		};
+		if (done == null) {
+			throw new NotFoundException("No schedule '" + name + "' in queue '" + queue + "'");
+		}
+		return Map.of("queue", queue, "schedule", name, "done", action, "result", done);
 	}
 
 	@PostMapping("/queues/{queue}/pause")

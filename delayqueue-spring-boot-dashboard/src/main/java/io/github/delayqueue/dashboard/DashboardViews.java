@@ -25,6 +25,7 @@ import java.util.Map;
 
 import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.QueueControlState;
+import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.ScheduledMessage;
 import org.jspecify.annotations.Nullable;
 
@@ -64,6 +65,21 @@ final class DashboardViews {
 		shown.put("deadTime", String.valueOf(letter.deadTime()));
 		shown.put("headers", letter.headers());
 		shown.put("payload", text(letter.payload()));
+		return shown;
+	}
+
+	static Map<String, Object> schedule(ScheduleInfo schedule) {
+		Map<String, Object> shown = new LinkedHashMap<>();
+		shown.put("name", schedule.name());
+		shown.put("ticks", schedule.description());
+		shown.put("missedTicks", schedule.missedTicks().name());
+		shown.put("paused", schedule.paused());
+		shown.put("nextTick", (schedule.nextTick() != null) ? schedule.nextTick().toString() : null);
+		shown.put("lastTick", (schedule.lastTick() != null) ? schedule.lastTick().toString() : null);
+		shown.put("fired", schedule.fired());
+		shown.put("skipped", schedule.skipped());
+		shown.put("headers", schedule.headers());
+		shown.put("payload", text(schedule.payload()));
 		return shown;
 	}
 

@@ -152,7 +152,7 @@
       } })]));
       main.appendChild(el('div', { id: 'found' }));
       var tabs = el('div', { 'class': 'bar tabs' });
-      [['scheduled', 'Scheduled'], ['in-flight', 'In flight'], ['dead-letters', 'Dead letters'], ['history', 'History']].forEach(function (t) {
+      [['scheduled', 'Scheduled'], ['in-flight', 'In flight'], ['dead-letters', 'Dead letters'], ['schedules', 'Recurring'], ['history', 'History']].forEach(function (t) {
         var b = el('button', { type: 'button', id: 'tab-' + t[0], text: t[1], onclick: function () { tab = t[0]; cursors = []; route(); } });
         if (tab === t[0]) { b.className = 'active'; }
         tabs.appendChild(b);
@@ -160,7 +160,7 @@
       main.appendChild(tabs);
       var body = el('div', { id: 'tab-body' });
       main.appendChild(body);
-      return ({ 'scheduled': scheduledTab, 'in-flight': inFlightTab, 'dead-letters': deadTab, 'history': historyTab })[tab](queue, body);
+      return ({ 'scheduled': scheduledTab, 'in-flight': inFlightTab, 'dead-letters': deadTab, 'schedules': schedulesTab, 'history': historyTab })[tab](queue, body);
     });
   }
 
@@ -234,6 +234,25 @@
   }
 
   var span = 'hour';
+  function schedulesTab(queue, body) {
+    var base = 'queues/' + q(queue) + '/schedules';
+    return api(base).then(function (schedules) {
+      if (schedules.length === 0) { body.appendChild(el('p', { text: 'No recurring schedule sends to this queue.' })); return; }
+      body.appendChild(table(['Name', 'Ticks', 'Next tick', 'Last tick', 'Fired', 'Skipped', 'Missed ticks', 'Headers', 'Payload', ''], schedules.map(function (s) {
+        var path = base + '/' + encodeURIComponent(s.name);
+        return el('tr', {}, [el('td', { text: s.name }), el('td', { text: s.ticks }),
+          el('td', { text: s.paused ? 'paused' : (s.nextTick || 'being planned') }), el('td', { text: s.lastTick || '–' }),
+          num(s.fired), num(s.skipped), el('td', { text: s.missedTicks }),
+          el('td', {}, [el('pre', { text: headersText(s.headers) })]), el('td', {}, [el('pre', { text: s.payload })]),
+          el('td', {}, [
+            s.paused ? button('Resume', function () { write('Resume schedule ' + s.name + '? Its next tick is the first after now.', path + '/resume'); })
+              : button('Pause', function () { write('Pause schedule ' + s.name + '? No tick fires until it is resumed.', path + '/pause'); }),
+            button('Trigger now', function () { write('Send one message of schedule ' + s.name + ' now?', path + '/trigger'); }),
+            button('Delete', function () { write('Delete schedule ' + s.name + '? It never fires again.', path + '/delete'); }, true)])]);
+      })));
+    });
+  }
+
   function chart(title, points, field, color) {
     var w = 320, h = 120, pad = 4;
     var values = points.map(function (p) { return p[field] || 0; });

@@ -35,6 +35,7 @@ import java.util.regex.Pattern;
 
 import io.github.delayqueue.boot.test.EmbeddedRedis;
 import io.github.delayqueue.core.DelayMessage;
+import io.github.delayqueue.core.DelaySchedule;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import org.junit.jupiter.api.AfterAll;
@@ -223,6 +224,34 @@ class DashboardBrowserTests {
 			confirm();
 			await().atMost(Duration.ofSeconds(15)).until(() -> delivered.contains("doomed"));
 			assertThat(this.engine.admin().stats(queue).dead()).isZero();
+
+			// a recurring schedule: shown with its payload as text, triggered, paused,
+			// deleted
+			this.engine.admin()
+				.schedules()
+				.register(DelaySchedule.builder("hourly-report", queue)
+					.every(Duration.ofHours(1))
+					.payload(XSS)
+					.header("note", XSS)
+					.build());
+			browser.findElement(By.id("tab-schedules")).click();
+			WebElement schedule = visible(By.xpath("//tr[td[text()='hourly-report']]"));
+			assertThat(schedule.getText()).contains("every PT1H").contains("note=" + XSS);
+			assertThat(schedule.findElements(By.tagName("pre"))).extracting(WebElement::getText).contains(XSS);
+			schedule.findElement(By.xpath(".//button[text()='Trigger now']")).click();
+			confirm();
+			await().atMost(Duration.ofSeconds(15))
+				.until(() -> delivered.stream().anyMatch((id) -> id.startsWith("schedule/hourly-report/now-")));
+			visible(By.xpath("//tr[td[text()='hourly-report']]//button[text()='Pause']")).click();
+			confirm();
+			new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions
+				.textToBePresentInElementLocated(By.xpath("//tr[td[text()='hourly-report']]"), "paused"));
+			assertThat(this.engine.admin().schedules().find(queue, "hourly-report").orElseThrow().paused()).isTrue();
+			visible(By.xpath("//tr[td[text()='hourly-report']]//button[text()='Delete']")).click();
+			confirm();
+			new WebDriverWait(browser, Duration.ofSeconds(10))
+				.until(ExpectedConditions.textToBePresentInElementLocated(By.id("tab-body"), "No recurring schedule"));
+			assertThat(this.engine.admin().schedules().find(queue, "hourly-report")).isEmpty();
 
 			// an invalid queue name in the address: an error, as text
 			browser.get(url("/delayqueue/#q/" + URLEncoder.encode("<b>x</b>", StandardCharsets.UTF_8)));
