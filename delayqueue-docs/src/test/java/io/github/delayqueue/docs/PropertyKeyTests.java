@@ -171,6 +171,14 @@ class PropertyKeyTests {
 
 	}
 
+	/** The properties of a {@code delayqueue.schedules.<name>} entry, kebab-case. */
+	private static final Set<String> SCHEDULE_PROPERTIES = java.util.Arrays
+		.stream(org.springframework.beans.BeanUtils
+			.getPropertyDescriptors(io.github.delayqueue.autoconfigure.ScheduleProperties.class))
+		.filter((descriptor) -> descriptor.getWriteMethod() != null)
+		.map((descriptor) -> descriptor.getName().replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT))
+		.collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+
 	/** The merged configuration metadata on the class path. */
 	private static final class Metadata {
 
@@ -213,6 +221,20 @@ class PropertyKeyTests {
 		/** What is wrong with naming this key, or {@code null}. */
 		String check(String key, boolean saysItIsOld) {
 			String name = key;
+			if (key.startsWith("delayqueue.schedules.")) {
+				// a map of ScheduleProperties: the metadata has the map, the keys under a
+				// name are that class's properties
+				String[] parts = key.split("\\.", 4);
+				if (!this.properties.containsKey("delayqueue.schedules")) {
+					return "no property 'delayqueue.schedules' (" + key + ")";
+				}
+				if (parts.length < 4 || parts[3].equals("*")) {
+					return null;
+				}
+				String property = parts[3].split("\\.")[0];
+				return SCHEDULE_PROPERTIES.contains(property) ? null
+						: "'" + key + "' names no property of ScheduleProperties " + SCHEDULE_PROPERTIES;
+			}
 			if (key.startsWith("delayqueue.queues.")) {
 				String[] parts = key.split("\\.", 4);
 				if (parts.length < 4) {
