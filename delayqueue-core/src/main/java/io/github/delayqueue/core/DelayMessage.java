@@ -63,7 +63,7 @@ public final class DelayMessage<T> {
 
 	private DelayMessage(Builder<T> builder) {
 		this.queue = QueueNames.queue(builder.queue);
-		this.id = (builder.id != null) ? QueueNames.messageId(builder.id) : null;
+		this.id = (builder.id != null) ? sendableId(builder.id) : null;
 		this.key = (builder.key != null) ? QueueNames.messageKey(builder.key) : null;
 		this.payload = Objects.requireNonNull(builder.payload, "Payload must not be null");
 		this.delay = builder.delay;
@@ -91,6 +91,19 @@ public final class DelayMessage<T> {
 					+ " days (it counts from the due time), but was " + expireAfter);
 		}
 		return expireAfter;
+	}
+
+	/**
+	 * An id a producer may choose: a valid id, outside the ids of recurring schedules.
+	 */
+	private static String sendableId(String id) {
+		QueueNames.messageId(id);
+		if (id.startsWith(io.github.delayqueue.core.internal.redis.WireFormat.TICK_PREFIX)) {
+			throw new IllegalArgumentException("Message id '" + id + "' starts with '"
+					+ io.github.delayqueue.core.internal.redis.WireFormat.TICK_PREFIX
+					+ "', which is reserved for the messages of recurring schedules");
+		}
+		return id;
 	}
 
 	/**

@@ -109,8 +109,8 @@ public class DelaySchedules {
 			registerDeclared(schedule.queue());
 		}
 		catch (DelayQueueException ex) {
-			logger.warn(ex.getMessage() + "; it is registered once the scheduler of queue '" + schedule.queue()
-					+ "' reaches Redis");
+			logger.warn(ex.getMessage() + "; it is registered as soon as a listener of queue '" + schedule.queue()
+					+ "' on this instance reaches Redis (an instance with none registers it when it next starts)");
 		}
 	}
 
@@ -125,7 +125,19 @@ public class DelaySchedules {
 			return;
 		}
 		for (DelaySchedule schedule : List.copyOf(declared.values())) {
-			register(schedule);
+			try {
+				register(schedule);
+			}
+			catch (DelayQueueException ex) {
+				// Redis failed: the scheduler's loop retries
+				throw ex;
+			}
+			catch (RuntimeException ex) {
+				// retrying cannot help (e.g. Redis holds another partition count): said,
+				// and dropped, so that the queue's messages keep moving
+				logger.error("Cannot register schedule '" + schedule.name() + "' of queue '" + queue + "': "
+						+ ex.getMessage(), ex);
+			}
 			declared.remove(schedule.name(), schedule);
 		}
 	}
@@ -272,16 +284,24 @@ public class DelaySchedules {
 	}
 
 	private static ScheduleInfo info(String queue, String name, Map<String, byte[]> fields) {
-		Ticks ticks = Ticks.parse(text(fields.get("d")));
+		Ticks ticks;
+		try {
+			ticks = Ticks.parse(text(fields.get("d")));
+		}
+		catch (RuntimeException ex) {
+			// written by a version that ticks in ways this one cannot read: listed all
+			// the same
+			ticks = null;
+		}
 		Envelope envelope = Envelope.decode(fields.get("e"));
 		DelaySchedule.MissedTicks missed = "skip".equals(text(fields.get("m"))) ? DelaySchedule.MissedTicks.SKIP
 				: DelaySchedule.MissedTicks.FIRE_ONCE;
 		Duration missedAfter = Duration
 			.ofMillis(number(fields.get("g"), DelaySchedule.DEFAULT_MISSED_AFTER.toMillis()));
-		return new ScheduleInfo(queue, name, ticks.cronExpression(), ticks.zone(), ticks.interval(), missed,
-				missedAfter, fields.containsKey("p"), instant(fields.get("n")), instant(fields.get("l")),
-				number(fields.get("c"), 0), number(fields.get("x"), 0), instant(fields.get("u")), envelope.headers(),
-				envelope.payload());
+		return new ScheduleInfo(queue, name, (ticks != null) ? ticks.cronExpression() : null,
+				(ticks != null) ? ticks.zone() : null, (ticks != null) ? ticks.interval() : null, missed, missedAfter,
+				fields.containsKey("p"), instant(fields.get("n")), instant(fields.get("l")), number(fields.get("c"), 0),
+				number(fields.get("x"), 0), instant(fields.get("u")), envelope.headers(), envelope.payload());
 	}
 
 	private static String text(byte[] bytes) {

@@ -25,7 +25,8 @@ import java.util.Map;
  *
  * @param queue the queue its messages go to
  * @param name its name
- * @param cron its cron expression, or {@code null} for an interval
+ * @param cron its cron expression, or {@code null} for an interval (both {@code null}: a
+ * definition this version cannot read)
  * @param zone the cron expression's time zone, or {@code null}
  * @param interval its interval, or {@code null} for a cron expression
  * @param missedTicks what happens to missed ticks
@@ -57,10 +58,14 @@ public record ScheduleInfo(String queue, String name, String cron, ZoneId zone, 
 
 	/**
 	 * @return how it ticks, e.g. {@code "cron 0 0 2 * * * (Europe/Paris)"} or
-	 * {@code "every PT5M"}
+	 * {@code "every PT5M"}; {@code "unreadable definition"} for one written by a version
+	 * that ticks in ways this one cannot read
 	 */
 	public String description() {
-		return (this.cron != null) ? "cron " + this.cron + " (" + this.zone + ")" : "every " + this.interval;
+		if (this.cron != null) {
+			return "cron " + this.cron + " (" + this.zone + ")";
+		}
+		return (this.interval != null) ? "every " + this.interval : "unreadable definition";
 	}
 
 }

@@ -286,8 +286,33 @@ abstract class ScheduleContract extends QueueTestFixture {
 			.build();
 		assertThatIllegalArgumentException().isThrownBy(() -> engine.admin().schedules().register(tooBig))
 			.withMessageContaining("over the limit");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DelayMessage.builder("x").queue(this.queue).id("schedule/s/1700000000000").build())
+			.withMessage("Message id 'schedule/s/1700000000000' starts with 'schedule/', which is reserved for the "
+					+ "messages of recurring schedules");
 		assertThat(engine.admin().schedules().list(this.queue)).isEmpty();
 		assertThat(engine.admin().stats(this.queue).scheduled()).isZero();
+	}
+
+	@Test
+	void aScheduleWhoseDefinitionCannotBeReadIsLeftAloneAndTheQueueKeepsMoving() {
+		DelayQueueEngine engine = engine();
+		Map<String, AtomicInteger> delivered = listen(engine, new CopyOnWriteArrayList<>());
+		engine.admin().schedules().register(every("future", 100).build());
+		// as if a newer version wrote a definition this one cannot read, and its ticks
+		// ran out
+		try (var connection = this.connectionFactory.getConnection()) {
+			byte[] key = engine.keys(this.queue).schedules().getBytes(StandardCharsets.UTF_8);
+			connection.hashCommands()
+				.hSet(key, "d:future".getBytes(StandardCharsets.UTF_8), "lunar 29.5d".getBytes(StandardCharsets.UTF_8));
+			connection.hashCommands().hDel(key, "q:future".getBytes(StandardCharsets.UTF_8));
+		}
+		engine.template().send(this.queue, "after", Duration.ofMillis(500));
+		await().atMost(WAIT).until(() -> delivered.keySet().stream().anyMatch((id) -> !id.startsWith("schedule/")));
+		ScheduleInfo stalled = engine.admin().schedules().list(this.queue).get(0);
+		assertThat(stalled.name()).isEqualTo("future");
+		assertThat(stalled.description()).isEqualTo("unreadable definition");
+		assertThat(engine.admin().schedules().delete(this.queue, "future")).isTrue();
 	}
 
 }

@@ -23,6 +23,8 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.WireFormat;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * Plans the upcoming ticks of recurring schedules: the scripts fire ticks and install the
@@ -34,7 +36,12 @@ import io.github.delayqueue.core.internal.redis.WireFormat;
  */
 public final class SchedulePlanner {
 
+	private static final Log logger = LogFactory.getLog(SchedulePlanner.class);
+
 	private final ScriptRunner scripts;
+
+	/** The definitions that could not be read, each logged once. */
+	private final java.util.Set<String> unreadable = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Creates a planner.
@@ -84,7 +91,20 @@ public final class SchedulePlanner {
 		if (count <= 0) {
 			return;
 		}
-		List<Long> ticks = Ticks.parse(definition).after(after, count);
+		List<Long> ticks;
+		try {
+			ticks = Ticks.parse(definition).after(after, count);
+		}
+		catch (RuntimeException ex) {
+			// not a Redis failure: retrying cannot help, and the queue's other messages
+			// must keep moving; said once per definition
+			if (this.unreadable.add(keys.queue() + "/" + name + "/" + definition)) {
+				logger.error("Cannot plan the ticks of schedule '" + name + "' of queue '" + keys.queue()
+						+ "': its definition '" + definition + "' cannot be read (" + ex.getMessage()
+						+ "); was it written by a newer version? Register it again to replace it");
+			}
+			return;
+		}
 		this.scripts.run(Scripts.SCHEDULE_PLAN, List.of(keys.schedules(), keys.delayed(), keys.messages()),
 				keys.wakeChannel(), name, definition, pending, upcoming, Ticks.join(ticks));
 	}
