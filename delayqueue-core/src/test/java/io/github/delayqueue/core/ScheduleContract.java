@@ -99,6 +99,28 @@ abstract class ScheduleContract extends QueueTestFixture {
 	}
 
 	@Test
+	void anOrderedListenerOfAPartitionedQueueHandlesTheTicksOneAfterAnotherInTickOrder() {
+		DelayQueueEngine engine = engine();
+		List<Long> handled = new CopyOnWriteArrayList<>();
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		start(engine.listenerContainer(this.queue, "ordered", String.class, (payload, context) -> {
+			if (running.incrementAndGet() > 1) {
+				overlaps.incrementAndGet();
+			}
+			sleep(150);
+			handled.add(tickOf(context.id()));
+			running.decrementAndGet();
+		}).ordered(true).concurrency(4).build());
+		// a tick every 100 ms, handled in 150 ms: they queue up, never overlap
+		engine.admin().schedules().register(every("ordered-ticks", 100).build());
+		await().atMost(WAIT).until(() -> handled.size() >= 6);
+		engine.admin().schedules().delete(this.queue, "ordered-ticks");
+		assertThat(handled).isSorted();
+		assertThat(overlaps.get()).isZero();
+	}
+
+	@Test
 	void anUnchangedRegistrationChangesNothingAndAChangedOneReplacesThePendingTickAtOnce() {
 		DelayQueueEngine engine = engine();
 		DelaySchedules schedules = engine.admin().schedules();
