@@ -21,9 +21,6 @@ import java.time.Duration;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-
 /**
  * A consumer process for crash tests: listens on a queue with one worker and a prefetch
  * of four, prints {@code HANDLING <id> <attempt>} when a handler starts and then never
@@ -37,11 +34,7 @@ public final class CrashingConsumer {
 	}
 
 	public static void main(String[] args) throws Exception {
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[0])));
-		factory.afterPropertiesSet();
-		factory.start();
-		DelayQueueEngine engine = DelayQueueEngine.builder(factory).build();
+		DelayQueueEngine engine = ReliabilitySupport.childEngine(args[0]);
 		long handlingMillis = (args.length > 3) ? Long.parseLong(args[3]) : Long.MAX_VALUE;
 		DelayQueueListenerContainer container = engine
 			.listenerContainer(args[1], args[2], String.class, (payload, context) -> {

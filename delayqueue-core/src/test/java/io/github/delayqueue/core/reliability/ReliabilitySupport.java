@@ -29,7 +29,11 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.test.RedisServer;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Helpers of the reliability tests: the Redis clock, and child JVMs whose output lines
@@ -57,6 +61,19 @@ final class ReliabilitySupport {
 	 */
 	static long redisMillis(RedisServer redis) {
 		return redisTime(redis).toEpochMilli();
+	}
+
+	/**
+	 * The engine of a child JVM: on a server of this machine, by port.
+	 * @param port the server's port, as the child's argument gives it
+	 * @return the engine
+	 */
+	static DelayQueueEngine childEngine(String port) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(port)));
+		factory.afterPropertiesSet();
+		factory.start();
+		return DelayQueueEngine.builder(factory).build();
 	}
 
 	/**

@@ -21,9 +21,6 @@ import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelaySchedule;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-
 /**
  * An application instance for the recurring-schedule fault test: declares a schedule
  * ticking every second (as every instance of an application would at start-up) and
@@ -36,11 +33,7 @@ public final class ScheduleInstance {
 	}
 
 	public static void main(String[] args) throws Exception {
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[0])));
-		factory.afterPropertiesSet();
-		factory.start();
-		DelayQueueEngine engine = DelayQueueEngine.builder(factory).build();
+		DelayQueueEngine engine = ReliabilitySupport.childEngine(args[0]);
 		DelayQueueListenerContainer container = engine
 			.listenerContainer(args[1], "workers", String.class, (payload, context) -> {
 			})
