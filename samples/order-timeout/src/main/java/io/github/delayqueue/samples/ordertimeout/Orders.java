@@ -65,6 +65,15 @@ public class Orders {
 		return find(id);
 	}
 
+	/**
+	 * Counts the orders still unpaid.
+	 * @return how many
+	 */
+	long countUnpaid() {
+		Long count = this.jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE status = 'UNPAID'", Long.class);
+		return (count != null) ? count : 0;
+	}
+
 	private static Order order(ResultSet row, int number) throws SQLException {
 		Timestamp closedAt = row.getTimestamp("closed_at");
 		return new Order(row.getString("id"), row.getString("item"), row.getBigDecimal("amount"),

@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
 
 import io.github.delayqueue.boot.test.DelayQueueTestSupport;
 import io.github.delayqueue.boot.test.EmbeddedRedis;
+import io.github.delayqueue.core.DelayQueueAdmin;
+import io.github.delayqueue.core.ScheduleInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -64,6 +66,9 @@ class OrderTimeoutApplicationTests {
 
 	@Autowired
 	private DelayQueueTestSupport delayQueues;
+
+	@Autowired
+	private DelayQueueAdmin admin;
 
 	@Test
 	void cancelsTheUnpaidOrderAndKeepsThePaidOne(CapturedOutput output) throws Exception {
@@ -132,6 +137,19 @@ class OrderTimeoutApplicationTests {
 		assertThat(health.get("components").get("delayqueue").get("status").asString()).isEqualTo("UP");
 		JsonNode delayqueue = call("GET", "/actuator/health/delayqueue", null, 200);
 		assertThat(delayqueue.get("status").asString()).isEqualTo("UP");
+	}
+
+	@Test
+	void theUnpaidOrdersReportIsARecurringScheduleInRedis(CapturedOutput output) {
+		ScheduleInfo report = this.admin.schedules()
+			.find(UnpaidOrdersReport.QUEUE, "unpaid-orders")
+			.orElseThrow(() -> new AssertionError("the schedule of @Recurring is registered at start-up"));
+		assertThat(report.interval()).isEqualTo(Duration.ofMinutes(1));
+		assertThat(report.nextTick()).isNotNull();
+		// not waiting a minute: one message of it, now
+		String id = this.admin.schedules().trigger(UnpaidOrdersReport.QUEUE, "unpaid-orders").orElseThrow();
+		await().atMost(Duration.ofSeconds(10)).until(() -> output.getOut().contains("orders unpaid at "));
+		assertThat(output.getOut()).contains("(" + id + ")");
 	}
 
 	@Test
