@@ -18,12 +18,18 @@ function dq.due(kind, value, now, nowUp)
   if value > 0 then return math.min(nowUp + value, dq.MAX_DUE) end
   return now
 end
--- Expiry (Envelope.java): an envelope whose first byte is 2 or 4 holds 13 ASCII digits after it:
--- while scheduled, the time to live in ms counted from the due time; once due, the epoch ms
--- (Redis clock) at which it expires; zeros for none.
+-- Expiry (Envelope.java): an envelope whose first byte is even (2, 4, 6, 8: version 1 + a bit
+-- field, 1 expiry, 2 key, 4 priority) holds 13 ASCII digits after it: while scheduled, the time
+-- to live in ms counted from the due time; once due, the epoch ms (Redis clock) at which it
+-- expires; zeros for none.
 local function has_expiry(envelope)
-  local version = string.byte(envelope, 1)
-  return version == 2 or version == 4
+  return string.byte(envelope, 1) % 2 == 0
+end
+-- the stream a due message goes to: the urgent stream for a message with a priority (versions
+-- 5 to 8: one ASCII digit, 1 to 9, after the expiry digits), else the queue's stream
+function dq.ready_stream(envelope, stream, urgent)
+  if string.byte(envelope, 1) >= 5 then return urgent end
+  return stream
 end
 -- the envelope of a message becoming due: its time to live turned into its expiry
 function dq.start_expiry(envelope, due)

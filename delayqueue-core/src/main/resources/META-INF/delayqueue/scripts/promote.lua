@@ -1,8 +1,8 @@
 -- Moves due messages (by the Redis clock) from the delayed ZSET to the stream, and due retries
 -- of the given groups from their retry ZSETs to their retry streams, at most ARGV[1] per source.
 -- A due tick of a recurring schedule fires (dq.schedule_due) and installs the schedule's next.
--- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream, KEYS[4] schedules HASH,
--- then pairs KEYS[k] retry ZSET of a group, KEYS[k+1] retry stream of that group
+-- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream, KEYS[4] schedules HASH, KEYS[5] urgent
+-- stream (due messages with a priority), then pairs KEYS[k] retry ZSET of a group, KEYS[k+1] retry stream of that group
 -- Returns {moved, next due epoch ms or -1, Redis now epoch ms, 1 if a source hit the limit else 0,
 --          Redis now epoch microseconds (for a sleep that ends right at the next due millisecond),
 --          the schedules whose upcoming ticks the JVM is to plan}
@@ -40,7 +40,7 @@ for i = 1, #due, 2 do
   if not handled then
     local env = redis.call('HGET', KEYS[2], id)
     if env then
-      dq.add_ready(KEYS[3], id, dq.start_expiry(env, due[i + 1]), due[i + 1], 1)
+      dq.add_ready(dq.ready_stream(env, KEYS[3], KEYS[5]), id, dq.start_expiry(env, due[i + 1]), due[i + 1], 1)
       redis.call('HDEL', KEYS[2], id)
     end
     redis.call('ZREM', KEYS[1], id)
@@ -49,7 +49,7 @@ for i = 1, #due, 2 do
 end
 if #due >= limit * 2 then full = 1 end
 if #due > 0 then earliest(head(KEYS[1])) end
-for k = 5, #KEYS, 2 do
+for k = 6, #KEYS, 2 do
   local retries = dueMembers(KEYS[k]) or {}
   for i = 1, #retries, 2 do
     local m = retries[i]

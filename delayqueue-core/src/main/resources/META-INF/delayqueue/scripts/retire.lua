@@ -4,7 +4,8 @@
 -- read every entry and settled it; no message may wait in its schedule, its retry schedules
 -- or its dead letters.
 -- KEYS[1] delayed ZSET, KEYS[2] stream, KEYS[3] dead-letter stream, KEYS[4] retired marker,
--- then for each group ARGV names: KEYS[3 + 2i] its retry ZSET, KEYS[4 + 2i] its retry stream
+-- then for each group ARGV names: KEYS[3 + 2i] its retry ZSET, KEYS[4 + 2i] its retry stream,
+-- and last the urgent stream (due messages with a priority)
 -- ARGV[1] 'check' or 'retire', ARGV[2..] the groups on the stream as the caller read them (a
 -- group created since is reported: its retries were not looked at)
 -- Returns what the partition still holds, one line each; nothing when it is drained
@@ -40,6 +41,7 @@ end
 local scheduled = redis.call('ZCARD', KEYS[1])
 if scheduled > 0 then held[#held + 1] = scheduled .. ' scheduled message(s)' end
 local groups = stream_held(KEYS[2], 'message(s)', nil) or {}
+stream_held(KEYS[#KEYS], 'prioritized message(s)', nil)
 local known = {}
 for i = 2, #ARGV do
   local name = ARGV[i]

@@ -8,7 +8,8 @@
 -- stream's length where a lag is unknown: no group yet, or Redis before 7.0); it refuses the
 -- others, writing nothing for them.
 -- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream, KEYS[4] retired marker (a partition
--- retired by a change of the partition count takes no more messages), KEYS[5] size limit
+-- retired by a change of the partition count takes no more messages), KEYS[5] size limit,
+-- KEYS[6] urgent stream (due messages with a priority)
 -- ARGV[1] wake-up channel, ARGV[2] message count, ARGV[3] partition count, then per message:
 --   id, envelope, kind ('d' = delay in ms from Redis now, 'a' = absolute epoch ms), value,
 --   mode ('0' keep an existing one, '1' replace it, '2' generated id: no existing one to look for)
@@ -43,7 +44,7 @@ local max = redis.call('GET', KEYS[5])
 local share, waiting = nil, 0
 if max then
   share = math.ceil(tonumber(max) / tonumber(ARGV[3]))
-  waiting = redis.call('ZCARD', KEYS[1]) + ready(KEYS[3])
+  waiting = redis.call('ZCARD', KEYS[1]) + ready(KEYS[3]) + ready(KEYS[6])
 end
 for i = 0, tonumber(ARGV[2]) - 1 do
   local b = 4 + i * 5
@@ -66,7 +67,7 @@ for i = 0, tonumber(ARGV[2]) - 1 do
         redis.call('ZREM', KEYS[1], id)
         redis.call('HDEL', KEYS[2], id)
       end
-      dq.add_ready(KEYS[3], id, dq.start_expiry(env, due), due, 1)
+      dq.add_ready(dq.ready_stream(env, KEYS[3], KEYS[6]), id, dq.start_expiry(env, due), due, 1)
       status = status or 2
     else
       redis.call('HSET', KEYS[2], id, env)

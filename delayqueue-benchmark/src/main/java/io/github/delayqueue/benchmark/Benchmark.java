@@ -47,23 +47,25 @@ public final class Benchmark {
 	static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private static final String USAGE = """
-			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
-			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-			  scenarios: burst | spread | memory | scale | idle | pause | rate | dashboard | cluster | all | smoke
-			  pause              3 instances (16 handlers of 10 ms each) drain --n (20000) messages while the queue
-			                     is paused and resumed 20 times: handler starts after pause() returned, and
-			                     the first start after resume()
-			  rate               3 instances (4 handlers each; -Drate.concurrency=C) drain --n (10000) messages
-			                     under a rate limit of 500/s (burst 10): achieved rate, most starts in any 1 s window
-			  cluster            burst on a queue of --partitions P (12) partitions, concurrency 64 for all of them,
-			                     with each master's share of the commands
-			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
-			  --concurrency C    listener concurrency (burst 64, spread 8)
-			  --seconds S        idle duration (10)
-			  --partitions P     partitions of the cluster scenario's queue (12)
-			  --warm-up W        unmeasured messages sent and consumed first (20000; smoke 1000)
-			  --cluster NODES    a Redis Cluster instead of --redis (memory and command counts summed over its masters)
-			Every scenario runs FLUSHDB first (on every master of a cluster): use a dedicated server.""";
+				usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
+				       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
+				  scenarios: burst | spread | memory | scale | idle | pause | rate | dashboard | priority | cluster | all | smoke
+				  pause              3 instances (16 handlers of 10 ms each) drain --n (20000) messages while the queue
+				                     is paused and resumed 20 times: handler starts after pause() returned, and
+				                     the first start after resume()
+				  rate               3 instances (4 handlers each; -Drate.concurrency=C) drain --n (10000) messages
+				                     under a rate limit of 500/s (burst 10): achieved rate, most starts in any 1 s window
+				  priority           a backlog of --n (10000) due messages, then 100 with a priority: how many of the
+			                   backlog start before the last prioritized one (concurrency 16; target 2x)
+			cluster            burst on a queue of --partitions P (12) partitions, concurrency 64 for all of them,
+				                     with each master's share of the commands
+				  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
+				  --concurrency C    listener concurrency (burst 64, spread 8)
+				  --seconds S        idle duration (10)
+				  --partitions P     partitions of the cluster scenario's queue (12)
+				  --warm-up W        unmeasured messages sent and consumed first (20000; smoke 1000)
+				  --cluster NODES    a Redis Cluster instead of --redis (memory and command counts summed over its masters)
+				Every scenario runs FLUSHDB first (on every master of a cluster): use a dedicated server.""";
 
 	private Benchmark() {
 	}
@@ -104,6 +106,8 @@ public final class Benchmark {
 			case "pause" -> results.add(new PauseScenario(factory, scenarios).run(or(n, 20_000), 20));
 			case "rate" -> results.add(new RateLimitScenario(factory, scenarios).run(or(n, 10_000), 500, 10));
 			case "dashboard" -> results.add(new DashboardScenario(factory, scenarios).run(or(n, 1_000_000)));
+			case "priority" ->
+				results.add(new PriorityScenario(factory, scenarios).run(or(n, 10_000), or(concurrency, 16)));
 			case "cluster" -> {
 				int partitions = Integer.parseInt(options.getOrDefault("partitions", "12"));
 				// burst's 64 handlers, shared by the partitions
@@ -127,6 +131,7 @@ public final class Benchmark {
 				results.add(new RateLimitScenario(factory, scenarios).run(600, 500, 10));
 				// at least 1,000 scheduled: it reads the page after the first 1,000
 				results.add(new DashboardScenario(factory, scenarios).run(2000));
+				results.add(new PriorityScenario(factory, scenarios).run(2000, 8));
 			}
 			default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'\n" + USAGE);
 		}

@@ -40,7 +40,7 @@ class BenchmarkSmokeTests {
 	void runsEveryScenarioEndToEnd(LettuceConnectionFactory connectionFactory) throws Exception {
 		List<Map<String, Object>> results = Benchmark.run(connectionFactory, Map.of("scenario", "smoke", "n", "200"));
 		assertThat(results).extracting((result) -> result.get("scenario"))
-			.containsExactly("burst", "spread", "memory", "idle", "pause", "rate", "dashboard");
+			.containsExactly("burst", "spread", "memory", "idle", "pause", "rate", "dashboard", "priority");
 		assertThat(results.get(0)).containsEntry("complete", true)
 			.containsEntry("acked", 200)
 			.containsKeys("enqueue_per_s", "drain_per_s", "lateness_p99_ms");
@@ -57,6 +57,8 @@ class BenchmarkSmokeTests {
 		assertThat(results.get(6)).containsEntry("dead_letters", 200)
 			.containsKeys("scheduled_page_after_1000_p50_ms", "in_flight_max_ms");
 		assertThat((long) results.get(6).get("history_bytes_at_bound")).isPositive();
+		// a backlog of 2000 and 100 prioritized messages at concurrency 8
+		assertThat((long) results.get(7).get("others_started_before_last_prioritized")).isLessThanOrEqualTo(16);
 	}
 
 	@Test

@@ -61,6 +61,8 @@ public final class DelayMessage<T> {
 
 	private final Duration expireAfter;
 
+	private final int priority;
+
 	private DelayMessage(Builder<T> builder) {
 		this.queue = QueueNames.queue(builder.queue);
 		this.id = (builder.id != null) ? sendableId(builder.id) : null;
@@ -72,6 +74,7 @@ public final class DelayMessage<T> {
 		this.maxAttempts = builder.maxAttempts;
 		this.replaceExisting = builder.replaceExisting;
 		this.expireAfter = builder.expireAfter;
+		this.priority = builder.priority;
 	}
 
 	/** The longest expire-after: ten years. */
@@ -192,6 +195,16 @@ public final class DelayMessage<T> {
 	}
 
 	/**
+	 * @return the message's priority, 0 (none) to {@value #MAX_PRIORITY}
+	 */
+	public int priority() {
+		return this.priority;
+	}
+
+	/** The highest priority. */
+	public static final int MAX_PRIORITY = io.github.delayqueue.core.internal.redis.Envelope.MAX_PRIORITY;
+
+	/**
 	 * Builds a {@link DelayMessage}.
 	 *
 	 * @param <T> the payload type
@@ -217,6 +230,8 @@ public final class DelayMessage<T> {
 		private boolean replaceExisting;
 
 		private Duration expireAfter;
+
+		private int priority;
 
 		private Builder(T payload) {
 			this.payload = payload;
@@ -331,6 +346,24 @@ public final class DelayMessage<T> {
 		 */
 		public Builder<T> expireAfter(Duration expireAfter) {
 			this.expireAfter = checkExpireAfter(expireAfter, "Expire-after of a message");
+			return this;
+		}
+
+		/**
+		 * Gives the message a priority: once due, it is handed to handlers before the due
+		 * messages without one (it passes their backlog), and a container starts the
+		 * higher priorities it holds first. Never before its due time. See
+		 * {@code docs/priority.md}.
+		 * @param priority 0 (none, the default) to {@value DelayMessage#MAX_PRIORITY}
+		 * @return this builder
+		 * @throws IllegalArgumentException when out of range
+		 */
+		public Builder<T> priority(int priority) {
+			if (priority < 0 || priority > MAX_PRIORITY) {
+				throw new IllegalArgumentException(
+						"Priority must be from 0 to " + MAX_PRIORITY + ", but was " + priority);
+			}
+			this.priority = priority;
 			return this;
 		}
 

@@ -177,11 +177,10 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	private boolean reschedule(String queue, String id, String kind, long value) {
 		return RedisCalls.inRedis("reschedule message '" + id + "' in queue '" + queue + "'",
-				() -> inEachPartition(queue, id,
-						(keys) -> ScriptRunner.asLong(this.engine.scripts()
-							.run(Scripts.RESCHEDULE, List.of(keys.delayed(), keys.messages(), keys.stream()), id, kind,
-									value, keys.wakeChannel())
-							.get(0)) == 1));
+				() -> inEachPartition(queue, id, (keys) -> ScriptRunner.asLong(this.engine.scripts()
+					.run(Scripts.RESCHEDULE, List.of(keys.delayed(), keys.messages(), keys.stream(), keys.urgent()), id,
+							kind, value, keys.wakeChannel())
+					.get(0)) == 1));
 	}
 
 	/**

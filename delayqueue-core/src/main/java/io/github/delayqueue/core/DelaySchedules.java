@@ -70,7 +70,7 @@ public class DelaySchedules {
 	 */
 	public ScheduleInfo register(DelaySchedule schedule) {
 		byte[] envelope = SendBatch.envelope(this.engine, schedule.queue(), schedule.payload(), schedule.headers(),
-				schedule.headers(), 0, this.engine.expireAfter(schedule.queue()), null);
+				schedule.headers(), 0, this.engine.expireAfter(schedule.queue()), null, 0);
 		QueueKeys keys = this.engine.keys(schedule.queue());
 		String what = "register schedule '" + schedule.name() + "' of queue '" + schedule.queue() + "'";
 		List<Object> reply = RedisCalls.inRedis(what, () -> {
@@ -102,7 +102,7 @@ public class DelaySchedules {
 	 */
 	public void declare(DelaySchedule schedule) {
 		SendBatch.envelope(this.engine, schedule.queue(), schedule.payload(), schedule.headers(), schedule.headers(), 0,
-				null, null);
+				null, null, 0);
 		this.pending.computeIfAbsent(schedule.queue(), (queue) -> new ConcurrentHashMap<>())
 			.put(schedule.name(), schedule);
 		try {

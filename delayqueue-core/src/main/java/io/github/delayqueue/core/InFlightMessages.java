@@ -71,6 +71,10 @@ final class InFlightMessages {
 							pending(connection, keys, group, keys.stream(), false, count, all);
 							pending(connection, keys, group, keys.retryStream(group), true, count, all);
 						}
+						for (Map<String, Object> info : QueueInspection.groupInfo(connection, keys.urgent())) {
+							String group = ScriptRunner.asString(info.get("name"));
+							pending(connection, keys, group, keys.urgent(), false, count, all);
+						}
 					}
 					all.sort(Comparator.comparing(Pending::message, sort));
 					List<InFlightMessage> page = new ArrayList<>();

@@ -172,6 +172,7 @@ final class PartitionChanges {
 				scriptKeys.add(keys.retryStream(name));
 				args.add(name);
 			}
+			scriptKeys.add(keys.urgent());
 			List<Object> reply = this.engine.scripts().run(Scripts.RETIRE, scriptKeys, args.toArray());
 			for (Object line : reply) {
 				held.add("partition " + keys.partition() + " ({" + keys.tag() + "}): " + ScriptRunner.asString(line));

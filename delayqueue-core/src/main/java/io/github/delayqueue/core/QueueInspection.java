@@ -112,11 +112,19 @@ final class QueueInspection {
 
 	private QueueStats stats(RedisConnection connection, QueueKeys keys) {
 		Long scheduled = connection.zSetCommands().zCard(QueueKeys.bytes(keys.delayed()));
-		Long length = connection.streamCommands().xLen(QueueKeys.bytes(keys.stream()));
+		long length = orZero(connection.streamCommands().xLen(QueueKeys.bytes(keys.stream())));
+		// due messages with a priority wait in the urgent stream: counted as the others
+		long urgentLength = orZero(connection.streamCommands().xLen(QueueKeys.bytes(keys.urgent())));
+		Map<String, Map<String, Object>> urgent = new LinkedHashMap<>();
+		if (urgentLength > 0) {
+			for (Map<String, Object> info : groupInfo(connection, keys.urgent())) {
+				urgent.put(ScriptRunner.asString(info.get("name")), info);
+			}
+		}
 		Long dead = connection.streamCommands().xLen(QueueKeys.bytes(keys.dead()));
 		List<QueueStats.GroupStats> groups = new ArrayList<>();
 		long inFlight = 0;
-		long ready = (length != null) ? length : 0;
+		long ready = length + urgentLength;
 		boolean first = true;
 		for (Map<String, Object> info : groupInfo(connection, keys.stream())) {
 			String group = ScriptRunner.asString(info.get("name"));
@@ -124,8 +132,12 @@ final class QueueInspection {
 				.filter((candidate) -> group.equals(ScriptRunner.asString(candidate.get("name"))))
 				.findFirst()
 				.orElse(Map.of());
-			long pending = number(info.get("pending")) + number(retry.get("pending"));
-			long lag = (info.get("lag") != null) ? number(info.get("lag")) : -1;
+			Map<String, Object> prioritized = urgent.get(group);
+			long pending = number(info.get("pending")) + number(retry.get("pending"))
+					+ ((prioritized != null) ? number(prioritized.get("pending")) : 0);
+			long urgentLag = (urgentLength == 0) ? 0 : (prioritized == null) ? urgentLength
+					: (prioritized.get("lag") != null) ? number(prioritized.get("lag")) : -1;
+			long lag = (info.get("lag") != null && urgentLag >= 0) ? number(info.get("lag")) + urgentLag : -1;
 			Long retries = connection.zSetCommands().zCard(QueueKeys.bytes(keys.retryDelayed(group)));
 			groups.add(new QueueStats.GroupStats(group, number(info.get("consumers")), pending, lag,
 					(retries != null) ? retries : 0));
@@ -135,6 +147,10 @@ final class QueueInspection {
 		}
 		return new QueueStats(keys.queue(), (scheduled != null) ? scheduled : 0, ready, inFlight,
 				(dead != null) ? dead : 0, groups);
+	}
+
+	private static long orZero(Long value) {
+		return (value != null) ? value : 0;
 	}
 
 	static List<Map<String, Object>> groupInfo(RedisConnection connection, String stream) {

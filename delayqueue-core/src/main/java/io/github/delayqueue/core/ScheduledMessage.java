@@ -30,9 +30,10 @@ import java.util.Map;
  * @param key the key its sender set, or {@code null}
  * @param headers its headers (empty when the envelope was unreadable)
  * @param payload the encoded payload (the raw envelope when it was unreadable)
+ * @param priority its priority, 0 for none
  */
 public record ScheduledMessage(String queue, String id, int partition, Instant dueTime, String key,
-		Map<String, String> headers, byte[] payload) {
+		Map<String, String> headers, byte[] payload, int priority) {
 
 	/**
 	 * Returns where a page that starts after this message starts: pass it as

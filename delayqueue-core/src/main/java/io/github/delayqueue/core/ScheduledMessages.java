@@ -152,11 +152,11 @@ final class ScheduledMessages {
 		try {
 			Envelope envelope = Envelope.decode(bytes);
 			return new ScheduledMessage(keys.queue(), id, keys.partition(), Instant.ofEpochMilli(due), envelope.key(),
-					envelope.headers(), envelope.payload());
+					envelope.headers(), envelope.payload(), envelope.priority());
 		}
 		catch (IllegalArgumentException ex) {
 			return new ScheduledMessage(keys.queue(), id, keys.partition(), Instant.ofEpochMilli(due), null, Map.of(),
-					bytes);
+					bytes, 0);
 		}
 	}
 

@@ -109,7 +109,7 @@ final class SendBatch {
 		Duration expireAfter = (message.expireAfter() != null) ? message.expireAfter()
 				: this.engine.expireAfter(message.queue());
 		byte[] envelope = envelope(this.engine, message.queue(), message.payload(), message.headers(), headers,
-				message.maxAttempts(), expireAfter, message.key());
+				message.maxAttempts(), expireAfter, message.key(), message.priority());
 		// a generated id cannot collide with a scheduled one: the script skips the dedup
 		// look-up
 		String mode = (message.id() == null) ? "2" : (message.replaceExisting() ? "1" : "0");
@@ -127,9 +127,10 @@ final class SendBatch {
 	 * @param callerHeaders the headers the caller set (the limit applies to these)
 	 * @param headers the headers to encode: the caller's, plus what an observation added
 	 * @param expireAfter the time to live from the due time, or {@code null}
+	 * @param priority 0 to 9
 	 */
 	static byte[] envelope(DelayQueueEngine engine, String queue, Object payload, Map<String, String> callerHeaders,
-			Map<String, String> headers, int maxAttempts, Duration expireAfter, String key) {
+			Map<String, String> headers, int maxAttempts, Duration expireAfter, String key, int priority) {
 		byte[] encoded = engine.codec().encode(payload);
 		if (encoded.length > engine.maxPayloadSize()) {
 			throw new IllegalArgumentException("Payload for queue '" + queue + "' is " + encoded.length
@@ -142,7 +143,8 @@ final class SendBatch {
 			throw new IllegalArgumentException("Headers for queue '" + queue + "' are " + headersSize
 					+ " bytes, over the limit of " + engine.maxHeadersSize() + " bytes");
 		}
-		return new Envelope(headers, maxAttempts, (expireAfter != null) ? expireAfter.toMillis() : 0, key, encoded)
+		return new Envelope(headers, maxAttempts, (expireAfter != null) ? expireAfter.toMillis() : 0, key, encoded,
+				priority)
 			.encode();
 	}
 

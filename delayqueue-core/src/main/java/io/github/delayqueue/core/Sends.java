@@ -238,7 +238,7 @@ final class Sends {
 
 		List<String> scriptKeys() {
 			return List.of(this.keys.delayed(), this.keys.messages(), this.keys.stream(), this.keys.retired(),
-					this.keys.sizeLimit());
+					this.keys.sizeLimit(), this.keys.urgent());
 		}
 
 		void apply(List<Object> reply) {

@@ -46,6 +46,7 @@ final class DashboardViews {
 		shown.put("partition", message.partition());
 		shown.put("dueTime", message.dueTime().toString());
 		shown.put("key", message.key());
+		shown.put("priority", message.priority());
 		shown.put("headers", message.headers());
 		shown.put("payload", text(message.payload()));
 		shown.put("cursor", message.cursor());

@@ -178,10 +178,11 @@
   }
 
   function scheduledTable(queue, messages) {
-    return table(['Id', 'Due', 'Partition', 'Key', 'Headers', 'Payload', ''], messages.map(function (m) {
+    return table(['Id', 'Due', 'Partition', 'Key', 'Priority', 'Headers', 'Payload', ''], messages.map(function (m) {
       var path = 'queues/' + q(queue) + '/message';
       return el('tr', { 'data-id': m.id }, [el('td', { 'class': 'message-id', text: m.id }), el('td', { text: m.dueTime }), num(m.partition),
-        el('td', { text: m.key || '' }), el('td', {}, [el('pre', { text: headersText(m.headers) })]),
+        el('td', { text: m.key || '' }), el('td', { 'class': 'num', text: m.priority ? String(m.priority) : '' }),
+        el('td', {}, [el('pre', { text: headersText(m.headers) })]),
         el('td', {}, [el('pre', { 'class': 'payload', text: m.payload })]),
         el('td', {}, [
           button('Due now', function () { write('Make ' + m.id + ' due now?', path + '/due-now', { id: m.id }); }),

@@ -52,6 +52,9 @@ public final class Delivery implements DelayMessageContext {
 
 	final long dueMillis;
 
+	/** The message's priority, 0 for none: a container starts higher ones first. */
+	final int priority;
+
 	/** The attempt: raised in place by an ordered listener's blocking retries. */
 	volatile int attempt;
 
@@ -94,6 +97,7 @@ public final class Delivery implements DelayMessageContext {
 		this.messageId = ready.messageId();
 		this.envelopeBytes = ready.envelope();
 		this.dueMillis = ready.dueMillis();
+		this.priority = Envelope.priorityOf(this.envelopeBytes);
 		this.attempt = ready.attempt();
 		this.maxAttempts = context.settings().retryPolicy().maxAttempts();
 	}

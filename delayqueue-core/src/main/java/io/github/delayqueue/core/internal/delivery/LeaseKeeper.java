@@ -66,6 +66,9 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 
 	private long nextRecover;
 
+	/** Whether entries were given back since the last recovery pass. */
+	private volatile boolean recoverNow;
+
 	private long nextTrim;
 
 	/**
@@ -107,6 +110,15 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 	}
 
 	/**
+	 * Runs the recovery pass now rather than at its period: entries were given back (read
+	 * beyond the capacity) and are to be taken again as soon as there is room.
+	 */
+	void recoverSoon() {
+		this.recoverNow = true;
+		this.loop.wake();
+	}
+
+	/**
 	 * Runs each task that is due. A task that fails on one partition (its master is down)
 	 * still runs on the others, and is tried again after the loop's backoff; the first
 	 * failure is thrown once all ran.
@@ -122,6 +134,10 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 				this.nextRenew = now + this.renewEveryNanos;
 			}
 		}
+		if (this.recoverNow && this.holdings.free() > 0) {
+			this.recoverNow = false;
+			this.nextRecover = now;
+		}
 		if (now - this.nextRecover >= 0) {
 			// paused: take nothing over either (what a paused instance gave back stays
 			// put)
@@ -135,7 +151,8 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		}
 		failed.rethrow();
 		long next = Math.min(this.nextRenew, Math.min(this.nextRecover, this.nextTrim));
-		return next - System.nanoTime();
+		// entries given back wait for room: look again shortly
+		return Math.min(next - System.nanoTime(), this.recoverNow ? TimeUnit.MILLISECONDS.toNanos(20) : Long.MAX_VALUE);
 	}
 
 	/**
@@ -218,6 +235,12 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 						partition.settings().visibilityTimeout().toMillis(), free));
 				args.addAll(this.holdings.entryIds(stream, false));
 				List<Object> claimed = partition.scripts().run(Scripts.RECOVER, List.of(stream), args.toArray());
+				if (claimed.size() >= free) {
+					// as many as there was room for: maybe more (given back), once there
+					// is
+					// room again
+					this.recoverNow = true;
+				}
 				for (Object item : claimed) {
 					List<?> entry = (List<?>) item;
 					// held already: the reader re-read it meanwhile (its pending entries)

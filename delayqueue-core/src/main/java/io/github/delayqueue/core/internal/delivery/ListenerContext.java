@@ -59,10 +59,11 @@ public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group
 	}
 
 	/**
-	 * @return the streams the container reads: the queue's and the group's retry stream
+	 * @return the streams the container reads: the queue's, the group's retry stream, and
+	 * the queue's urgent stream (due messages with a priority)
 	 */
 	public List<String> streams() {
-		return List.of(this.keys.stream(), this.keys.retryStream(this.group));
+		return List.of(this.keys.stream(), this.keys.retryStream(this.group), this.keys.urgent());
 	}
 
 	/**

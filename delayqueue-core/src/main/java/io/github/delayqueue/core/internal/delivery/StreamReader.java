@@ -80,6 +80,30 @@ final class StreamReader implements SupervisedLoop.Job {
 	/** Whether the last read returned all it asked for: the partition has a backlog. */
 	private boolean backlog;
 
+	/**
+	 * Whether the last read returned prioritized messages: the next one reads the urgent
+	 * stream alone first.
+	 */
+	private boolean urgentBacklog;
+
+	/** When a read last returned a prioritized message (System.nanoTime). */
+	private long urgentSeen = System.nanoTime() - URGENT_SEEN_NANOS;
+
+	/**
+	 * How long after the last prioritized message the urgent stream gets a third of a
+	 * read.
+	 */
+	static final long URGENT_SEEN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+
+	/** When every stream was last read (System.nanoTime). */
+	private long lastFullRead = System.nanoTime();
+
+	/**
+	 * How long prioritized messages with a backlog are read alone, at most, before a read
+	 * of every stream.
+	 */
+	static final long FULL_READ_PERIOD_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(500);
+
 	private volatile RedisConnection connection;
 
 	/** When a connected reader runs the check of the queue again (System.nanoTime). */
@@ -235,21 +259,36 @@ final class StreamReader implements SupervisedLoop.Job {
 	 */
 	private void read(RedisConnection connection, ReadOffset offset, Duration block, int granted) {
 		boolean history = block == null;
-		// COUNT applies per stream; a history read returns the held entries too
-		int perStream = Math.max(1, granted / 2) + (history ? this.holdings.size() : 0);
+		List<String> streams = this.context.streams();
+		if (this.urgentBacklog && !history && System.nanoTime() - this.lastFullRead < FULL_READ_PERIOD_NANOS) {
+			// prioritized messages wait: they alone, at once, before anything else (but
+			// every stream is read at least every FULL_READ_PERIOD: the others are never
+			// starved)
+			List<ByteRecord> urgent = readGroup(connection, StreamReadOptions.empty().count(granted), offset,
+					streams.get(2));
+			this.urgentBacklog = urgent != null && urgent.size() >= granted;
+			if (urgent != null && !urgent.isEmpty()) {
+				this.urgentSeen = System.nanoTime();
+				accept(connection, urgent, granted, false);
+				return;
+			}
+		}
+		this.lastFullRead = System.nanoTime();
+		// COUNT applies per stream; a history read returns the held entries too. While
+		// prioritized messages come, a third each: the reply fits the slots granted, none
+		// is
+		// given back
+		boolean threeStreams = this.lastFullRead - this.urgentSeen < URGENT_SEEN_NANOS;
+		int perStream = Math.max(1, granted / (threeStreams ? 3 : 2)) + (history ? this.holdings.size() : 0);
 		StreamReadOptions options = StreamReadOptions.empty().count(perStream);
 		if (block != null) {
 			options = options.block(block);
 		}
-		List<String> streams = this.context.streams();
-		StreamReadOptions readOptions = options;
-		// the retry stream first: a due retry goes before the backlog; both streams are
-		// read at once, which a cluster refuses (TRYAGAIN) while their slot is split
-		@SuppressWarnings("unchecked")
-		List<ByteRecord> records = SlotRetries.call(() -> connection.streamCommands()
-			.xReadGroup(Consumer.from(this.context.group(), this.context.consumer()), readOptions,
-					StreamOffset.create(QueueKeys.bytes(streams.get(1)), offset),
-					StreamOffset.create(QueueKeys.bytes(streams.get(0)), offset)));
+		// the urgent stream first, then the retry stream: a prioritized message, then a
+		// due
+		// retry, go before the backlog
+		List<ByteRecord> records = readGroup(connection, options, offset, streams.get(2), streams.get(1),
+				streams.get(0));
 		if (records == null) {
 			this.backlog = false;
 			return;
@@ -257,6 +296,41 @@ final class StreamReader implements SupervisedLoop.Job {
 		if (!history) {
 			this.backlog = records.size() >= perStream;
 		}
+		String urgentStream = this.context.keys().urgent();
+		if (!history && records.stream()
+			.anyMatch((record) -> urgentStream.equals(new String(record.getStream(), StandardCharsets.UTF_8)))) {
+			this.urgentBacklog = true;
+			this.urgentSeen = System.nanoTime();
+		}
+		accept(connection, records, granted, history);
+	}
+
+	/**
+	 * Reads a group's entries from streams in their order, waiting out a slot split
+	 * between them (a cluster refuses a read of several streams, TRYAGAIN, while their
+	 * slot is split).
+	 */
+	private List<ByteRecord> readGroup(RedisConnection connection, StreamReadOptions options, ReadOffset offset,
+			String... streams) {
+		StreamOffset<byte[]>[] offsets = offsets(offset, streams);
+		return SlotRetries.call(() -> connection.streamCommands()
+			.xReadGroup(Consumer.from(this.context.group(), this.context.consumer()), options, offsets));
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static StreamOffset<byte[]>[] offsets(ReadOffset offset, String... streams) {
+		StreamOffset<byte[]>[] offsets = new StreamOffset[streams.length];
+		for (int i = 0; i < streams.length; i++) {
+			offsets[i] = StreamOffset.create(QueueKeys.bytes(streams[i]), offset);
+		}
+		return offsets;
+	}
+
+	/**
+	 * Holds the entries read, in the order read, up to the slots granted (more while
+	 * slots are free besides); gives back the rest.
+	 */
+	private void accept(RedisConnection connection, List<ByteRecord> records, int granted, boolean history) {
 		int accepted = 0;
 		Map<String, List<RecordId>> surplus = new LinkedHashMap<>();
 		for (ByteRecord record : records) {
@@ -283,6 +357,9 @@ final class StreamReader implements SupervisedLoop.Job {
 			}
 		}
 		surplus.forEach((stream, ids) -> giveBack(connection, stream, ids));
+		if (!surplus.isEmpty()) {
+			this.leases.recoverSoon();
+		}
 	}
 
 	/**

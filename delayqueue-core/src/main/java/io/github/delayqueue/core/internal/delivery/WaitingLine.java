@@ -18,22 +18,29 @@ package io.github.delayqueue.core.internal.delivery;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.PriorityBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The deliveries read and not yet taken by a worker. Unordered: one line, any worker
- * takes the next. Ordered: a line per partition, and a partition whose delivery a worker
- * runs gives none to another worker until that one is {@link #done done}, so the messages
- * of a partition run one at a time, in the order read.
+ * takes the next, the highest priority first. Ordered: a line per partition, and a
+ * partition whose delivery a worker runs gives none to another worker until that one is
+ * {@link #done done}, so the messages of a partition run one at a time, in the order
+ * read.
  */
 abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPartition {
+
+	/**
+	 * How many places one step of priority moves a delivery ahead in a shared line.
+	 */
+	static final int AGING = 64;
 
 	static WaitingLine create(boolean ordered) {
 		return ordered ? new PerPartition() : new Shared();
@@ -59,16 +66,25 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 
 	static final class Shared extends WaitingLine {
 
-		private final BlockingQueue<Delivery> line = new LinkedBlockingQueue<>();
+		/**
+		 * In the order added, a delivery of priority p moved ahead by p × {@link #AGING}
+		 * places: it passes the lower ones added shortly before it, never one that has
+		 * waited for long (no starving).
+		 */
+		private final PriorityBlockingQueue<Waiting> line = new PriorityBlockingQueue<>(16,
+				Comparator.comparingLong(Waiting::rank).thenComparingLong(Waiting::sequence));
+
+		private final AtomicLong sequence = new AtomicLong();
 
 		@Override
 		void add(Delivery delivery) {
-			this.line.add(delivery);
+			this.line.add(new Waiting(delivery, this.sequence.incrementAndGet()));
 		}
 
 		@Override
 		Delivery next(long timeoutMillis) throws InterruptedException {
-			return this.line.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+			Waiting next = this.line.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+			return (next != null) ? next.delivery() : null;
 		}
 
 		@Override
@@ -78,15 +94,25 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 		@Override
 		List<Delivery> drain(int partition) {
 			List<Delivery> drained = new ArrayList<>();
-			this.line.removeIf((delivery) -> partitionOf(delivery) == partition && drained.add(delivery));
+			this.line
+				.removeIf((waiting) -> partitionOf(waiting.delivery()) == partition && drained.add(waiting.delivery()));
 			return drained;
 		}
 
 		@Override
 		List<Delivery> drain() {
-			List<Delivery> drained = new ArrayList<>();
+			List<Waiting> drained = new ArrayList<>();
 			this.line.drainTo(drained);
-			return drained;
+			drained.sort(this.line.comparator());
+			return drained.stream().map(Waiting::delivery).collect(java.util.stream.Collectors.toList());
+		}
+
+		private record Waiting(Delivery delivery, long sequence) {
+
+			long rank() {
+				return this.sequence - (long) this.delivery.priority * AGING;
+			}
+
 		}
 
 	}

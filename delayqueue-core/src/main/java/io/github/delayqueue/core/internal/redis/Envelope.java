@@ -36,23 +36,32 @@ import java.util.Map;
  * fields of version 1. A message with a key (the one its sender set: per-key rate limits
  * need it) is version 3 (no expiry) or 4 (with): the key, as a varint length and UTF-8
  * bytes, comes after the version byte and the expiry digits, before the fields of version
- * 1.
+ * 1. A message with a priority (1 to 9) is version 5 to 8 (versions 1 to 4 plus 4): one
+ * ASCII digit, its priority, comes after the expiry digits, before the key. The version
+ * is thus 1 + a bit field: 1 expiry, 2 key, 4 priority.
  *
  * @param headers the headers (never {@code null})
  * @param maxAttempts the per-message attempt limit, or 0 for the listener's
  * @param expiry the expiry as stored (see above), or 0 for none
  * @param key the message's key, or {@code null} when its sender set none
  * @param payload the encoded payload
+ * @param priority the message's priority, 0 (none) to {@value #MAX_PRIORITY}
  */
-public record Envelope(Map<String, String> headers, int maxAttempts, long expiry, String key, byte[] payload) {
+public record Envelope(Map<String, String> headers, int maxAttempts, long expiry, String key, byte[] payload,
+		int priority) {
 
 	private static final int VERSION = 1;
 
-	private static final int VERSION_WITH_EXPIRY = 2;
+	private static final int EXPIRY_BIT = 1;
 
-	private static final int VERSION_WITH_KEY = 3;
+	private static final int KEY_BIT = 2;
 
-	private static final int VERSION_WITH_EXPIRY_AND_KEY = 4;
+	private static final int PRIORITY_BIT = 4;
+
+	private static final int LAST_VERSION = 1 + EXPIRY_BIT + KEY_BIT + PRIORITY_BIT;
+
+	/** The highest priority. */
+	public static final int MAX_PRIORITY = 9;
 
 	/** The width of the expiry field of version 2. */
 	public static final int EXPIRY_DIGITS = 13;
@@ -70,9 +79,24 @@ public record Envelope(Map<String, String> headers, int maxAttempts, long expiry
 		this(headers, maxAttempts, 0, null, payload);
 	}
 
+	/**
+	 * An envelope without priority.
+	 * @param headers the headers
+	 * @param maxAttempts the per-message attempt limit, or 0 for the listener's
+	 * @param expiry the expiry as stored, or 0 for none
+	 * @param key the message's key, or {@code null}
+	 * @param payload the encoded payload
+	 */
+	public Envelope(Map<String, String> headers, int maxAttempts, long expiry, String key, byte[] payload) {
+		this(headers, maxAttempts, expiry, key, payload, 0);
+	}
+
 	public Envelope {
 		if (expiry < 0 || expiry > MAX_EXPIRY) {
 			throw new IllegalArgumentException("Expiry " + expiry + " is outside 0 to " + MAX_EXPIRY);
+		}
+		if (priority < 0 || priority > MAX_PRIORITY) {
+			throw new IllegalArgumentException("Priority must be from 0 to " + MAX_PRIORITY + ", but was " + priority);
 		}
 	}
 
@@ -82,16 +106,15 @@ public record Envelope(Map<String, String> headers, int maxAttempts, long expiry
 	 */
 	public byte[] encode() {
 		ByteArrayOutputStream out = new ByteArrayOutputStream(this.payload.length + 8);
-		if (this.key != null) {
-			out.write((this.expiry > 0) ? VERSION_WITH_EXPIRY_AND_KEY : VERSION_WITH_KEY);
-		}
-		else {
-			out.write((this.expiry > 0) ? VERSION_WITH_EXPIRY : VERSION);
-		}
+		out.write(VERSION + ((this.expiry > 0) ? EXPIRY_BIT : 0) + ((this.key != null) ? KEY_BIT : 0)
+				+ ((this.priority > 0) ? PRIORITY_BIT : 0));
 		if (this.expiry > 0) {
 			String digits = Long.toString(this.expiry);
 			out.writeBytes("0".repeat(EXPIRY_DIGITS - digits.length()).getBytes(StandardCharsets.US_ASCII));
 			out.writeBytes(digits.getBytes(StandardCharsets.US_ASCII));
+		}
+		if (this.priority > 0) {
+			out.write('0' + this.priority);
 		}
 		if (this.key != null) {
 			writeString(out, this.key);
@@ -115,12 +138,16 @@ public record Envelope(Map<String, String> headers, int maxAttempts, long expiry
 	public static Envelope decode(byte[] bytes) {
 		Reader reader = new Reader(bytes);
 		int version = reader.next();
-		if (version < VERSION || version > VERSION_WITH_EXPIRY_AND_KEY) {
+		if (version < VERSION || version > LAST_VERSION) {
 			throw new IllegalArgumentException("Unknown message envelope version " + version);
 		}
-		long expiry = (version == VERSION_WITH_EXPIRY || version == VERSION_WITH_EXPIRY_AND_KEY)
-				? reader.digits(EXPIRY_DIGITS) : 0;
-		String key = (version >= VERSION_WITH_KEY) ? reader.string() : null;
+		int flags = version - VERSION;
+		long expiry = ((flags & EXPIRY_BIT) != 0) ? reader.digits(EXPIRY_DIGITS) : 0;
+		int priority = ((flags & PRIORITY_BIT) != 0) ? reader.next() - '0' : 0;
+		if ((flags & PRIORITY_BIT) != 0 && (priority < 1 || priority > MAX_PRIORITY)) {
+			throw new IllegalArgumentException("Malformed priority in message envelope");
+		}
+		String key = ((flags & KEY_BIT) != 0) ? reader.string() : null;
 		int maxAttempts = reader.varint();
 		int count = reader.varint();
 		Map<String, String> headers = (count == 0) ? Collections.emptyMap() : new LinkedHashMap<>();
@@ -129,7 +156,26 @@ public record Envelope(Map<String, String> headers, int maxAttempts, long expiry
 		}
 		byte[] payload = new byte[bytes.length - reader.position];
 		System.arraycopy(bytes, reader.position, payload, 0, payload.length);
-		return new Envelope(Collections.unmodifiableMap(headers), maxAttempts, expiry, key, payload);
+		return new Envelope(Collections.unmodifiableMap(headers), maxAttempts, expiry, key, payload, priority);
+	}
+
+	/**
+	 * Reads the priority of an encoded envelope without decoding the rest.
+	 * @param bytes the envelope
+	 * @return its priority, 0 for none (or for bytes that are not an envelope: their
+	 * decoding fails later, where it is reported)
+	 */
+	public static int priorityOf(byte[] bytes) {
+		if (bytes == null || bytes.length == 0) {
+			return 0;
+		}
+		int flags = (bytes[0] & 0xFF) - VERSION;
+		if (flags < 0 || flags > LAST_VERSION - VERSION || (flags & PRIORITY_BIT) == 0) {
+			return 0;
+		}
+		int at = 1 + (((flags & EXPIRY_BIT) != 0) ? EXPIRY_DIGITS : 0);
+		int priority = (at < bytes.length) ? bytes[at] - '0' : 0;
+		return (priority >= 1 && priority <= MAX_PRIORITY) ? priority : 0;
 	}
 
 	/**

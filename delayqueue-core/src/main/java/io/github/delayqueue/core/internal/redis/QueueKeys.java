@@ -122,6 +122,15 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	}
 
 	/**
+	 * The stream of due messages with a priority: read before the queue's stream, so they
+	 * pass its backlog.
+	 * @return the key
+	 */
+	public String urgent() {
+		return key("urgent");
+	}
+
+	/**
 	 * The recurring schedules of the queue (a hash; only partition 0's is ever written).
 	 * @return the key
 	 */
@@ -276,7 +285,7 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	 */
 	public List<String> promoteKeys(List<String> groups) {
 		java.util.ArrayList<String> keys = new java.util.ArrayList<>(
-				List.of(delayed(), messages(), stream(), schedules()));
+				List.of(delayed(), messages(), stream(), schedules(), urgent()));
 		for (String group : groups) {
 			keys.add(retryDelayed(group));
 			keys.add(retryStream(group));
