@@ -129,6 +129,37 @@ abstract class PriorityContract extends QueueTestFixture {
 	}
 
 	@Test
+	void twoEnginesPromotingAndConsumingMixedPrioritiesDeliverEachMessageOncePerGroup() {
+		List<DelayQueueEngine> engines = List.of(engine(3), engine(3));
+		java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> delivered = new java.util.concurrent.ConcurrentHashMap<>();
+		for (DelayQueueEngine engine : engines) {
+			for (String group : List.of("a", "b")) {
+				start(engine
+					.listenerContainer(this.queue, group, String.class,
+							(payload, context) -> delivered.computeIfAbsent(group + "/" + payload,
+									(key) -> new java.util.concurrent.atomic.AtomicInteger())
+								.incrementAndGet())
+					.build());
+			}
+		}
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < 400; i++) {
+			// due over 400 ms, so that both engines' schedulers move them
+			messages.add(DelayMessage.builder("m" + i)
+				.queue(this.queue)
+				.id("m" + i)
+				.priority(i % 10)
+				.delay(Duration.ofMillis(i))
+				.build());
+		}
+		engines.get(0).template().sendAll(messages);
+		await().atMost(WAIT).until(() -> delivered.size() == 800);
+		sleep(500);
+		assertThat(delivered).hasSize(800);
+		assertThat(delivered.values()).extracting(java.util.concurrent.atomic.AtomicInteger::get).containsOnly(1);
+	}
+
+	@Test
 	void aContainerStartsTheHigherPrioritiesItHoldsFirstAndNoneEarly() throws Exception {
 		DelayQueueEngine engine = engine(1);
 		CountDownLatch release = new CountDownLatch(1);

@@ -77,6 +77,8 @@ class ReadOnlyDashboardTests {
 		assertThat(write.statusCode()).isEqualTo(405);
 		assertThat(write.body()).contains("read-only");
 		assertThat(this.engine.admin().controls("shown-orders").paused()).isFalse();
+		assertThat(post("/delayqueue/api/queues/shown-orders/schedules/any/trigger", token.group(1)).statusCode())
+			.isEqualTo(405);
 		assertThat(post("/delayqueue/api/queues/hidden-payroll/dead-letters/purge", token.group(1)).statusCode())
 			.isEqualTo(404);
 	}

@@ -309,6 +309,18 @@ class DashboardBrowserTests {
 		assertThat(anonymousWrite.body()).contains("signed-in user");
 		assertThat(this.engine.admin().controls(queue).paused()).isTrue();
 
+		// a schedule's delete, refused alike: without the token, without the authority,
+		// signed out
+		this.engine.admin()
+			.schedules()
+			.register(DelaySchedule.builder("kept", queue).every(Duration.ofHours(1)).payload("x").build());
+		String delete = "/delayqueue/api/queues/" + queue + "/schedules/kept/delete";
+		assertThat(post(operator, delete, null).statusCode()).isEqualTo(403);
+		assertThat(post(viewer, delete, csrfToken(viewer)).statusCode()).isEqualTo(403);
+		assertThat(post(anonymous, delete, csrfToken(anonymous)).statusCode()).isEqualTo(403);
+		assertThat(this.engine.admin().schedules().find(queue, "kept")).isPresent();
+		this.engine.admin().schedules().delete(queue, "kept");
+
 		// reads are open in the sample
 		assertThat(get(anonymous, "/delayqueue/api/queues/" + queue).statusCode()).isEqualTo(200);
 		assertThat(get(anonymous, "/delayqueue/api/queues/no-such-queue").statusCode()).isEqualTo(404);
