@@ -77,6 +77,9 @@ public final class DelayMessage<T> {
 		this.priority = builder.priority;
 	}
 
+	/** The highest priority. */
+	public static final int MAX_PRIORITY = io.github.delayqueue.core.internal.redis.Envelope.MAX_PRIORITY;
+
 	/** The longest expire-after: ten years. */
 	static final int MAX_EXPIRE_AFTER_DAYS = 3650;
 
@@ -200,9 +203,6 @@ public final class DelayMessage<T> {
 	public int priority() {
 		return this.priority;
 	}
-
-	/** The highest priority. */
-	public static final int MAX_PRIORITY = io.github.delayqueue.core.internal.redis.Envelope.MAX_PRIORITY;
 
 	/**
 	 * Builds a {@link DelayMessage}.

@@ -32,6 +32,7 @@ import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.WireFormat;
+import io.github.delayqueue.core.internal.scheduling.SchedulePlanner;
 import io.github.delayqueue.core.internal.scheduling.Ticks;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -185,7 +186,7 @@ public class DelaySchedules {
 				() -> this.engine.scripts().execute((connection) -> {
 					byte[][] fields = new byte[letters.length][];
 					for (int i = 0; i < letters.length; i++) {
-						fields[i] = (letters[i] + ":" + name).getBytes(StandardCharsets.UTF_8);
+						fields[i] = SchedulePlanner.field(letters[i], name);
 					}
 					return connection.hashCommands().hMGet(QueueKeys.bytes(keys.schedules()), fields);
 				}));

@@ -296,13 +296,10 @@ final class StreamReader implements SupervisedLoop.Job {
 		if (!history) {
 			this.backlog = records.size() >= perStream;
 		}
-		String urgentStream = this.context.keys().urgent();
-		if (!history && records.stream()
-			.anyMatch((record) -> urgentStream.equals(new String(record.getStream(), StandardCharsets.UTF_8)))) {
+		if (accept(connection, records, granted, history) && !history) {
 			this.urgentBacklog = true;
 			this.urgentSeen = System.nanoTime();
 		}
-		accept(connection, records, granted, history);
 	}
 
 	/**
@@ -330,11 +327,14 @@ final class StreamReader implements SupervisedLoop.Job {
 	 * Holds the entries read, in the order read, up to the slots granted (more while
 	 * slots are free besides); gives back the rest.
 	 */
-	private void accept(RedisConnection connection, List<ByteRecord> records, int granted, boolean history) {
+	private boolean accept(RedisConnection connection, List<ByteRecord> records, int granted, boolean history) {
 		int accepted = 0;
+		boolean urgent = false;
+		String urgentStream = this.context.keys().urgent();
 		Map<String, List<RecordId>> surplus = new LinkedHashMap<>();
 		for (ByteRecord record : records) {
 			String stream = new String(record.getStream(), StandardCharsets.UTF_8);
+			urgent |= stream.equals(urgentStream);
 			String entryId = record.getId().getValue();
 			if (history && (record.getValue() == null || record.getValue().isEmpty()
 					|| this.holdings.holds(stream, entryId))) {
@@ -360,6 +360,7 @@ final class StreamReader implements SupervisedLoop.Job {
 		if (!surplus.isEmpty()) {
 			this.leases.recoverSoon();
 		}
+		return urgent;
 	}
 
 	/**
