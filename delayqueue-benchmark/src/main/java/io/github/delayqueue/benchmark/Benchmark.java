@@ -56,8 +56,9 @@ public final class Benchmark {
 				  rate               3 instances (4 handlers each; -Drate.concurrency=C) drain --n (10000) messages
 				                     under a rate limit of 500/s (burst 10): achieved rate, most starts in any 1 s window
 				  priority           a backlog of --n (10000) due messages, then 100 with a priority: how many of the
-			                   backlog start before the last prioritized one (concurrency 16; target 2x)
-			cluster            burst on a queue of --partitions P (12) partitions, concurrency 64 for all of them,
+				                     backlog start after they are sent and before the last of them (concurrency 16;
+				                     target 2x; the starts while the send runs are reported apart)
+				  cluster            burst on a queue of --partitions P (12) partitions, concurrency 64 for all of them,
 				                     with each master's share of the commands
 				  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
 				  --concurrency C    listener concurrency (burst 64, spread 8)
