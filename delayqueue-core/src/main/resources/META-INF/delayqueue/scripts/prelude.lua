@@ -49,6 +49,131 @@ function dq.clear_expiry(envelope)
   if not has_expiry(envelope) then return envelope end
   return string.sub(envelope, 1, 1) .. '0000000000000' .. string.sub(envelope, 15)
 end
+-- adds one to a counter field of a hash and returns it (HGET and HSET: the least-privilege ACL
+-- of docs/operations.md has no HINCRBY)
+function dq.increment(hash, field)
+  local value = tonumber(redis.call('HGET', hash, field) or '0') + 1
+  redis.call('HSET', hash, field, value)
+  return value
+end
+-- the key of a message (Envelope.java: after the version byte, the expiry digits and the
+-- priority digit, a varint length and the UTF-8 bytes), or nil when its sender set none
+function dq.key_of(envelope)
+  local bits = string.byte(envelope, 1) - 1
+  if math.floor(bits / 2) % 2 == 0 then return nil end
+  local pos = 2
+  if bits % 2 == 1 then pos = pos + 13 end
+  if bits >= 4 then pos = pos + 1 end
+  local len, scale, b = 0, 1, 128
+  while b >= 128 do
+    b = string.byte(envelope, pos)
+    pos = pos + 1
+    len = len + (b % 128) * scale
+    scale = scale * 128
+  end
+  return string.sub(envelope, pos, pos + len - 1)
+end
+-- Fair share (docs/fairness.md). In a fair-share queue a due message without a priority
+-- waits in its partition's fair ZSET before the stream, at a virtual time: its key's last
+-- virtual time or the queue's clock (the virtual time of the last message moved to the
+-- stream), whichever is later, plus one; so the keys with waiting messages take turns, each
+-- key's messages in their due order. A member is '<sequence>:<due>:<id length>:<id><envelope>'
+-- (the sequence, 12 digits at least, orders the members of one virtual time by arrival; the
+-- envelope as it goes to the stream). The fair-state hash holds 'clock', 'seq' (the last
+-- sequence) and, per key with waiting messages, 'k:<key>' ('none' for messages without a
+-- key): its last virtual time. A script reads the state once (dq.fair_open), works on it, and
+-- writes it back once (dq.fair_close).
+local function fair_field(envelope)
+  local key = dq.key_of(envelope)
+  if key then return 'k:' .. key end
+  return 'none'
+end
+function dq.fair_open(state)
+  local v = redis.call('HMGET', state, 'clock', 'seq')
+  return {state = state, clock = tonumber(v[1] or '0'), seq = tonumber(v[2] or '0'), last = {}, changed = {}}
+end
+-- a key's last virtual time, 0 for none
+local function fair_last(f, field)
+  local last = f.last[field]
+  if last == nil then
+    last = tonumber(redis.call('HGET', f.state, field) or '0')
+    f.last[field] = last
+  end
+  return last
+end
+function dq.hold_fair(f, fair, id, envelope, due)
+  local field = fair_field(envelope)
+  local at = math.max(fair_last(f, field), f.clock) + 1
+  f.last[field] = at
+  f.changed[field] = true
+  f.seq = f.seq + 1
+  f.dirty = true
+  redis.call('ZADD', fair, at, string.format('%012d', f.seq) .. ':' .. due .. ':' .. string.len(id) .. ':' .. id
+    .. envelope)
+end
+-- moves up to room (at most 1000) waiting messages to the stream, in virtual time; returns
+-- how many
+function dq.fill_fair(f, fair, stream, room)
+  room = math.min(room, 1000)
+  if room <= 0 then return 0 end
+  local members = redis.call('ZRANGE', fair, 0, room - 1, 'WITHSCORES')
+  if #members == 0 then return 0 end
+  local moved = {}
+  for i = 1, #members, 2 do
+    local m, at = members[i], tonumber(members[i + 1])
+    moved[#moved + 1] = m
+    local c0 = string.find(m, ':', 1, true)
+    local c1 = string.find(m, ':', c0 + 1, true)
+    local c2 = string.find(m, ':', c1 + 1, true)
+    local len = tonumber(string.sub(m, c1 + 1, c2 - 1))
+    local envelope = string.sub(m, c2 + len + 1)
+    dq.add_ready(stream, string.sub(m, c2 + 1, c2 + len), envelope, string.sub(m, c0 + 1, c1 - 1), 1)
+    local field = fair_field(envelope)
+    if fair_last(f, field) <= at then
+      -- the key's last waiting message: its turn state goes
+      f.last[field] = 0
+      f.changed[field] = true
+    end
+    f.clock = at
+  end
+  redis.call('ZREM', fair, unpack(moved))
+  f.dirty = true
+  return #moved
+end
+function dq.fair_close(f)
+  if not f.dirty then return end
+  local set, gone = {'clock', f.clock, 'seq', f.seq}, {}
+  for field in pairs(f.changed) do
+    if f.last[field] == 0 then
+      gone[#gone + 1] = field
+    else
+      set[#set + 1] = field
+      set[#set + 1] = f.last[field]
+    end
+  end
+  redis.call('HSET', f.state, unpack(set))
+  if #gone > 0 then redis.call('HDEL', f.state, unpack(gone)) end
+end
+-- the entries of a stream that a group (nil: the group furthest ahead) has yet to read, counted
+-- up to cap where Redis reports no lag; a stream without a group: its length
+function dq.unread(stream, group, cap)
+  if redis.call('EXISTS', stream) == 0 then return 0 end
+  local groups = redis.call('XINFO', 'GROUPS', stream)
+  if #groups == 0 then return redis.call('XLEN', stream) end
+  local least = nil
+  for _, g in ipairs(groups) do
+    local f = {}
+    for i = 1, #g, 2 do f[g[i]] = g[i + 1] end
+    if group == nil or f['name'] == group then
+      local lag = f['lag']
+      if not lag then
+        lag = #redis.call('XRANGE', stream, '(' .. f['last-delivered-id'], '+', 'COUNT', cap)
+      end
+      if least == nil or lag < least then least = lag end
+    end
+  end
+  return least or 0
+end
 -- adds a message ready for delivery to a stream: the queue's, or a group's retry stream
 function dq.add_ready(stream, id, envelope, due, attempt)
   return redis.call('XADD', stream, '*', '{{ID}}', id, '{{ENVELOPE}}', envelope, '{{DUE}}', due,
@@ -153,9 +278,9 @@ function dq.schedule_due(sched, delayed, msgs, stream, id, name, tick, due, now,
   redis.call('HDEL', msgs, id)
   if fire and env and not (now - tonumber(tick) > grace and redis.call('HGET', sched, 'm:' .. name) == 'skip') then
     dq.add_ready(stream, id, dq.start_expiry(env, due), due, 1)
-    redis.call('HINCRBY', sched, 'c:' .. name, 1)
+    dq.increment(sched, 'c:' .. name)
   else
-    redis.call('HINCRBY', sched, 'x:' .. name, 1)
+    dq.increment(sched, 'x:' .. name)
   end
   redis.call('HSET', sched, 'l:' .. name, tick)
   return true, dq.install_next(sched, delayed, msgs, name, now - grace, now)

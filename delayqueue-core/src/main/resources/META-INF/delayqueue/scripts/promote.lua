@@ -1,13 +1,20 @@
 -- Moves due messages (by the Redis clock) from the delayed ZSET to the stream, and due retries
 -- of the given groups from their retry ZSETs to their retry streams, at most ARGV[1] per source.
 -- A due tick of a recurring schedule fires (dq.schedule_due) and installs the schedule's next.
+-- In a fair-share queue (ARGV[2] '1') a due message without a priority waits in the fair ZSET
+-- (dq.hold_fair), and the stream is filled from it while the group furthest ahead has fewer than
+-- ARGV[3] entries to read (readers fill it before they read: fair-fill.lua); otherwise what waits
+-- there (the queue was fair-share before) goes to the stream, at most ARGV[1] per call.
 -- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream, KEYS[4] schedules HASH, KEYS[5] urgent
--- stream (due messages with a priority), then pairs KEYS[k] retry ZSET of a group, KEYS[k+1] retry stream of that group
+-- stream (due messages with a priority), KEYS[6] fair ZSET, KEYS[7] fair-state HASH, then pairs
+-- KEYS[k] retry ZSET of a group, KEYS[k+1] retry stream of that group
 -- Returns {moved, next due epoch ms or -1, Redis now epoch ms, 1 if a source hit the limit else 0,
 --          Redis now epoch microseconds (for a sleep that ends right at the next due millisecond),
 --          the schedules whose upcoming ticks the JVM is to plan}
 local now, _, nowMicros = dq.now()
 local limit = tonumber(ARGV[1])
+local fair = nil
+if ARGV[2] == '1' then fair = dq.fair_open(KEYS[7]) end
 local moved, full, nextDue = 0, 0, -1
 local plan = {}
 -- the head of a schedule: its earliest score, or nil when empty
@@ -40,7 +47,12 @@ for i = 1, #due, 2 do
   if not handled then
     local env = redis.call('HGET', KEYS[2], id)
     if env then
-      dq.add_ready(dq.ready_stream(env, KEYS[3], KEYS[5]), id, dq.start_expiry(env, due[i + 1]), due[i + 1], 1)
+      local stream = dq.ready_stream(env, KEYS[3], KEYS[5])
+      if fair and stream == KEYS[3] then
+        dq.hold_fair(fair, KEYS[6], id, dq.start_expiry(env, due[i + 1]), due[i + 1])
+      else
+        dq.add_ready(stream, id, dq.start_expiry(env, due[i + 1]), due[i + 1], 1)
+      end
       redis.call('HDEL', KEYS[2], id)
     end
     redis.call('ZREM', KEYS[1], id)
@@ -49,7 +61,18 @@ for i = 1, #due, 2 do
 end
 if #due >= limit * 2 then full = 1 end
 if #due > 0 then earliest(head(KEYS[1])) end
-for k = 6, #KEYS, 2 do
+if fair then
+  -- while due messages remain to be held (other keys' among them), one entry wakes the readers
+  local window = (full == 1) and 1 or tonumber(ARGV[3])
+  moved = moved + dq.fill_fair(fair, KEYS[6], KEYS[3], window - dq.unread(KEYS[3], nil, window))
+  dq.fair_close(fair)
+elseif redis.call('EXISTS', KEYS[6]) == 1 then
+  local state = dq.fair_open(KEYS[7])
+  moved = moved + dq.fill_fair(state, KEYS[6], KEYS[3], limit)
+  dq.fair_close(state)
+  if redis.call('EXISTS', KEYS[6]) == 1 then full = 1 end
+end
+for k = 8, #KEYS, 2 do
   local retries = dueMembers(KEYS[k]) or {}
   for i = 1, #retries, 2 do
     local m = retries[i]

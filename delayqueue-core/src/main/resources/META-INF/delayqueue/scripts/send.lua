@@ -9,8 +9,10 @@
 -- others, writing nothing for them.
 -- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream, KEYS[4] retired marker (a partition
 -- retired by a change of the partition count takes no more messages), KEYS[5] size limit,
--- KEYS[6] urgent stream (due messages with a priority)
--- ARGV[1] wake-up channel, ARGV[2] message count, ARGV[3] partition count, then per message:
+-- KEYS[6] urgent stream (due messages with a priority), KEYS[7] fair ZSET, KEYS[8] fair-state HASH
+-- (in a fair-share queue a message due at once without a priority waits there: dq.hold_fair)
+-- ARGV[1] wake-up channel, ARGV[2] message count, ARGV[3] partition count, ARGV[4] '1' for a
+-- fair-share queue, then per message:
 --   id, envelope, kind ('d' = delay in ms from Redis now, 'a' = absolute epoch ms), value,
 --   mode ('0' keep an existing one, '1' replace it, '2' generated id: no existing one to look for)
 -- Returns per message: status (1 scheduled, 2 ready, 3 duplicate, 4 replaced, 5 refused: over
@@ -23,6 +25,7 @@ local now, nowUp = dq.now()
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local headScore = head[2] and tonumber(head[2]) or nil
 local wake = false
+local fair = nil
 local out = {}
 -- due messages the slowest group has not read yet
 local function ready(stream)
@@ -44,10 +47,10 @@ local max = redis.call('GET', KEYS[5])
 local share, waiting = nil, 0
 if max then
   share = math.ceil(tonumber(max) / tonumber(ARGV[3]))
-  waiting = redis.call('ZCARD', KEYS[1]) + ready(KEYS[3]) + ready(KEYS[6])
+  waiting = redis.call('ZCARD', KEYS[1]) + ready(KEYS[3]) + ready(KEYS[6]) + redis.call('ZCARD', KEYS[7])
 end
 for i = 0, tonumber(ARGV[2]) - 1 do
-  local b = 4 + i * 5
+  local b = 5 + i * 5
   local id, env, kind, value, replace = ARGV[b], ARGV[b + 1], ARGV[b + 2], tonumber(ARGV[b + 3]), ARGV[b + 4]
   local due = dq.due(kind, value, now, nowUp)
   local existing = nil
@@ -67,7 +70,13 @@ for i = 0, tonumber(ARGV[2]) - 1 do
         redis.call('ZREM', KEYS[1], id)
         redis.call('HDEL', KEYS[2], id)
       end
-      dq.add_ready(dq.ready_stream(env, KEYS[3], KEYS[6]), id, dq.start_expiry(env, due), due, 1)
+      local stream = dq.ready_stream(env, KEYS[3], KEYS[6])
+      if ARGV[4] == '1' and stream == KEYS[3] then
+        fair = fair or dq.fair_open(KEYS[8])
+        dq.hold_fair(fair, KEYS[7], id, dq.start_expiry(env, due), due)
+      else
+        dq.add_ready(stream, id, dq.start_expiry(env, due), due, 1)
+      end
       status = status or 2
     else
       redis.call('HSET', KEYS[2], id, env)
@@ -85,5 +94,11 @@ for i = 0, tonumber(ARGV[2]) - 1 do
   out[#out + 1] = status
   out[#out + 1] = due
 end
-if wake then redis.call('PUBLISH', ARGV[1], headScore) end
+if fair then dq.fair_close(fair) end
+if wake then
+  redis.call('PUBLISH', ARGV[1], headScore)
+elseif fair then
+  -- the scheduler fills the stream from the fair ZSET: readers waiting on the stream wake
+  redis.call('PUBLISH', ARGV[1], now)
+end
 return out

@@ -47,26 +47,29 @@ public final class Benchmark {
 	static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private static final String USAGE = """
-				usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
-				       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-				  scenarios: burst | spread | memory | scale | idle | pause | rate | dashboard | priority | cluster | all | smoke
-				  pause              3 instances (16 handlers of 10 ms each) drain --n (20000) messages while the queue
-				                     is paused and resumed 20 times: handler starts after pause() returned, and
-				                     the first start after resume()
-				  rate               3 instances (4 handlers each; -Drate.concurrency=C) drain --n (10000) messages
-				                     under a rate limit of 500/s (burst 10): achieved rate, most starts in any 1 s window
-				  priority           a backlog of --n (10000) due messages, then 100 with a priority: how many of the
-				                     backlog start after they are sent and before the last of them (concurrency 16;
-				                     target 2x; the starts while the send runs are reported apart)
-				  cluster            burst on a queue of --partitions P (12) partitions, concurrency 64 for all of them,
-				                     with each master's share of the commands
-				  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
-				  --concurrency C    listener concurrency (burst 64, spread 8)
-				  --seconds S        idle duration (10)
-				  --partitions P     partitions of the cluster scenario's queue (12)
-				  --warm-up W        unmeasured messages sent and consumed first (20000; smoke 1000)
-				  --cluster NODES    a Redis Cluster instead of --redis (memory and command counts summed over its masters)
-				Every scenario runs FLUSHDB first (on every master of a cluster): use a dedicated server.""";
+			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
+			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
+			  scenarios: burst | spread | memory | scale | idle | pause | rate | dashboard | priority | fairness | cluster | all | smoke
+			  pause              3 instances (16 handlers of 10 ms each) drain --n (20000) messages while the queue
+			                     is paused and resumed 20 times: handler starts after pause() returned, and
+			                     the first start after resume()
+			  rate               3 instances (4 handlers each; -Drate.concurrency=C) drain --n (10000) messages
+			                     under a rate limit of 500/s (burst 10): achieved rate, most starts in any 1 s window
+			  priority           a backlog of --n (10000) due messages, then 100 with a priority: how many of the
+			                     backlog start after they are sent and before the last of them (concurrency 16;
+			                     target 2x; the starts while the send runs are reported apart)
+			  fairness           key a with a backlog of --n (10000) messages, keys b-k one each, all due at once,
+			                     fair share and not: deliveries started before each of b-k's (concurrency 16;
+			                     target 2 x concurrency x 11), drain rate
+			  cluster            burst on a queue of --partitions P (12) partitions, concurrency 64 for all of them,
+			                     with each master's share of the commands
+			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
+			  --concurrency C    listener concurrency (burst 64, spread 8)
+			  --seconds S        idle duration (10)
+			  --partitions P     partitions of the cluster scenario's queue (12)
+			  --warm-up W        unmeasured messages sent and consumed first (20000; smoke 1000)
+			  --cluster NODES    a Redis Cluster instead of --redis (memory and command counts summed over its masters)
+			Every scenario runs FLUSHDB first (on every master of a cluster): use a dedicated server.""";
 
 	private Benchmark() {
 	}
@@ -109,6 +112,8 @@ public final class Benchmark {
 			case "dashboard" -> results.add(new DashboardScenario(factory, scenarios).run(or(n, 1_000_000)));
 			case "priority" ->
 				results.add(new PriorityScenario(factory, scenarios).run(or(n, 10_000), or(concurrency, 16)));
+			case "fairness" ->
+				results.add(new FairnessScenario(factory, scenarios).run(or(n, 10_000), or(concurrency, 16)));
 			case "cluster" -> {
 				int partitions = Integer.parseInt(options.getOrDefault("partitions", "12"));
 				// burst's 64 handlers, shared by the partitions
@@ -133,6 +138,7 @@ public final class Benchmark {
 				// at least 1,000 scheduled: it reads the page after the first 1,000
 				results.add(new DashboardScenario(factory, scenarios).run(2000));
 				results.add(new PriorityScenario(factory, scenarios).run(2000, 8));
+				results.add(new FairnessScenario(factory, scenarios).run(2000, 8));
 			}
 			default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'\n" + USAGE);
 		}

@@ -40,7 +40,7 @@ class BenchmarkSmokeTests {
 	void runsEveryScenarioEndToEnd(LettuceConnectionFactory connectionFactory) throws Exception {
 		List<Map<String, Object>> results = Benchmark.run(connectionFactory, Map.of("scenario", "smoke", "n", "200"));
 		assertThat(results).extracting((result) -> result.get("scenario"))
-			.containsExactly("burst", "spread", "memory", "idle", "pause", "rate", "dashboard", "priority");
+			.containsExactly("burst", "spread", "memory", "idle", "pause", "rate", "dashboard", "priority", "fairness");
 		assertThat(results.get(0)).containsEntry("complete", true)
 			.containsEntry("acked", 200)
 			.containsKeys("enqueue_per_s", "drain_per_s", "lateness_p99_ms");
@@ -59,6 +59,11 @@ class BenchmarkSmokeTests {
 		assertThat((long) results.get(6).get("history_bytes_at_bound")).isPositive();
 		// a backlog of 2000 and 100 prioritized messages at concurrency 8
 		assertThat((long) results.get(7).get("others_started_before_last_prioritized")).isLessThanOrEqualTo(16);
+		// key a's backlog of 2000, keys b-k one each, at concurrency 8: fair share and
+		// not
+		assertThat(results.get(8)).containsEntry("fair_complete", true).containsEntry("plain_complete", true);
+		assertThat((int) results.get(8).get("fair_starts_before_other_keys_max")).isLessThanOrEqualTo(2 * 8 * 11);
+		assertThat((int) results.get(8).get("plain_starts_before_other_keys_max")).isGreaterThan(1900);
 	}
 
 	@Test

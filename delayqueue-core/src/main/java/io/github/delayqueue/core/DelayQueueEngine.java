@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -113,6 +114,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final EngineContext context;
 
+	private final Set<String> fairShare;
+
 	DelayQueueEngine(DelayQueueEngineBuilder builder) {
 		this.scripts = new ScriptRunner(builder.connectionFactory, builder.operationTimeout);
 		this.keyPrefix = builder.keyPrefix;
@@ -124,6 +127,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.promoteBatchSize = builder.promoteBatchSize;
 		this.schedulerMaxIdle = builder.schedulerMaxIdle;
 		this.clock = builder.clock;
+		this.fairShare = Set.copyOf(builder.fairShare);
 		this.history = builder.history ? new HistoryRecorder(this.scripts, this::keys, this.clock) : null;
 		List<DelayQueueObserver> observers = new ArrayList<>(builder.observers);
 		if (this.history != null) {
@@ -144,7 +148,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.layouts = new QueueLayouts(this.scripts, this::keys, builder.partitions, builder.partitioner,
 				builder.sizeLimits);
 		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this.promoteBatchSize,
-				this.schedulerMaxIdle, (queue) -> admin().schedules().registerDeclared(queue));
+				this.schedulerMaxIdle, (queue) -> admin().schedules().registerDeclared(queue), this::isFairShare);
 		this.controls = new FlowControls(this.scripts, this::keys, new WakeUps(builder.connectionFactory),
 				builder.pausedAtStartup, builder.rateLimits);
 		this.template = new DelayQueueTemplate(this);
@@ -154,7 +158,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 					register(queue);
 					return drainingPartitions(queue);
 				}, clientTimeout(builder.connectionFactory), this.observationRegistry, this.controls,
-				new RedisClock(this.scripts));
+				new RedisClock(this.scripts), this::isFairShare);
 	}
 
 	/** The client's command timeout, when the factory tells it. */
@@ -288,6 +292,16 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 */
 	Duration expireAfter(String queue) {
 		return this.expireAfter.get(queue);
+	}
+
+	/**
+	 * Returns whether a queue is fair-share on this engine
+	 * ({@link DelayQueueEngineBuilder#fairShare}).
+	 * @param queue the queue
+	 * @return whether it is
+	 */
+	public boolean isFairShare(String queue) {
+		return this.fairShare.contains(queue);
 	}
 
 	/**

@@ -81,6 +81,8 @@ public final class DelayQueueEngineBuilder {
 
 	final Map<String, Long> sizeLimits = new LinkedHashMap<>();
 
+	final Set<String> fairShare = new LinkedHashSet<>();
+
 	final Map<String, RateLimit> rateLimits = new LinkedHashMap<>();
 
 	Partitioner partitioner = Partitioner.CRC32;
@@ -327,6 +329,25 @@ public final class DelayQueueEngineBuilder {
 		QueueNames.queue(queue);
 		this.expireAfter.put(queue,
 				DelayMessage.checkExpireAfter(expireAfter, "Expire-after of queue '" + queue + "'"));
+		return this;
+	}
+
+	/**
+	 * Declares a queue fair-share: its due messages are handed out key by key in turn
+	 * ({@link DelayMessage.Builder#key}; messages without a key count as one key), so one
+	 * key's backlog holds back a message of another key by at most one message of every
+	 * key with waiting messages, plus what the listeners hold and have read ahead; each
+	 * key's messages keep their due order. Messages with a priority go ahead (priority
+	 * wins over fair share); retries are not reordered. It costs a script call per read
+	 * and holds waiting due messages in the partition's fair ZSET. Declare it on every
+	 * engine that sends to or listens on the queue: a sender without it makes its due
+	 * messages ready at once, a listener without it moves the waiting ones to the stream
+	 * in one go. See {@code docs/fairness.md}.
+	 * @param queue the queue
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder fairShare(String queue) {
+		this.fairShare.add(QueueNames.queue(queue));
 		return this;
 	}
 

@@ -173,6 +173,7 @@ final class PartitionChanges {
 				args.add(name);
 			}
 			scriptKeys.add(keys.urgent());
+			scriptKeys.add(keys.fair());
 			List<Object> reply = this.engine.scripts().run(Scripts.RETIRE, scriptKeys, args.toArray());
 			for (Object line : reply) {
 				held.add("partition " + keys.partition() + " ({" + keys.tag() + "}): " + ScriptRunner.asString(line));

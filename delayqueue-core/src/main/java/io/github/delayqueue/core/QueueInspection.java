@@ -121,10 +121,14 @@ final class QueueInspection {
 				urgent.put(ScriptRunner.asString(info.get("name")), info);
 			}
 		}
+		// due messages waiting for their turn in a fair-share queue: each group is to
+		// read
+		// them
+		long waiting = orZero(connection.zSetCommands().zCard(QueueKeys.bytes(keys.fair())));
 		Long dead = connection.streamCommands().xLen(QueueKeys.bytes(keys.dead()));
 		List<QueueStats.GroupStats> groups = new ArrayList<>();
 		long inFlight = 0;
-		long ready = length + urgentLength;
+		long ready = length + urgentLength + waiting;
 		boolean first = true;
 		for (Map<String, Object> info : groupInfo(connection, keys.stream())) {
 			String group = ScriptRunner.asString(info.get("name"));
@@ -137,7 +141,7 @@ final class QueueInspection {
 					+ ((prioritized != null) ? number(prioritized.get("pending")) : 0);
 			long urgentLag = (urgentLength == 0) ? 0 : (prioritized == null) ? urgentLength
 					: (prioritized.get("lag") != null) ? number(prioritized.get("lag")) : -1;
-			long lag = (info.get("lag") != null && urgentLag >= 0) ? number(info.get("lag")) + urgentLag : -1;
+			long lag = (info.get("lag") != null && urgentLag >= 0) ? number(info.get("lag")) + urgentLag + waiting : -1;
 			Long retries = connection.zSetCommands().zCard(QueueKeys.bytes(keys.retryDelayed(group)));
 			groups.add(new QueueStats.GroupStats(group, number(info.get("consumers")), pending, lag,
 					(retries != null) ? retries : 0));

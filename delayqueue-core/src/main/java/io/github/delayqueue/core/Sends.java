@@ -201,7 +201,7 @@ final class Sends {
 		byPartition.forEach((keys, batch) -> {
 			for (int from = 0; from < batch.size(); from += size) {
 				chunks.add(new Chunk(keys, batch.subList(from, Math.min(batch.size(), from + size)),
-						this.engine.partitions(keys.queue())));
+						this.engine.partitions(keys.queue()), this.engine.isFairShare(keys.queue())));
 			}
 		});
 		return chunks;
@@ -218,7 +218,7 @@ final class Sends {
 
 		final int partitions;
 
-		Chunk(QueueKeys keys, List<Prepared> messages, int partitions) {
+		Chunk(QueueKeys keys, List<Prepared> messages, int partitions, boolean fairShare) {
 			this.keys = keys;
 			this.messages = messages;
 			this.partitions = partitions;
@@ -226,6 +226,7 @@ final class Sends {
 			args.add(keys.wakeChannel());
 			args.add(messages.size());
 			args.add(partitions);
+			args.add(fairShare ? "1" : "0");
 			for (Prepared prepared : messages) {
 				args.add(prepared.id);
 				args.add(prepared.envelope);
@@ -238,7 +239,7 @@ final class Sends {
 
 		List<String> scriptKeys() {
 			return List.of(this.keys.delayed(), this.keys.messages(), this.keys.stream(), this.keys.retired(),
-					this.keys.sizeLimit(), this.keys.urgent());
+					this.keys.sizeLimit(), this.keys.urgent(), this.keys.fair(), this.keys.fairState());
 		}
 
 		void apply(List<Object> reply) {

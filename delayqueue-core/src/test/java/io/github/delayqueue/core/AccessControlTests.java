@@ -104,6 +104,7 @@ class AccessControlTests {
 	 */
 	static void exerciseEverything(RedisConnectionFactory factory) {
 		exerciseOrderedPartitions(factory);
+		exerciseSchedulesPrioritiesAndFairShare(factory);
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(factory).partitions("acl-change", 2).build()) {
 			// messages no group read yet, in both partitions: the change cannot finish
 			for (int i = 0; i < 10; i++) {
@@ -152,6 +153,44 @@ class AccessControlTests {
 				ServerCheck check = engine.admin().checkServer();
 				assertThat(check.version()).isNotNull();
 				assertThat(check.maxmemoryPolicy()).as("CONFIG is not granted").isNull();
+			}
+			finally {
+				container.stop();
+			}
+		}
+	}
+
+	private static void exerciseSchedulesPrioritiesAndFairShare(RedisConnectionFactory factory) {
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(factory).fairShare("acl-fair").build()) {
+			List<String> received = new CopyOnWriteArrayList<>();
+			DelayQueueListenerContainer container = engine
+				.listenerContainer("acl-fair", "g", String.class, (payload, context) -> received.add(payload))
+				.build();
+			container.start();
+			try {
+				engine.admin()
+					.schedules()
+					.register(DelaySchedule.builder("tick", "acl-fair")
+						.every(Duration.ofMillis(200))
+						.payload("tick")
+						.build());
+				for (int i = 0; i < 5; i++) {
+					engine.template()
+						.send(DelayMessage.builder("a" + i).queue("acl-fair").key("a").delay(Duration.ZERO).build());
+				}
+				engine.template()
+					.send(DelayMessage.builder("b0").queue("acl-fair").key("b").delay(Duration.ofMillis(50)).build());
+				engine.template()
+					.send(DelayMessage.builder("vip")
+						.queue("acl-fair")
+						.priority(9)
+						.delay(Duration.ofMillis(50))
+						.build());
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> received.containsAll(List.of("a0", "a1", "a2", "a3", "a4", "b0", "vip"))
+							&& received.stream().filter("tick"::equals).count() >= 2);
+				assertThat(engine.admin().schedules().find("acl-fair", "tick").orElseThrow().fired())
+					.isGreaterThanOrEqualTo(2);
 			}
 			finally {
 				container.stop();

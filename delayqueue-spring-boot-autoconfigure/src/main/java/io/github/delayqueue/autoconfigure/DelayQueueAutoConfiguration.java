@@ -91,6 +91,7 @@ public final class DelayQueueAutoConfiguration {
 		ListenerProperties every = properties.getListener();
 		refuseForEveryListener("partitions", every.getPartitions(), "for the queue to partition");
 		refuseForEveryListener("paused", every.getPaused(), "for the queue to pause at start-up");
+		refuseForEveryListener("fair-share", every.getFairShare(), "for the queue to share fairly between keys");
 		refuseForEveryListener("expire-after", every.getExpireAfter(), "for the queue whose messages expire");
 		refuseForEveryListener("size-limit", every.getSizeLimit(), "for the queue to limit");
 		refuseForEveryListener("rate-limit", every.getRateLimit(), "for the queue to limit");
@@ -102,6 +103,8 @@ public final class DelayQueueAutoConfiguration {
 			declare(queue, "paused", Boolean.TRUE.equals(settings.getPaused()) ? Boolean.TRUE : null,
 					(paused) -> builder.pausedAtStartup(queue));
 			declare(queue, "partitions", settings.getPartitions(), (count) -> builder.partitions(queue, count));
+			declare(queue, "fair-share", Boolean.TRUE.equals(settings.getFairShare()) ? Boolean.TRUE : null,
+					(fair) -> builder.fairShare(queue));
 		});
 		DelayQueueProperties.DurableSend durable = properties.getDurableSend();
 		if (durable.getReplicas() > 0 || durable.isLocalAof()) {

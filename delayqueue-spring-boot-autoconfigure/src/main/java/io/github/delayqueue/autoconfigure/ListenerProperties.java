@@ -134,6 +134,13 @@ public class ListenerProperties {
 	private Boolean paused;
 
 	/**
+	 * Whether the queue is fair-share (under delayqueue.queues.<name> only): due messages
+	 * are handed out key by key in turn, so one key's backlog cannot hold back another
+	 * key's message. Set it on every application that sends to or listens on the queue.
+	 */
+	private Boolean fairShare;
+
+	/**
 	 * How long after its due time a message sent to the queue expires unless it says
 	 * otherwise (under delayqueue.queues.<name> only; applied by the sending
 	 * application). An expired message reaches no handler: it becomes a dead letter, or
@@ -210,6 +217,14 @@ public class ListenerProperties {
 
 	public void setPaused(Boolean paused) {
 		this.paused = paused;
+	}
+
+	public Boolean getFairShare() {
+		return this.fairShare;
+	}
+
+	public void setFairShare(Boolean fairShare) {
+		this.fairShare = fairShare;
 	}
 
 	public Integer getConcurrency() {

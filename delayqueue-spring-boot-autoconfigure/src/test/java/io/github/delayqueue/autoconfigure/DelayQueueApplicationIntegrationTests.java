@@ -28,6 +28,7 @@ import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.DelayQueueAdmin;
+import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.PartitionLayout;
 import io.github.delayqueue.core.QueueFullException;
@@ -243,6 +244,28 @@ class DelayQueueApplicationIntegrationTests {
 				endpoint.act("order-timeout", "delete-schedule", null, null, null, null, null, null, "reminder");
 				assertThat(endpoint.queue("order-timeout", null).schedules()).isEmpty();
 			});
+	}
+
+	@Test
+	void aQueueIsFairShareByPropertyAndTheEndpointSaysSo() {
+		this.runner.withPropertyValues("delayqueue.queues.order-timeout.fair-share=true").run((context) -> {
+			DelayQueueEngine engine = context.getBean(DelayQueueEngine.class);
+			assertThat(engine.isFairShare("order-timeout")).isTrue();
+			assertThat(engine.isFairShare("other")).isFalse();
+			DelayQueueTemplate template = context.getBean(DelayQueueTemplate.class);
+			Listeners listeners = context.getBean(Listeners.class);
+			template.send("order-timeout", new OrderTimeout("f-1"), Duration.ZERO);
+			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
+			assertThat(context.getBean(DelayQueueEndpoint.class).queue("order-timeout", null).fairShare()).isTrue();
+		});
+	}
+
+	@Test
+	void fairShareIsAQueueSettingNotAListenerOne() {
+		this.runner.withPropertyValues("delayqueue.listener.fair-share=true")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("delayqueue.listener.fair-share is not a setting of every listener"));
 	}
 
 	@Test

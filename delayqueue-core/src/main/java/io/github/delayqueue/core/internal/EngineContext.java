@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.codec.MessageCodec;
@@ -47,11 +48,12 @@ import io.micrometer.observation.ObservationRegistry;
  * @param observations where the listeners record their observations
  * @param controls the flow controls: the pause state the listeners' gates follow
  * @param redisClock the Redis clock, by which messages expire
+ * @param fairShare whether a queue is fair-share
  */
 public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys,
 		Function<String, Integer> partitions, MessageCodec codec, DelayQueueObserver observer, Clock clock,
 		Schedulers schedulers, Function<String, List<QueueKeys>> registry, Duration clientTimeout,
-		ObservationRegistry observations, FlowControls controls, RedisClock redisClock) {
+		ObservationRegistry observations, FlowControls controls, RedisClock redisClock, Predicate<String> fairShare) {
 
 	/**
 	 * Returns how long a listener's blocking read may wait: its poll timeout, lowered

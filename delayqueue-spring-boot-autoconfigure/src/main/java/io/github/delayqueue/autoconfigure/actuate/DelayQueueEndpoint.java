@@ -145,11 +145,12 @@ public class DelayQueueEndpoint {
 						sizeLimit.isPresent() ? sizeLimit.getAsLong() : null,
 						this.engine.admin().partitionLayout(queue), owners, deadLetters,
 						this.engine.admin().schedules().list(queue).stream().map(ScheduleDescriptor::of).toList(),
-						null);
+						this.engine.isFairShare(queue), null);
 			});
 		}
 		catch (BoundedCalls.TimeoutException ex) {
-			return new QueueDescriptor(null, null, null, null, Map.of(), List.of(), List.of(), ex.getMessage());
+			return new QueueDescriptor(null, null, null, null, Map.of(), List.of(), List.of(),
+					this.engine.isFairShare(queue), ex.getMessage());
 		}
 	}
 
@@ -375,13 +376,14 @@ public class DelayQueueEndpoint {
 	 * the consumer owning each partition
 	 * @param deadLetters the oldest dead letters (after the requested entry)
 	 * @param schedules the queue's recurring schedules
+	 * @param fairShare whether this application declares the queue fair-share
 	 * @param error why the counts are missing (Redis did not answer in time), or
 	 * {@code null}
 	 */
 	public record QueueDescriptor(@Nullable QueueStats stats, @Nullable QueueControlState controls,
 			@Nullable Long sizeLimit, @Nullable PartitionLayout partitions,
 			Map<String, Map<Integer, String>> partitionOwners, List<DeadLetterDescriptor> deadLetters,
-			List<ScheduleDescriptor> schedules, @Nullable String error) {
+			List<ScheduleDescriptor> schedules, boolean fairShare, @Nullable String error) {
 	}
 
 	/**

@@ -46,10 +46,12 @@ import io.micrometer.observation.ObservationRegistry;
  * @param observations where attempts are observed
  * @param gate whether handlers may start: closed while the queue or group is paused
  * @param redisClock the Redis clock, by which messages expire
+ * @param fairShare whether the queue is fair-share: a reader fills the stream before it
+ * reads
  */
 public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group, String consumer,
 		ListenerSettings settings, DelayQueueObserver observer, MessageCodec codec, Clock clock, Duration readBlock,
-		ObservationRegistry observations, FlowGate gate, RedisClock redisClock) {
+		ObservationRegistry observations, FlowGate gate, RedisClock redisClock, boolean fairShare) {
 
 	/**
 	 * @return the queue
@@ -73,7 +75,7 @@ public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group
 	 */
 	public ListenerContext forPartition(QueueKeys partition) {
 		return new ListenerContext(this.scripts, partition, this.group, this.consumer, this.settings, this.observer,
-				this.codec, this.clock, this.readBlock, this.observations, this.gate, this.redisClock);
+				this.codec, this.clock, this.readBlock, this.observations, this.gate, this.redisClock, this.fairShare);
 	}
 
 	/**

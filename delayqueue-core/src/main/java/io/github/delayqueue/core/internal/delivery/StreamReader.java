@@ -30,6 +30,8 @@ import org.apache.commons.logging.LogFactory;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.SlotRetries;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 
@@ -105,6 +107,20 @@ final class StreamReader implements SupervisedLoop.Job {
 	static final long FULL_READ_PERIOD_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(500);
 
 	private volatile RedisConnection connection;
+
+	/**
+	 * In a fair-share queue, how many times the container's capacity (concurrency +
+	 * prefetch) a fill leaves in the stream for the group to read: enough for several
+	 * reads between two fills.
+	 */
+	static final int FAIR_WINDOW_CAPACITIES = 2;
+
+	/**
+	 * In a fair-share queue: whether due messages may wait for their turn, so the next
+	 * read that follows one without a backlog fills the stream first (after a fill that
+	 * left some, or a read that got entries).
+	 */
+	private boolean fill = true;
 
 	/** When a connected reader runs the check of the queue again (System.nanoTime). */
 	private long nextCheck;
@@ -259,6 +275,21 @@ final class StreamReader implements SupervisedLoop.Job {
 	 */
 	private void read(RedisConnection connection, ReadOffset offset, Duration block, int granted) {
 		boolean history = block == null;
+		// in a fair-share queue with messages waiting for their turn, a read that
+		// follows a backlog reads what is left without a fill, and does not block:
+		// when the stream is empty, the next read fills it
+		boolean mayBlock = true;
+		if (this.context.fairShare() && !history && this.fill && this.backlog) {
+			mayBlock = false;
+		}
+		else if (this.context.fairShare() && !history && this.fill) {
+			List<Object> filled = ScriptRunner.run(connection, Scripts.FAIR_FILL,
+					List.of(this.context.keys().fair(), this.context.keys().fairState(), this.context.keys().stream(),
+							this.context.keys().delayed()),
+					this.context.group(), FAIR_WINDOW_CAPACITIES * this.holdings.limit(),
+					this.context.keys().wakeChannel());
+			this.fill = ScriptRunner.asLong(filled.get(1)) > 0;
+		}
 		List<String> streams = this.context.streams();
 		if (this.urgentBacklog && !history && System.nanoTime() - this.lastFullRead < FULL_READ_PERIOD_NANOS) {
 			// prioritized messages wait: they alone, at once, before anything else (but
@@ -281,7 +312,7 @@ final class StreamReader implements SupervisedLoop.Job {
 		boolean threeStreams = this.lastFullRead - this.urgentSeen < URGENT_SEEN_NANOS;
 		int perStream = Math.max(1, granted / (threeStreams ? 3 : 2)) + (history ? this.holdings.size() : 0);
 		StreamReadOptions options = StreamReadOptions.empty().count(perStream);
-		if (block != null) {
+		if (block != null && mayBlock) {
 			options = options.block(block);
 		}
 		// the urgent stream first, then the retry stream: a prioritized message, then a
@@ -293,6 +324,7 @@ final class StreamReader implements SupervisedLoop.Job {
 			this.backlog = false;
 			return;
 		}
+		this.fill |= !records.isEmpty();
 		if (!history) {
 			this.backlog = records.size() >= perStream;
 		}

@@ -131,6 +131,23 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	}
 
 	/**
+	 * The due messages of a fair-share queue waiting for their turn, by virtual time (a
+	 * ZSET).
+	 * @return the key
+	 */
+	public String fair() {
+		return key("fair");
+	}
+
+	/**
+	 * The state of a fair-share queue's turns, and its waiting messages (a hash).
+	 * @return the key
+	 */
+	public String fairState() {
+		return key("fair-state");
+	}
+
+	/**
 	 * The recurring schedules of the queue (a hash; only partition 0's is ever written).
 	 * @return the key
 	 */
@@ -285,7 +302,7 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	 */
 	public List<String> promoteKeys(List<String> groups) {
 		java.util.ArrayList<String> keys = new java.util.ArrayList<>(
-				List.of(delayed(), messages(), stream(), schedules(), urgent()));
+				List.of(delayed(), messages(), stream(), schedules(), urgent(), fair(), fairState()));
 		for (String group : groups) {
 			keys.add(retryDelayed(group));
 			keys.add(retryStream(group));

@@ -90,6 +90,9 @@ public final class Scripts {
 	/** Checks that an old partition drained, and retires it. */
 	public static final RedisScript<List<Object>> RETIRE = load("retire");
 
+	/** Fills a fair-share queue's stream before a read (see {@code fair-fill.lua}). */
+	public static final RedisScript<List<Object>> FAIR_FILL = load("fair-fill");
+
 	/** Reads dead letters for a dead-letter handler's consumer group. */
 	public static final RedisScript<List<Object>> DEAD_READ = load("dead-read");
 

@@ -59,9 +59,19 @@ final class QueueScheduler implements SupervisedLoop.Job {
 
 	private final Consumer<String> beforeMoves;
 
+	/**
+	 * In a fair-share queue, how many entries a promote call leaves for the group
+	 * furthest ahead to read, at most, moving waiting messages to the stream: enough to
+	 * wake its readers, which move the rest as they read.
+	 */
+	static final int FAIR_WAKE_WINDOW = 16;
+
+	private final String fairShare;
+
 	QueueScheduler(ScriptRunner scripts, QueueKeys keys, WakeUps wakeUps, int batchSize, Duration maxIdle,
-			Consumer<String> beforeMoves) {
+			Consumer<String> beforeMoves, boolean fairShare) {
 		this.beforeMoves = beforeMoves;
+		this.fairShare = fairShare ? "1" : "0";
 		this.scripts = scripts;
 		this.keys = keys;
 		this.wakeUps = wakeUps;
@@ -112,7 +122,8 @@ final class QueueScheduler implements SupervisedLoop.Job {
 			this.beforeMoves.accept(this.keys.queue());
 		}
 		List<Object> reply = this.scripts.run(Scripts.PROMOTE_ALLOW_OOM, Scripts.PROMOTE,
-				this.keys.promoteKeys(List.copyOf(this.groups.keySet())), this.batchSize);
+				this.keys.promoteKeys(List.copyOf(this.groups.keySet())), this.batchSize, this.fairShare,
+				FAIR_WAKE_WINDOW);
 		this.wakeUps.ensureStarted();
 		List<String> plan = names(reply.get(5));
 		if (!plan.isEmpty()) {

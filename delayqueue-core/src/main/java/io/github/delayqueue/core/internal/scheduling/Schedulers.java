@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
@@ -48,6 +49,8 @@ public final class Schedulers implements AutoCloseable {
 
 	private final Consumer<String> beforeMoves;
 
+	private final Predicate<String> fairShare;
+
 	private final Map<QueueKeys, QueueScheduler> byQueue = new HashMap<>();
 
 	private boolean closed;
@@ -61,9 +64,11 @@ public final class Schedulers implements AutoCloseable {
 	 * @param beforeMoves what the scheduler of a queue's partition 0 does before each
 	 * promote call (registers the queue's declared schedules), given the queue; a failure
 	 * is retried with the loop
+	 * @param fairShare whether a queue is fair-share
 	 */
 	public Schedulers(ScriptRunner scripts, RedisConnectionFactory connectionFactory, int batchSize, Duration maxIdle,
-			Consumer<String> beforeMoves) {
+			Consumer<String> beforeMoves, Predicate<String> fairShare) {
+		this.fairShare = fairShare;
 		this.scripts = scripts;
 		this.wakeUps = new WakeUps(connectionFactory);
 		this.batchSize = batchSize;
@@ -85,7 +90,7 @@ public final class Schedulers implements AutoCloseable {
 		QueueScheduler scheduler = this.byQueue.get(queue);
 		if (scheduler == null) {
 			scheduler = new QueueScheduler(this.scripts, queue, this.wakeUps, this.batchSize, this.maxIdle,
-					this.beforeMoves);
+					this.beforeMoves, this.fairShare.test(queue.queue()));
 			scheduler.start();
 			this.byQueue.put(queue, scheduler);
 		}
