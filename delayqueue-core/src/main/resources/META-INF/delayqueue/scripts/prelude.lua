@@ -151,8 +151,9 @@ function dq.fair_close(f)
       set[#set + 1] = f.last[field]
     end
   end
-  redis.call('HSET', f.state, unpack(set))
-  if #gone > 0 then redis.call('HDEL', f.state, unpack(gone)) end
+  -- in slices: unpack takes a few thousand values at most, and a batch may touch more keys
+  for i = 1, #set, 1000 do redis.call('HSET', f.state, unpack(set, i, math.min(i + 999, #set))) end
+  for i = 1, #gone, 1000 do redis.call('HDEL', f.state, unpack(gone, i, math.min(i + 999, #gone))) end
 end
 -- the entries of a stream that a group (nil: the group furthest ahead) has yet to read, counted
 -- up to cap where Redis reports no lag; a stream without a group: its length

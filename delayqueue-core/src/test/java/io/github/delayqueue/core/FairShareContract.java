@@ -242,6 +242,30 @@ abstract class FairShareContract extends QueueTestFixture {
 	}
 
 	@Test
+	void batchesOfThousandsOfKeysAreHeldAndHandedOut() {
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
+			.fairShare(this.queue)
+			.sendBatchSize(10_000)
+			.promoteBatchSize(10_000));
+		Instant due = Instant.now().plusMillis(500);
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < 10_000; i++) {
+			// half due at once (held by the send), half held by a promote call
+			DelayMessage.Builder<String> builder = DelayMessage.builder("m" + i).queue(this.queue).key("key-" + i);
+			messages.add(((i % 2 == 0) ? builder.deliverAt(due) : builder).build());
+		}
+		engine.template().sendAll(messages);
+		Map<String, Integer> received = new ConcurrentHashMap<>();
+		start(engine
+			.listenerContainer(this.queue, "g", String.class,
+					(payload, context) -> received.merge(payload, 1, Integer::sum))
+			.concurrency(16)
+			.build());
+		await().atMost(WAIT).until(() -> received.size() == 10_000);
+		assertThat(received.values()).allMatch((times) -> times == 1);
+	}
+
+	@Test
 	void anInvalidQueueNameIsRefused() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory).fairShare("no{braces}"))
