@@ -183,13 +183,18 @@ public final class RedisCluster implements AutoCloseable {
 
 	/**
 	 * Fails master {@code index} over without losing a write: {@code CLUSTER FAILOVER} on
-	 * its first replica, which waits until it caught up before it takes over.
+	 * its first replica, once that replica finished its synchronization; it waits until
+	 * it caught up before it takes over.
 	 * @param index the master's index in {@link #masters()}
 	 * @return the promoted replica
 	 */
 	public RedisServer failover(int index) {
 		RedisServer master = this.masters.get(index);
-		requireReplica(index).execute("CLUSTER", "FAILOVER");
+		RedisServer replica = requireReplica(index);
+		// a replica still in its first synchronization (a restarted node) would take over
+		// without the data
+		await("the replica of master " + index + " in sync", () -> "up".equals(replica.info("master_link_status")));
+		replica.execute("CLUSTER", "FAILOVER");
 		return awaitPromotion(index, master);
 	}
 
