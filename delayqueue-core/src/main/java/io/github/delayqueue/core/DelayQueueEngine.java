@@ -116,6 +116,10 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final Set<String> fairShare;
 
+	private final boolean sendThroughOutbox;
+
+	private final DelayQueueOutbox outbox;
+
 	DelayQueueEngine(DelayQueueEngineBuilder builder) {
 		this.scripts = new ScriptRunner(builder.connectionFactory, builder.operationTimeout);
 		this.keyPrefix = builder.keyPrefix;
@@ -159,6 +163,39 @@ public final class DelayQueueEngine implements AutoCloseable {
 					return drainingPartitions(queue);
 				}, clientTimeout(builder.connectionFactory), this.observationRegistry, this.controls,
 				new RedisClock(this.scripts), this::isFairShare);
+		this.sendThroughOutbox = builder.sendThroughOutbox;
+		if (builder.sendThroughOutbox && builder.outboxDataSource == null) {
+			throw new IllegalArgumentException(
+					"sendThroughOutbox needs an outbox: DelayQueueEngineBuilder.outbox(dataSource)");
+		}
+		this.outbox = (builder.outboxDataSource != null)
+				? new DelayQueueOutbox(this, builder.outboxDataSource, builder.outboxTable,
+						builder.outboxInitializeSchema, builder.outboxPollInterval, builder.outboxBatchSize, this.clock)
+				: null;
+		if (this.outbox != null) {
+			this.outbox.start();
+		}
+	}
+
+	/**
+	 * Returns the engine's transactional outbox ({@link DelayQueueEngineBuilder#outbox}).
+	 * @return the outbox
+	 * @throws IllegalStateException when the engine has none
+	 */
+	public DelayQueueOutbox outbox() {
+		if (this.outbox == null) {
+			throw new IllegalStateException(
+					"The engine has no outbox: build it with DelayQueueEngineBuilder.outbox(dataSource)");
+		}
+		return this.outbox;
+	}
+
+	DelayQueueOutbox outboxOrNull() {
+		return this.outbox;
+	}
+
+	boolean sendThroughOutbox() {
+		return this.sendThroughOutbox;
 	}
 
 	/** The client's command timeout, when the factory tells it. */
@@ -423,6 +460,9 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		if (this.outbox != null) {
+			this.outbox.stop();
+		}
 		this.controls.close();
 		this.schedulers.close();
 		if (this.history != null) {

@@ -65,6 +65,18 @@ public final class DelayQueueEngineBuilder {
 
 	boolean sendAfterCommit;
 
+	javax.sql.DataSource outboxDataSource;
+
+	String outboxTable = DelayQueueOutbox.DEFAULT_TABLE;
+
+	boolean outboxInitializeSchema;
+
+	Duration outboxPollInterval = Duration.ofMillis(500);
+
+	int outboxBatchSize = 100;
+
+	boolean sendThroughOutbox;
+
 	ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
 
 	Executor asyncExecutor;
@@ -241,6 +253,82 @@ public final class DelayQueueEngineBuilder {
 	 */
 	public DelayQueueEngineBuilder sendAfterCommit(boolean afterCommit) {
 		this.sendAfterCommit = afterCommit;
+		return this;
+	}
+
+	/**
+	 * Gives the engine a transactional outbox in a table of this data source
+	 * ({@link DelayQueueOutbox}): {@link DelayQueueOperations#sendWithOutbox} inside a
+	 * transaction of this data source writes the messages to the table, and a relay on
+	 * this engine moves committed rows to Redis. The table must exist (see
+	 * {@link #outboxInitializeSchema}); the build fails naming it and giving its DDL when
+	 * it does not. See {@code docs/outbox.md}.
+	 * @param dataSource the data source of the application's transactions
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder outbox(javax.sql.DataSource dataSource) {
+		this.outboxDataSource = Objects.requireNonNull(dataSource, "Outbox data source must not be null");
+		return this;
+	}
+
+	/**
+	 * The outbox table (default {@value DelayQueueOutbox#DEFAULT_TABLE}).
+	 * @param table letters, digits and '_', optionally {@code schema.table}
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder outboxTable(String table) {
+		this.outboxTable = DelayQueueOutbox.checkTable(table);
+		return this;
+	}
+
+	/**
+	 * Whether the engine creates the outbox table when it is missing, with the DDL
+	 * shipped for the database (default off: apply it with the migration tool).
+	 * @param initialize whether to create it
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder outboxInitializeSchema(boolean initialize) {
+		this.outboxInitializeSchema = initialize;
+		return this;
+	}
+
+	/**
+	 * How long the relay waits between two looks at an empty outbox (default 500 ms); a
+	 * commit that wrote to the outbox wakes this engine's relay at once.
+	 * @param interval at least 1 ms
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder outboxPollInterval(Duration interval) {
+		if (interval == null || interval.toMillis() < 1) {
+			throw new IllegalArgumentException("Outbox poll interval must be at least 1 ms, but was " + interval);
+		}
+		this.outboxPollInterval = interval;
+		return this;
+	}
+
+	/**
+	 * The most rows the relay moves per database transaction (default 100).
+	 * @param size from 1 to 10,000
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder outboxBatchSize(int size) {
+		if (size < 1 || size > 10_000) {
+			throw new IllegalArgumentException("Outbox batch size must be between 1 and 10000, but was " + size);
+		}
+		this.outboxBatchSize = size;
+		return this;
+	}
+
+	/**
+	 * Makes every {@code send} and {@code sendAll} called inside a transaction of the
+	 * outbox's data source write to the outbox, as
+	 * {@link DelayQueueOperations#sendWithOutbox(DelayMessage)} does per call (default
+	 * off; needs {@link #outbox}). Other sends behave as without it.
+	 * @param throughOutbox whether sends in a transaction go through the outbox
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder sendThroughOutbox(boolean throughOutbox) {
+		this.sendThroughOutbox = throughOutbox;
 		return this;
 	}
 

@@ -118,6 +118,28 @@ public interface DelayQueueOperations {
 	CompletableFuture<List<SendResult>> sendAllAfterCommit(Collection<? extends DelayMessage<?>> messages);
 
 	/**
+	 * Sends a message through the engine's transactional outbox
+	 * ({@link DelayQueueEngineBuilder#outbox}): inside a transaction of the outbox's data
+	 * source, it is written to the outbox table through the transaction's connection, so
+	 * it exists exactly when the transaction commits, and a relay moves it to Redis
+	 * (result status {@link SendResult.Status#DEFERRED}); no crash between the commit and
+	 * the send can lose it. Outside a transaction it is sent at once. Its delay counts
+	 * from this call. See {@code docs/outbox.md}.
+	 * @param message the message
+	 * @return what the send did
+	 * @throws IllegalStateException when the engine has no outbox, or a transaction is
+	 * active that is not one of the outbox's data source
+	 */
+	SendResult sendWithOutbox(DelayMessage<?> message);
+
+	/**
+	 * {@link #sendWithOutbox(DelayMessage)} for several messages.
+	 * @param messages the messages
+	 * @return what each send did, in order
+	 */
+	List<SendResult> sendAllWithOutbox(Collection<? extends DelayMessage<?>> messages);
+
+	/**
 	 * {@link #send(DelayMessage)} without blocking the caller.
 	 * @param message the message
 	 * @return the result, or the failure

@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
 import io.github.delayqueue.core.internal.redis.DueTimes;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
@@ -104,11 +106,61 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	}
 
 	private List<SendResult> send(SendBatch batch, Durability durability) {
+		DelayQueueOutbox outbox = this.engine.outboxOrNull();
+		if (outbox != null && this.engine.sendThroughOutbox() && outbox.inTransaction()) {
+			return writeToOutbox(outbox, batch);
+		}
 		if (this.sends.defersToCommit()) {
 			this.sends.afterCommit(batch, durability, null);
 			return batch.deferred();
 		}
 		return this.sends.send(batch, durability);
+	}
+
+	@Override
+	public SendResult sendWithOutbox(DelayMessage<?> message) {
+		return withOutbox(new SendBatch(this.engine, List.of(message), true)).get(0);
+	}
+
+	@Override
+	public List<SendResult> sendAllWithOutbox(Collection<? extends DelayMessage<?>> messages) {
+		return withOutbox(new SendBatch(this.engine, messages, false));
+	}
+
+	private List<SendResult> withOutbox(SendBatch batch) {
+		DelayQueueOutbox outbox = this.engine.outboxOrNull();
+		if (outbox == null) {
+			batch.stop(null);
+			throw new IllegalStateException("The engine has no outbox: build it with "
+					+ "DelayQueueEngineBuilder.outbox(dataSource) (delayqueue.outbox.enabled=true)");
+		}
+		if (outbox.inTransaction()) {
+			return writeToOutbox(outbox, batch);
+		}
+		if (TransactionSynchronizationManager.isActualTransactionActive()) {
+			batch.stop(null);
+			throw new IllegalStateException("A transaction is active, but not one of the outbox's data source: the "
+					+ "outbox row would not commit with it. Send inside a transaction of the data source given to "
+					+ "DelayQueueEngineBuilder.outbox, or use sendAfterCommit");
+		}
+		return this.sends.send(batch, this.engine.sendDurability());
+	}
+
+	private static List<SendResult> writeToOutbox(DelayQueueOutbox outbox, SendBatch batch) {
+		try {
+			outbox.write(batch);
+			batch.stop(null);
+		}
+		catch (RuntimeException ex) {
+			batch.stop(ex);
+			throw ex;
+		}
+		return batch.deferred();
+	}
+
+	/** Sends rows of the outbox (the relay). */
+	List<SendResult> sendPrepared(List<SendBatch.Prepared> prepared) {
+		return this.sends.send(new SendBatch(this.engine, prepared), this.engine.sendDurability());
 	}
 
 	@Override

@@ -92,12 +92,28 @@ final class SendBatch {
 					throw ex;
 				}
 			}
-			this.all.add(prepared);
-			QueueKeys keys = engine.layouts()
-				.keysFor(message.queue(), (message.key() != null) ? message.key() : prepared.id);
-			this.byPartition.computeIfAbsent(keys, (partition) -> new ArrayList<>()).add(prepared);
-			this.queueNames.add(message.queue());
+			prepared.partitionKey = message.key();
+			add(prepared);
 		}
+	}
+
+	/**
+	 * A batch of messages prepared before (rows of the outbox): no observation, refusals
+	 * reported in the results.
+	 */
+	SendBatch(DelayQueueEngine engine, List<Prepared> prepared) {
+		this.engine = engine;
+		this.single = false;
+		this.all = new ArrayList<>(prepared.size());
+		prepared.forEach(this::add);
+	}
+
+	private void add(Prepared prepared) {
+		this.all.add(prepared);
+		QueueKeys keys = this.engine.layouts()
+			.keysFor(prepared.queue, (prepared.partitionKey != null) ? prepared.partitionKey : prepared.id);
+		this.byPartition.computeIfAbsent(keys, (partition) -> new ArrayList<>()).add(prepared);
+		this.queueNames.add(prepared.queue);
 	}
 
 	/**
@@ -190,6 +206,9 @@ final class SendBatch {
 		final long value;
 
 		final String mode;
+
+		/** The message's key, which picks its partition (the id when {@code null}). */
+		String partitionKey;
 
 		SendResult result;
 

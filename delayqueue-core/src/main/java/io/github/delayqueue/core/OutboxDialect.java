@@ -1,0 +1,86 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.delayqueue.core;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Locale;
+
+/**
+ * The SQL of the outbox per database: PostgreSQL, MariaDB (and MySQL 8+), H2. Each locks
+ * the rows a relay takes with {@code FOR UPDATE SKIP LOCKED}, so relays on several
+ * instances take different rows and never wait for each other.
+ */
+enum OutboxDialect {
+
+	POSTGRESQL("postgresql"), MARIADB("mariadb"), H2("h2");
+
+	private final String resource;
+
+	OutboxDialect(String resource) {
+		this.resource = resource;
+	}
+
+	/** The dialect of a connection's database, by its product name. */
+	static OutboxDialect of(Connection connection) throws SQLException {
+		String product = connection.getMetaData().getDatabaseProductName();
+		String name = (product != null) ? product.toLowerCase(Locale.ROOT) : "";
+		if (name.contains("postgres")) {
+			return POSTGRESQL;
+		}
+		if (name.contains("mariadb") || name.contains("mysql")) {
+			return MARIADB;
+		}
+		if (name.equals("h2")) {
+			return H2;
+		}
+		throw new IllegalStateException(
+				"The delayqueue outbox supports PostgreSQL, MariaDB, MySQL and H2, not '" + product + "'");
+	}
+
+	/** The shipped DDL, for a table of that name. */
+	String ddl(String table) {
+		String path = "/META-INF/delayqueue/outbox/" + this.resource + ".sql";
+		try (InputStream in = OutboxDialect.class.getResourceAsStream(path)) {
+			if (in == null) {
+				throw new IllegalStateException("Missing " + path);
+			}
+			String ddl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+			StringBuilder statement = new StringBuilder();
+			for (String line : ddl.split("\n")) {
+				if (!line.startsWith("--")) {
+					statement.append(line).append('\n');
+				}
+			}
+			return statement.toString().trim().replace("delayqueue_outbox", table);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot read " + path, ex);
+		}
+	}
+
+	/**
+	 * Takes the oldest rows due for a send, locked, skipping those another relay holds.
+	 */
+	String select(String table) {
+		return "SELECT seq, queue_name, message_id, message_key, envelope, due_at, send_mode FROM " + table
+				+ " WHERE retry_at <= ? ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED";
+	}
+
+}

@@ -1,0 +1,59 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.delayqueue.core;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+
+import io.github.delayqueue.test.DatabaseServer;
+import io.github.delayqueue.test.RedisServer;
+import io.github.delayqueue.test.RedisTest;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * {@link OutboxContract} on a MariaDB server of the machine's packages (skipped where
+ * there is none).
+ */
+@RedisTest
+class MariaDbOutboxTests extends OutboxContract {
+
+	private static DatabaseServer database;
+
+	MariaDbOutboxTests(RedisServer redis, RedisConnectionFactory connectionFactory) {
+		super(redis, connectionFactory);
+	}
+
+	@BeforeAll
+	static void startDatabase() {
+		Assumptions.assumeTrue(DatabaseServer.isAvailable(DatabaseServer.Kind.MARIADB), "no MariaDB here");
+		database = DatabaseServer.start(DatabaseServer.Kind.MARIADB);
+	}
+
+	@AfterAll
+	static void stopDatabase() {
+		if (database != null) {
+			database.close();
+		}
+	}
+
+	@Override
+	String[] database() {
+		return new String[] { database.jdbcUrl(), database.user(), database.password() };
+	}
+
+}

@@ -1,0 +1,293 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.github.delayqueue.test.RedisServer;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The transactional outbox ({@link DelayQueueEngineBuilder#outbox}) on a real database: a
+ * message sent inside a transaction exists exactly when the transaction commits, relays
+ * move committed rows to Redis (none twice at once, none lost while Redis is down), and a
+ * delay counts from the send call. Run on H2, PostgreSQL and MariaDB.
+ */
+abstract class OutboxContract extends QueueTestFixture {
+
+	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private final RedisServer redis;
+
+	private HikariDataSource dataSource;
+
+	private JdbcTemplate jdbc;
+
+	private TransactionTemplate transactions;
+
+	OutboxContract(RedisServer redis, RedisConnectionFactory connectionFactory) {
+		super(connectionFactory);
+		this.redis = redis;
+	}
+
+	/** The database's JDBC URL, user and password. */
+	abstract String[] database();
+
+	@BeforeEach
+	void database(org.junit.jupiter.api.TestInfo info) {
+		String[] database = database();
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(database[0]);
+		config.setUsername(database[1]);
+		config.setPassword(database[2]);
+		config.setMaximumPoolSize(20);
+		this.dataSource = new HikariDataSource(config);
+		this.jdbc = new JdbcTemplate(this.dataSource);
+		this.jdbc.execute("DROP TABLE IF EXISTS orders");
+		this.jdbc.execute("CREATE TABLE orders (id VARCHAR(100) PRIMARY KEY)");
+		this.jdbc.execute("DROP TABLE IF EXISTS delayqueue_outbox");
+		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(this.dataSource));
+	}
+
+	@AfterEach
+	void closeDatabase() {
+		stop();
+		this.dataSource.close();
+	}
+
+	private DelayQueueEngine engine() {
+		return build(DelayQueueEngine.builder(this.connectionFactory)
+			.outbox(this.dataSource)
+			.outboxInitializeSchema(true)
+			.outboxPollInterval(Duration.ofMillis(100)));
+	}
+
+	private Map<String, Integer> listen(DelayQueueEngine engine) {
+		Map<String, Integer> received = new ConcurrentHashMap<>();
+		start(engine
+			.listenerContainer(this.queue, "g", String.class,
+					(payload, context) -> received.merge(payload, 1, Integer::sum))
+			.concurrency(8)
+			.build());
+		return received;
+	}
+
+	private DelayMessage<String> message(String payload, Duration delay) {
+		return DelayMessage.builder(payload).queue(this.queue).id(payload).delay(delay).build();
+	}
+
+	private long rows() {
+		return this.jdbc.queryForObject("SELECT COUNT(*) FROM delayqueue_outbox", Long.class);
+	}
+
+	@Test
+	void aCommittedSendIsDeliveredAndARolledBackOneNever() {
+		DelayQueueEngine engine = engine();
+		Map<String, Integer> received = listen(engine);
+		SendResult result = this.transactions.execute((status) -> {
+			this.jdbc.update("INSERT INTO orders (id) VALUES ('o-1')");
+			return engine.template().sendWithOutbox(message("cancel o-1", Duration.ofMillis(200)));
+		});
+		assertThat(result.status()).isEqualTo(SendResult.Status.DEFERRED);
+		assertThat(result.id()).isEqualTo("cancel o-1");
+		this.transactions.executeWithoutResult((status) -> {
+			this.jdbc.update("INSERT INTO orders (id) VALUES ('o-2')");
+			engine.template().sendWithOutbox(message("cancel o-2", Duration.ZERO));
+			status.setRollbackOnly();
+		});
+		await().atMost(WAIT).until(() -> received.containsKey("cancel o-1"));
+		sleep(500);
+		assertThat(received).containsOnlyKeys("cancel o-1");
+		assertThat(rows()).isZero();
+		assertThat(engine.outbox().backlog()).isEqualTo(new DelayQueueOutbox.Backlog(0, Duration.ZERO));
+	}
+
+	@Test
+	void outsideATransactionItSendsAtOnce() {
+		DelayQueueEngine engine = engine();
+		SendResult result = engine.template().sendWithOutbox(message("now", Duration.ofHours(1)));
+		assertThat(result.status()).isEqualTo(SendResult.Status.SCHEDULED);
+		assertThat(rows()).isZero();
+		assertThat(engine.admin().stats(this.queue).scheduled()).isEqualTo(1);
+	}
+
+	@Test
+	void theDelayCountsFromTheSendCallNotFromTheCommitOrTheRelay() {
+		DelayQueueEngine engine = engine();
+		Map<String, Instant> received = new ConcurrentHashMap<>();
+		start(engine
+			.listenerContainer(this.queue, "g", String.class,
+					(payload, context) -> received.put(payload, Instant.now()))
+			.build());
+		Instant[] sent = new Instant[1];
+		this.transactions.executeWithoutResult((status) -> {
+			sent[0] = Instant.now();
+			engine.template().sendWithOutbox(message("m", Duration.ofMillis(1500)));
+			sleep(700);
+		});
+		await().atMost(WAIT).until(() -> received.containsKey("m"));
+		Duration after = Duration.between(sent[0], received.get("m"));
+		assertThat(after).isBetween(Duration.ofMillis(1500), Duration.ofMillis(2100));
+	}
+
+	@Test
+	void whileRedisIsDownRowsWaitAndNothingIsLost() {
+		DelayQueueEngine engine = engine();
+		Map<String, Integer> received = listen(engine);
+		this.redis.kill();
+		try {
+			long started = System.nanoTime();
+			for (int i = 0; i < 20; i++) {
+				String id = "down-" + i;
+				this.transactions.executeWithoutResult((status) -> {
+					this.jdbc.update("INSERT INTO orders (id) VALUES (?)", id);
+					engine.template().sendWithOutbox(message(id, Duration.ZERO));
+				});
+			}
+			// the relay, waiting for Redis with rows locked, does not hold up the
+			// application's inserts (MariaDB's gap locks did: a minute for these 20)
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).as("20 transactions while Redis is down")
+				.isLessThan(Duration.ofSeconds(10));
+			sleep(1500);
+			DelayQueueOutbox.Backlog backlog = engine.outbox().backlog();
+			assertThat(backlog.rows()).isEqualTo(20);
+			assertThat(backlog.oldest()).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+			// the relay's failure shows (the health of the outbox)
+			await().atMost(WAIT).until(() -> !engine.outbox().isHealthy());
+			assertThat(engine.outbox().lastFailure()).isNotNull();
+		}
+		finally {
+			this.redis.restart();
+		}
+		await().atMost(WAIT).until(() -> received.size() == 20);
+		assertThat(received.values()).allMatch((times) -> times == 1);
+		await().atMost(WAIT).until(() -> rows() == 0);
+		await().atMost(WAIT).until(() -> engine.outbox().isHealthy());
+	}
+
+	@Test
+	void relaysOnSeveralInstancesNeverSendARowTwice() throws Exception {
+		DelayQueueEngine first = engine();
+		DelayQueueEngine second = engine();
+		DelayQueueEngine third = engine();
+		Map<String, Integer> received = listen(first);
+		int transactions = 600;
+		ExecutorService threads = Executors.newFixedThreadPool(8);
+		try {
+			List<java.util.concurrent.Future<?>> sends = new ArrayList<>();
+			for (int i = 0; i < transactions; i++) {
+				String id = "m-" + i;
+				DelayQueueEngine engine = List.of(first, second, third).get(i % 3);
+				// due at once: a stream entry is not deduplicated, a second send would
+				// deliver twice
+				sends.add(threads.submit(() -> this.transactions.executeWithoutResult((status) -> {
+					this.jdbc.update("INSERT INTO orders (id) VALUES (?)", id);
+					engine.template().sendWithOutbox(message(id, Duration.ZERO));
+				})));
+			}
+			for (java.util.concurrent.Future<?> send : sends) {
+				send.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+		await().atMost(WAIT).until(() -> received.size() == transactions);
+		sleep(500);
+		assertThat(received).hasSize(transactions);
+		assertThat(received.values()).allMatch((times) -> times == 1);
+		assertThat(rows()).isZero();
+	}
+
+	@Test
+	void sendThroughOutboxMakesEverySendInATransactionAnOutboxSend() {
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
+			.outbox(this.dataSource)
+			.outboxInitializeSchema(true)
+			.sendThroughOutbox(true));
+		Map<String, Integer> received = listen(engine);
+		List<SendResult> results = this.transactions.execute((status) -> engine.template()
+			.sendAll(List.of(message("a", Duration.ZERO), message("b", Duration.ZERO))));
+		assertThat(results).extracting(SendResult::status)
+			.containsExactly(SendResult.Status.DEFERRED, SendResult.Status.DEFERRED);
+		await().atMost(WAIT).until(() -> received.size() == 2);
+		// outside a transaction: at once
+		assertThat(engine.template().send(message("c", Duration.ofHours(1))).status())
+			.isEqualTo(SendResult.Status.SCHEDULED);
+	}
+
+	@Test
+	void aMissingTableFailsTheBuildWithItsDdl() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory)
+				.outbox(this.dataSource)
+				.outboxTable("no_such_outbox")
+				.build())
+			.withMessageContaining("The outbox table 'no_such_outbox' is missing")
+			.withMessageContaining("CREATE TABLE IF NOT EXISTS no_such_outbox (");
+	}
+
+	@Test
+	void badSettingsAndMisuseAreRefused() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory).outboxTable("orders; DROP TABLE x"))
+			.withMessageContaining("Outbox table name must be letters, digits and '_'");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory).sendThroughOutbox(true).build())
+			.withMessageContaining("sendThroughOutbox needs an outbox");
+		DelayQueueEngine plain = build(DelayQueueEngine.builder(this.connectionFactory));
+		assertThatIllegalStateException().isThrownBy(() -> plain.template().sendWithOutbox(message("x", Duration.ZERO)))
+			.withMessageContaining("The engine has no outbox");
+		// a transaction of another data source: the row would not commit with it
+		DelayQueueEngine engine = engine();
+		DataSource other = new org.springframework.jdbc.datasource.DriverManagerDataSource(
+				"jdbc:h2:mem:other;DB_CLOSE_DELAY=-1");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> new TransactionTemplate(new DataSourceTransactionManager(other))
+				.executeWithoutResult((status) -> engine.template().sendWithOutbox(message("x", Duration.ZERO))))
+			.withMessageContaining("not one of the outbox's data source");
+		// bad input fails in the transaction: nothing written
+		assertThatIllegalArgumentException().isThrownBy(() -> this.transactions.executeWithoutResult(
+				(status) -> engine.template().sendWithOutbox(message("x".repeat(2_000_000), Duration.ZERO))));
+		assertThat(rows()).isZero();
+	}
+
+}
