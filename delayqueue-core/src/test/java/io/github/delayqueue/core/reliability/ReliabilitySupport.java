@@ -112,13 +112,6 @@ final class ReliabilitySupport {
 		}
 
 		/**
-		 * Waits for a line starting with a prefix.
-		 * @param prefix the prefix
-		 * @param timeout how long to wait
-		 * @return the line
-		 * @throws InterruptedException when interrupted
-		 */
-		/**
 		 * Stops the process with SIGSTOP: it keeps its connections but runs nothing (a
 		 * long GC pause, a frozen VM).
 		 */
@@ -140,6 +133,13 @@ final class ReliabilitySupport {
 			}
 		}
 
+		/**
+		 * Waits for a line starting with a prefix.
+		 * @param prefix the prefix
+		 * @param timeout how long to wait
+		 * @return the line
+		 * @throws InterruptedException when interrupted
+		 */
 		String awaitLine(String prefix, Duration timeout) throws InterruptedException {
 			long deadline = System.nanoTime() + timeout.toNanos();
 			while (true) {
