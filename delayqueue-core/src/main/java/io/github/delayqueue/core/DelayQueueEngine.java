@@ -190,6 +190,15 @@ public final class DelayQueueEngine implements AutoCloseable {
 		return this.outbox;
 	}
 
+	/**
+	 * Whether the engine has a transactional outbox
+	 * ({@link DelayQueueEngineBuilder#outbox}).
+	 * @return whether it has
+	 */
+	public boolean hasOutbox() {
+		return this.outbox != null;
+	}
+
 	DelayQueueOutbox outboxOrNull() {
 		return this.outbox;
 	}

@@ -139,7 +139,7 @@ public final class DelayQueueOutbox {
 				throw new IllegalStateException("The outbox table '" + this.table + "' is missing or lacks columns ("
 						+ ex.getMessage() + "). Create it with your migration tool, or set "
 						+ "delayqueue.outbox.initialize-schema=true (DelayQueueEngineBuilder.outboxInitializeSchema): \n"
-						+ found.ddl(this.table), ex);
+						+ found.ddl(this.table));
 			}
 		}
 		catch (SQLException ex) {

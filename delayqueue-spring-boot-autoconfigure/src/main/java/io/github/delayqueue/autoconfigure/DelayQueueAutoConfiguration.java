@@ -19,6 +19,8 @@ package io.github.delayqueue.autoconfigure;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
+import javax.sql.DataSource;
+
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueEngineBuilder;
@@ -50,6 +52,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.ClassUtils;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -78,7 +81,7 @@ public final class DelayQueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	DelayQueueEngine delayQueueEngine(RedisConnectionFactory connectionFactory, DelayQueueProperties properties,
 			ObjectProvider<MessageCodec> codec, ObjectProvider<DelayQueueObserver> observers,
-			ObjectProvider<ObservationRegistry> observationRegistry) {
+			ObjectProvider<ObservationRegistry> observationRegistry, ObjectProvider<DataSource> dataSources) {
 		DelayQueueEngineBuilder builder = DelayQueueEngine.builder(connectionFactory)
 			.keyPrefix(properties.getKeyPrefix())
 			.maxPayloadSize((int) properties.getMaxPayloadSize().toBytes())
@@ -111,6 +114,7 @@ public final class DelayQueueAutoConfiguration {
 			builder.sendDurability(new Durability(durable.getReplicas(), durable.isLocalAof(), durable.getTimeout()));
 		}
 		builder.sendAfterCommit(properties.getSend().isAfterCommit());
+		outbox(builder, properties.getOutbox(), dataSources);
 		if (properties.getObservation().isEnabled()) {
 			observationRegistry.ifAvailable(builder::observationRegistry);
 		}
@@ -196,6 +200,39 @@ public final class DelayQueueAutoConfiguration {
 			return new JsonMessageCodec(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()));
 		}
 
+	}
+
+	/**
+	 * With {@code delayqueue.outbox.enabled}: the outbox on the application's DataSource,
+	 * used by every send inside one of its transactions.
+	 */
+	private static void outbox(DelayQueueEngineBuilder builder, DelayQueueProperties.Outbox outbox,
+			ObjectProvider<DataSource> dataSources) {
+		if (!outbox.isEnabled()) {
+			return;
+		}
+		if (!ClassUtils.isPresent("org.springframework.jdbc.core.JdbcTemplate",
+				DelayQueueAutoConfiguration.class.getClassLoader())) {
+			throw new IllegalStateException("delayqueue.outbox.enabled=true needs spring-jdbc on the class path "
+					+ "(spring-boot-starter-jdbc or spring-boot-starter-data-jpa)");
+		}
+		DataSource dataSource = dataSources.getIfUnique();
+		if (dataSource == null) {
+			throw new IllegalStateException("delayqueue.outbox.enabled=true needs one DataSource bean (the one of the "
+					+ "application's transactions), but there is " + (dataSources.stream().count() == 0 ? "none"
+							: "more than one: build the DelayQueueEngine bean with DelayQueueEngineBuilder.outbox"));
+		}
+		try {
+			builder.outbox(dataSource)
+				.outboxTable(outbox.getTable())
+				.outboxInitializeSchema(outbox.isInitializeSchema())
+				.outboxPollInterval(outbox.getPollInterval())
+				.outboxBatchSize(outbox.getBatchSize())
+				.sendThroughOutbox(true);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("delayqueue.outbox: " + ex.getMessage());
+		}
 	}
 
 	private static void refuseForEveryListener(String key, Object value, String purpose) {

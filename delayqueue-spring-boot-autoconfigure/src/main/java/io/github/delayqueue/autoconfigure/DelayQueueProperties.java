@@ -83,6 +83,8 @@ public class DelayQueueProperties {
 
 	private final Send send = new Send();
 
+	private final Outbox outbox = new Outbox();
+
 	private final Observation observation = new Observation();
 
 	private final Cluster cluster = new Cluster();
@@ -189,6 +191,10 @@ public class DelayQueueProperties {
 		return this.durableSend;
 	}
 
+	public Outbox getOutbox() {
+		return this.outbox;
+	}
+
 	public Send getSend() {
 		return this.send;
 	}
@@ -262,6 +268,82 @@ public class DelayQueueProperties {
 
 		public void setAfterCommit(boolean afterCommit) {
 			this.afterCommit = afterCommit;
+		}
+
+	}
+
+	public static class Outbox {
+
+		/**
+		 * Whether sends inside a transaction of the application's DataSource go through a
+		 * transactional outbox table (written with the transaction, moved to Redis by a
+		 * relay on every instance), so that no crash between the commit and the send
+		 * loses a message. Needs spring-jdbc and one DataSource. Per call:
+		 * DelayQueueTemplate.sendWithOutbox.
+		 */
+		private boolean enabled;
+
+		/**
+		 * The outbox table.
+		 */
+		private String table = "delayqueue_outbox";
+
+		/**
+		 * Whether to create the outbox table at start-up when it is missing, with the DDL
+		 * shipped for the database (PostgreSQL, MariaDB/MySQL, H2). Off: apply it with
+		 * the migration tool.
+		 */
+		private boolean initializeSchema;
+
+		/**
+		 * How long the relay waits between two looks at an empty outbox; a commit that
+		 * wrote to it wakes the relay of its instance at once.
+		 */
+		private Duration pollInterval = Duration.ofMillis(500);
+
+		/**
+		 * The most rows the relay moves per database transaction.
+		 */
+		private int batchSize = 100;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getTable() {
+			return this.table;
+		}
+
+		public void setTable(String table) {
+			this.table = table;
+		}
+
+		public boolean isInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(boolean initializeSchema) {
+			this.initializeSchema = initializeSchema;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
+
+		public int getBatchSize() {
+			return this.batchSize;
+		}
+
+		public void setBatchSize(int batchSize) {
+			this.batchSize = batchSize;
 		}
 
 	}

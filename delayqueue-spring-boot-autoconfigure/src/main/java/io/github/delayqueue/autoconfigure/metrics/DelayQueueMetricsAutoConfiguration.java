@@ -52,4 +52,12 @@ public final class DelayQueueMetricsAutoConfiguration {
 		return new MicrometerDelayQueueObserver(registry, engine, listeners, properties.getMetrics().getStatsRefresh());
 	}
 
+	@Bean
+	@ConditionalOnMissingBean(OutboxMeters.class)
+	OutboxMeters delayQueueOutboxMeters(MeterRegistry registry, ObjectProvider<DelayQueueEngine> engine) {
+		OutboxMeters meters = new OutboxMeters(engine);
+		meters.bindTo(registry);
+		return meters;
+	}
+
 }
