@@ -67,10 +67,8 @@ class OrderController {
 	@PostMapping
 	ResponseEntity<Order> create(@Valid @RequestBody(required = false) NewOrder request) {
 		NewOrder order = (request != null) ? request : new NewOrder("coffee", new BigDecimal("3.50"));
+		// the order and its timeout committed together (the outbox's relay sends it)
 		OrderService.Created created = this.orderService.create(order.item(), order.amount());
-		// the order committed; if its timeout could not be sent after that, the request
-		// fails (the failure is logged with the order's id)
-		created.timeout().join();
 		return ResponseEntity.created(URI.create("/orders/" + created.order().id())).body(created.order());
 	}
 
@@ -83,8 +81,9 @@ class OrderController {
 		if (order.status() != Order.Status.PAID) {
 			return ResponseEntity.status(HttpStatus.CONFLICT).body(order);
 		}
-		// best effort: if the timeout is already being delivered, the listener finds the
-		// order paid and leaves it alone
+		// best effort: if the timeout is already being delivered (or still in the outbox,
+		// an instant after the order was created), the listener finds the order paid and
+		// leaves it alone
 		this.delayQueue.cancel(OrderTimeout.QUEUE, OrderTimeout.messageId(id));
 		return ResponseEntity.ok(order);
 	}

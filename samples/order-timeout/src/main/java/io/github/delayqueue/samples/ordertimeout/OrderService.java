@@ -19,7 +19,6 @@ package io.github.delayqueue.samples.ordertimeout;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CompletableFuture;
 
 import io.github.delayqueue.core.DelayMessage;
 import org.apache.commons.logging.Log;
@@ -32,8 +31,11 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Creates orders: the order row and its payment timeout belong to one transaction. The
- * timeout is sent once the order is committed, never for an order that rolled back.
+ * Creates orders: the order row and its payment timeout belong to one transaction. With
+ * {@code delayqueue.outbox.enabled}, the timeout is a row of the outbox table written in
+ * that transaction: it exists exactly when the order does (never for an order that rolled
+ * back), and the relay moves it to Redis after the commit. A crash between the commit and
+ * the send cannot leave an order that never times out.
  */
 @Service
 class OrderService {
@@ -54,26 +56,25 @@ class OrderService {
 	}
 
 	/**
-	 * Creates an order. When this returns, the transaction committed and the timeout's
-	 * send after the commit has run: the future is complete.
+	 * Creates an order and its timeout, in one transaction.
 	 * @param item the item
 	 * @param amount the amount
-	 * @return the order, and the send of its timeout
+	 * @return the order, and what the send of its timeout did (written to the outbox:
+	 * {@code DEFERRED})
 	 */
 	@Transactional
 	public Created create(String item, BigDecimal amount) {
 		Order order = this.orders.create(item, amount, Instant.now().plus(this.paymentTimeout));
 		logger.info("Order " + order.id() + " created; cancelled unless paid by " + order.payBy());
-		CompletableFuture<SendResult> timeout = this.delayQueue
-			.sendAfterCommit(DelayMessage.builder(new OrderTimeout(order.id()))
-				.queue(OrderTimeout.QUEUE)
-				.id(OrderTimeout.messageId(order.id()))
-				.deliverAt(order.payBy())
-				.build());
+		SendResult timeout = this.delayQueue.sendWithOutbox(DelayMessage.builder(new OrderTimeout(order.id()))
+			.queue(OrderTimeout.QUEUE)
+			.id(OrderTimeout.messageId(order.id()))
+			.deliverAt(order.payBy())
+			.build());
 		return new Created(order, timeout);
 	}
 
-	record Created(Order order, CompletableFuture<SendResult> timeout) {
+	record Created(Order order, SendResult timeout) {
 	}
 
 }

@@ -32,6 +32,7 @@ import java.util.regex.Pattern;
 import io.github.delayqueue.boot.test.DelayQueueTestSupport;
 import io.github.delayqueue.boot.test.EmbeddedRedis;
 import io.github.delayqueue.core.DelayQueueAdmin;
+import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.ScheduleInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -70,11 +71,17 @@ class OrderTimeoutApplicationTests {
 	@Autowired
 	private DelayQueueAdmin admin;
 
+	@Autowired
+	private DelayQueueEngine engine;
+
 	@Test
 	void cancelsTheUnpaidOrderAndKeepsThePaidOne(CapturedOutput output) throws Exception {
 		JsonNode unpaid = call("POST", "/orders", "{\"item\":\"tea\",\"amount\":2.40}", 201);
 		JsonNode paid = call("POST", "/orders", null, 201);
 		assertThat(unpaid.get("status").asString()).isEqualTo("UNPAID");
+		// the timeouts were written with the orders, to the outbox: the relay moves them
+		// to Redis after the commit
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.engine.outbox().backlog().rows() == 0);
 		assertThat(call("POST", "/orders/" + paid.get("id").asString() + "/pay", null, 200).get("status").asString())
 			.isEqualTo("PAID");
 
