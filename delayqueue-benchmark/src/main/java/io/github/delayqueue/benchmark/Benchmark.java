@@ -49,7 +49,7 @@ public final class Benchmark {
 	private static final String USAGE = """
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-			  scenarios: burst | spread | memory | scale | idle | pause | rate | dashboard | priority | fairness | cluster | all | smoke
+			  scenarios: burst | spread | memory | scale | idle | pause | rate | dashboard | priority | fairness | outbox | cluster | all | smoke
 			  pause              3 instances (16 handlers of 10 ms each) drain --n (20000) messages while the queue
 			                     is paused and resumed 20 times: handler starts after pause() returned, and
 			                     the first start after resume()
@@ -61,6 +61,9 @@ public final class Benchmark {
 			  fairness           key a with a backlog of --n (10000) messages, keys b-k one each, all due at once,
 			                     fair share and not: deliveries started before each of b-k's (concurrency 16;
 			                     target 2 x concurrency x 11), drain rate
+			  outbox             --n (20000) transactions from --threads (16) threads on PostgreSQL (started from the
+			                     machine's packages, or --jdbc URL), each an order row and one message due at once,
+			                     with sendAfterCommit and through the outbox: transactions/s, commit to delivery p99
 			  cluster            burst on a queue of --partitions P (12) partitions, concurrency 64 for all of them,
 			                     with each master's share of the commands
 			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
@@ -114,6 +117,8 @@ public final class Benchmark {
 				results.add(new PriorityScenario(factory, scenarios).run(or(n, 10_000), or(concurrency, 16)));
 			case "fairness" ->
 				results.add(new FairnessScenario(factory, scenarios).run(or(n, 10_000), or(concurrency, 16)));
+			case "outbox" -> results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(or(n, 20_000),
+					Integer.parseInt(options.getOrDefault("threads", "16"))));
 			case "cluster" -> {
 				int partitions = Integer.parseInt(options.getOrDefault("partitions", "12"));
 				// burst's 64 handlers, shared by the partitions
@@ -139,6 +144,10 @@ public final class Benchmark {
 				results.add(new DashboardScenario(factory, scenarios).run(2000));
 				results.add(new PriorityScenario(factory, scenarios).run(2000, 8));
 				results.add(new FairnessScenario(factory, scenarios).run(2000, 8));
+				if (options.containsKey("jdbc") || io.github.delayqueue.test.DatabaseServer
+					.isAvailable(io.github.delayqueue.test.DatabaseServer.Kind.POSTGRESQL)) {
+					results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(500, 4));
+				}
 			}
 			default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'\n" + USAGE);
 		}

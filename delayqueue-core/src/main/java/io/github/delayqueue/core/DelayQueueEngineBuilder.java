@@ -73,7 +73,7 @@ public final class DelayQueueEngineBuilder {
 
 	Duration outboxPollInterval = Duration.ofMillis(500);
 
-	int outboxBatchSize = 100;
+	int outboxBatchSize = 500;
 
 	boolean sendThroughOutbox;
 
@@ -307,7 +307,7 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * The most rows the relay moves per database transaction (default 100).
+	 * The most rows the relay moves per database transaction (default 500).
 	 * @param size from 1 to 10,000
 	 * @return this builder
 	 */

@@ -304,7 +304,7 @@ public class DelayQueueProperties {
 		/**
 		 * The most rows the relay moves per database transaction.
 		 */
-		private int batchSize = 100;
+		private int batchSize = 500;
 
 		public boolean isEnabled() {
 			return this.enabled;
