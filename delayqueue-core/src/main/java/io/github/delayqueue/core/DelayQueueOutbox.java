@@ -23,7 +23,9 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
@@ -32,8 +34,12 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.redis.WireFormat;
+import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -65,6 +71,9 @@ public final class DelayQueueOutbox {
 	 * How long a row the queue refused (over its size limit) waits before the next try.
 	 */
 	static final long REFUSED_RETRY_MILLIS = 5000;
+
+	/** How long the rows of a queue whose send failed (not Redis being away) wait. */
+	static final long FAILED_RETRY_MILLIS = 30_000;
 
 	private final DelayQueueEngine engine;
 
@@ -287,11 +296,18 @@ public final class DelayQueueOutbox {
 		if (prepared.isEmpty()) {
 			return 0;
 		}
-		List<SendResult> results = this.engine.template().sendPrepared(prepared);
 		List<Long> sent = new ArrayList<>();
 		List<Long> refused = new ArrayList<>();
-		for (int i = 0; i < results.size(); i++) {
-			(results.get(i).status() == SendResult.Status.REFUSED ? refused : sent).add(seqs.get(i));
+		try {
+			sort(this.engine.template().sendPrepared(prepared), seqs, sent, refused);
+		}
+		catch (RuntimeException ex) {
+			if (isUnavailable(ex)) {
+				throw ex;
+			}
+			// not Redis being away: a row this engine cannot send (a queue name or layout
+			// it refuses) must not hold up the others, queue by queue
+			sendByQueue(connection, prepared, seqs, sent, refused, ex);
 		}
 		delete(connection, sent);
 		if (!refused.isEmpty()) {
@@ -301,6 +317,73 @@ public final class DelayQueueOutbox {
 					this.clock.millis() + REFUSED_RETRY_MILLIS);
 		}
 		return sent.size();
+	}
+
+	private static void sort(List<SendResult> results, List<Long> seqs, List<Long> sent, List<Long> refused) {
+		for (int i = 0; i < results.size(); i++) {
+			(results.get(i).status() == SendResult.Status.REFUSED ? refused : sent).add(seqs.get(i));
+		}
+	}
+
+	/**
+	 * Sends the rows of each queue apart; the rows of a queue whose send fails wait
+	 * {@link #FAILED_RETRY_MILLIS} (logged as an error). When every queue fails, the
+	 * batch's failure is thrown: nothing is postponed.
+	 */
+	private void sendByQueue(Connection connection, List<SendBatch.Prepared> prepared, List<Long> seqs, List<Long> sent,
+			List<Long> refused, RuntimeException batchFailure) throws SQLException {
+		Map<String, List<Integer>> byQueue = new LinkedHashMap<>();
+		for (int i = 0; i < prepared.size(); i++) {
+			byQueue.computeIfAbsent(prepared.get(i).queue, (queue) -> new ArrayList<>()).add(i);
+		}
+		List<Long> failed = new ArrayList<>();
+		Map<String, RuntimeException> failures = new LinkedHashMap<>();
+		for (Map.Entry<String, List<Integer>> queue : byQueue.entrySet()) {
+			List<SendBatch.Prepared> rows = new ArrayList<>();
+			List<Long> rowSeqs = new ArrayList<>();
+			for (int i : queue.getValue()) {
+				rows.add(prepared.get(i));
+				rowSeqs.add(seqs.get(i));
+			}
+			try {
+				sort(this.engine.template().sendPrepared(rows), rowSeqs, sent, refused);
+			}
+			catch (RuntimeException ex) {
+				if (isUnavailable(ex)) {
+					throw ex;
+				}
+				failed.addAll(rowSeqs);
+				failures.put(queue.getKey(), ex);
+			}
+		}
+		if (failures.size() == byQueue.size()) {
+			throw batchFailure;
+		}
+		failures.forEach((queue, ex) -> logger.error("Cannot send the outbox rows of queue '" + queue + "' (retried in "
+				+ FAILED_RETRY_MILLIS + " ms; the other queues' rows go on): " + ex.getMessage()));
+		update(connection, "UPDATE " + this.table + " SET retry_at = ? WHERE seq = ?", failed,
+				this.clock.millis() + FAILED_RETRY_MILLIS);
+	}
+
+	/**
+	 * Whether a failure is Redis (or the connection to it) being away or slow, rather
+	 * than something about the rows.
+	 */
+	static boolean isUnavailable(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof DataAccessResourceFailureException || cause instanceof TransientDataAccessException
+					|| cause instanceof QueryTimeoutException || cause instanceof java.io.IOException
+					|| cause instanceof java.util.concurrent.TimeoutException
+					|| cause.getClass().getName().startsWith("io.lettuce.core.RedisConnectionException")
+					|| cause.getClass().getName().startsWith("io.lettuce.core.RedisCommandTimeoutException")
+					|| Failures.hasMessage(cause, "OOM command not allowed")) {
+				return true;
+			}
+			if (cause.getCause() == cause) {
+				break;
+			}
+		}
+		return false;
 	}
 
 	/** Deletes rows in one statement per 500 ({@code seq IN (...)}): one round trip. */

@@ -238,6 +238,28 @@ abstract class OutboxContract extends QueueTestFixture {
 	}
 
 	@Test
+	void aRowThatCannotBeSentDoesNotHoldUpTheOthers() {
+		DelayQueueEngine engine = engine();
+		// a row written by hand, with a queue name no engine sends to: oldest of all
+		this.jdbc.update(
+				"INSERT INTO delayqueue_outbox (queue_name, message_id, message_key, envelope, due_at, "
+						+ "send_mode, created_at, retry_at) VALUES ('no such queue!', 'x', NULL, ?, 0, '0', 0, 0)",
+				(Object) new byte[] { 1 });
+		Map<String, Integer> received = listen(engine);
+		for (int i = 0; i < 10; i++) {
+			String id = "after-" + i;
+			this.transactions
+				.executeWithoutResult((status) -> engine.template().sendWithOutbox(message(id, Duration.ZERO)));
+		}
+		await().atMost(WAIT).until(() -> received.size() == 10);
+		// it waits, tried again later; the relay is not failing
+		assertThat(rows()).isEqualTo(1);
+		assertThat(this.jdbc.queryForObject("SELECT retry_at FROM delayqueue_outbox", Long.class))
+			.isGreaterThan(System.currentTimeMillis());
+		assertThat(engine.outbox().isHealthy()).isTrue();
+	}
+
+	@Test
 	void sendThroughOutboxMakesEverySendInATransactionAnOutboxSend() {
 		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
 			.outbox(this.dataSource)
