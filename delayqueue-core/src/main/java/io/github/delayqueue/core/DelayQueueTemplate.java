@@ -187,6 +187,17 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	private CompletableFuture<List<SendResult>> sendAllAsync(Collection<? extends DelayMessage<?>> messages,
 			boolean single) {
+		DelayQueueOutbox outbox = this.engine.outboxOrNull();
+		if (outbox != null && this.engine.sendThroughOutbox() && outbox.inTransaction()) {
+			// written now, on the caller's thread: in its transaction
+			try {
+				return CompletableFuture
+					.completedFuture(writeToOutbox(outbox, new SendBatch(this.engine, messages, single)));
+			}
+			catch (RuntimeException ex) {
+				return CompletableFuture.failedFuture(ex);
+			}
+		}
 		if (this.sends.defersToCommit()) {
 			// checked on the caller's thread, sent on the async executor after the commit
 			SendBatch batch;

@@ -270,7 +270,17 @@ abstract class OutboxContract extends QueueTestFixture {
 			.sendAll(List.of(message("a", Duration.ZERO), message("b", Duration.ZERO))));
 		assertThat(results).extracting(SendResult::status)
 			.containsExactly(SendResult.Status.DEFERRED, SendResult.Status.DEFERRED);
-		await().atMost(WAIT).until(() -> received.size() == 2);
+		// an async send too: written on the caller's thread, in its transaction
+		SendResult async = this.transactions
+			.execute((status) -> engine.template().sendAsync(message("d", Duration.ZERO)).join());
+		assertThat(async.status()).isEqualTo(SendResult.Status.DEFERRED);
+		this.transactions.executeWithoutResult((status) -> {
+			engine.template().sendAsync(message("rolled back", Duration.ZERO)).join();
+			status.setRollbackOnly();
+		});
+		await().atMost(WAIT).until(() -> received.size() == 3);
+		sleep(300);
+		assertThat(received).containsOnlyKeys("a", "b", "d");
 		// outside a transaction: at once
 		assertThat(engine.template().send(message("c", Duration.ofHours(1))).status())
 			.isEqualTo(SendResult.Status.SCHEDULED);
