@@ -17,8 +17,11 @@ package io.github.delayqueue.core.reliability;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -30,6 +33,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
+import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.test.DatabaseServer;
@@ -37,7 +41,12 @@ import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisTest;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,8 +54,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * The outbox against a JVM killed with SIGKILL (PostgreSQL): after its transactions
  * committed and before its relay sent them, and after its relay sent them to Redis and
- * before it deleted the rows. Every committed message is delivered, none of the rolled
- * back ones, none twice.
+ * before it deleted the rows; and against Redis killed for 30 s while transactions keep
+ * coming. Every committed message is delivered, none of the rolled back ones, none twice
+ * while still scheduled.
  */
 @Tag("faults")
 @RedisTest
@@ -196,6 +206,77 @@ class OutboxCrashTests {
 				assertThat(id).startsWith("m-");
 				assertThat(times).isEqualTo(1);
 			});
+		}
+	}
+
+	@Test
+	void redisDownFor30SecondsDuringAStreamOfTransactions() throws Exception {
+		try (RedisServer redis = RedisServer.builder().appendOnly(RedisServer.AppendFsync.ALWAYS).start()) {
+			LettuceConnectionFactory factory = new LettuceConnectionFactory(
+					new RedisStandaloneConfiguration("127.0.0.1", redis.port()),
+					LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
+			factory.afterPropertiesSet();
+			factory.start();
+			TransactionTemplate transactions = new TransactionTemplate(
+					new DataSourceTransactionManager(this.dataSource));
+			List<String> committed = new CopyOnWriteArrayList<>();
+			AtomicBoolean producing = new AtomicBoolean(true);
+			try (DelayQueueEngine engine = DelayQueueEngine.builder(factory)
+				.outbox(this.dataSource)
+				.outboxPollInterval(Duration.ofMillis(50))
+				.build()) {
+				Map<String, Integer> received = receive(engine, new ConcurrentHashMap<>());
+				Thread producer = new Thread(() -> {
+					for (int i = 0; producing.get(); i++) {
+						String id = "m-" + i;
+						String rolledBack = "rb-" + i;
+						transactions.executeWithoutResult((status) -> {
+							this.jdbc.update("INSERT INTO orders (id) VALUES (?)", id);
+							engine.template().sendWithOutbox(DelayMessage.builder(id).queue(this.queue).id(id).build());
+						});
+						committed.add(id);
+						transactions.executeWithoutResult((status) -> {
+							engine.template()
+								.sendWithOutbox(
+										DelayMessage.builder(rolledBack).queue(this.queue).id(rolledBack).build());
+							status.setRollbackOnly();
+						});
+						sleep(20);
+					}
+				}, "outbox-producer");
+				producer.start();
+				Thread.sleep(2000);
+				redis.kill();
+				int beforeOutage = committed.size();
+				Thread.sleep(30_000);
+				int duringOutage = committed.size() - beforeOutage;
+				redis.restart();
+				Thread.sleep(2000);
+				producing.set(false);
+				producer.join(30_000);
+				await().atMost(WAIT).until(() -> received.keySet().containsAll(committed));
+				await().atMost(WAIT)
+					.until(() -> this.jdbc.queryForObject("SELECT COUNT(*) FROM delayqueue_outbox", Long.class) == 0);
+				long twice = received.values().stream().filter((times) -> times > 1).count();
+				System.out.println("Outbox, Redis down 30 s: " + committed.size() + " transactions committed ("
+						+ duringOutage + " during the outage), all delivered; " + twice
+						+ " delivered twice (a batch whose reply the kill lost)");
+				assertThat(duringOutage).as("transactions committed while Redis was down").isGreaterThan(100);
+				assertThat(received.keySet()).allMatch((id) -> id.startsWith("m-")).hasSize(committed.size());
+			}
+			finally {
+				producing.set(false);
+				factory.destroy();
+			}
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
