@@ -386,8 +386,17 @@ public final class DelayQueueOutbox {
 		return false;
 	}
 
-	/** Deletes rows in one statement per 500 ({@code seq IN (...)}): one round trip. */
+	/**
+	 * Deletes rows in one statement per 500 ({@code seq IN (...)}): one round trip. On
+	 * MariaDB and MySQL, one statement per row (a batch): InnoDB may scan a range for a
+	 * long {@code IN} list, locking rows another relay holds, and the two relays deadlock
+	 * (one then rolls back after its send, and its rows go again).
+	 */
 	private void delete(Connection connection, List<Long> seqs) throws SQLException {
+		if (this.dialect == OutboxDialect.MARIADB) {
+			update(connection, "DELETE FROM " + this.table + " WHERE seq = ?", seqs, null);
+			return;
+		}
 		for (int from = 0; from < seqs.size(); from += 500) {
 			List<Long> slice = seqs.subList(from, Math.min(seqs.size(), from + 500));
 			String marks = String.join(", ", java.util.Collections.nCopies(slice.size(), "?"));

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.util.Locale;
 
@@ -37,21 +38,39 @@ enum OutboxDialect {
 		this.resource = resource;
 	}
 
-	/** The dialect of a connection's database, by its product name. */
+	/**
+	 * The dialect of a connection's database, by its product name; a version without
+	 * {@code FOR UPDATE SKIP LOCKED} is refused.
+	 */
 	static OutboxDialect of(Connection connection) throws SQLException {
-		String product = connection.getMetaData().getDatabaseProductName();
+		DatabaseMetaData meta = connection.getMetaData();
+		String product = meta.getDatabaseProductName();
 		String name = (product != null) ? product.toLowerCase(Locale.ROOT) : "";
+		int version = meta.getDatabaseMajorVersion() * 100 + meta.getDatabaseMinorVersion();
 		if (name.contains("postgres")) {
-			return POSTGRESQL;
+			return atLeast(POSTGRESQL, product, version, 905, "9.5");
 		}
-		if (name.contains("mariadb") || name.contains("mysql")) {
-			return MARIADB;
+		if (name.contains("mariadb")) {
+			return atLeast(MARIADB, product, version, 1006, "10.6");
+		}
+		if (name.contains("mysql")) {
+			return atLeast(MARIADB, product, version, 800, "8.0");
 		}
 		if (name.equals("h2")) {
-			return H2;
+			return atLeast(H2, product, version, 200, "2.0");
 		}
 		throw new IllegalStateException(
 				"The delayqueue outbox supports PostgreSQL, MariaDB, MySQL and H2, not '" + product + "'");
+	}
+
+	private static OutboxDialect atLeast(OutboxDialect dialect, String product, int version, int least,
+			String leastName) {
+		if (version < least) {
+			throw new IllegalStateException("The delayqueue outbox needs " + product + " " + leastName
+					+ " or newer (SELECT ... FOR UPDATE SKIP LOCKED), but the database is version " + (version / 100)
+					+ "." + (version % 100));
+		}
+		return dialect;
 	}
 
 	/** The shipped DDL, for a table of that name. */
