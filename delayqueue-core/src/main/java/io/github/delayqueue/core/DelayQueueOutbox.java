@@ -16,16 +16,12 @@
 package io.github.delayqueue.core;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
@@ -34,12 +30,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.redis.WireFormat;
-import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.QueryTimeoutException;
-import org.springframework.dao.TransientDataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -67,44 +59,26 @@ public final class DelayQueueOutbox {
 	private static final Pattern TABLE = Pattern
 		.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
 
-	/**
-	 * How long a row the queue refused (over its size limit) waits before the next try.
-	 */
-	static final long REFUSED_RETRY_MILLIS = 5000;
-
-	/** How long the rows of a queue whose send failed (not Redis being away) wait. */
-	static final long FAILED_RETRY_MILLIS = 30_000;
-
-	private final DelayQueueEngine engine;
-
 	private final DataSource dataSource;
 
 	private final JdbcTemplate jdbc;
 
 	private final String table;
 
-	private final int batchSize;
-
-	private final long pollNanos;
-
 	private final Clock clock;
+
+	private final OutboxRelay relayJob;
 
 	private final SupervisedLoop relay;
 
-	private volatile OutboxDialect dialect;
-
-	private volatile Throwable lastFailure;
-
 	DelayQueueOutbox(DelayQueueEngine engine, DataSource dataSource, String table, boolean initializeSchema,
 			Duration pollInterval, int batchSize, Clock clock) {
-		this.engine = engine;
 		this.dataSource = dataSource;
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.table = table;
-		this.batchSize = batchSize;
-		this.pollNanos = pollInterval.toNanos();
 		this.clock = clock;
-		this.relay = new SupervisedLoop("outbox relay of table " + table, "delayqueue-outbox-relay", new Relay());
+		this.relayJob = new OutboxRelay(engine, dataSource, table, batchSize, pollInterval.toNanos(), clock);
+		this.relay = new SupervisedLoop("outbox relay of table " + table, "delayqueue-outbox-relay", this.relayJob);
 		check(initializeSchema);
 	}
 
@@ -129,7 +103,7 @@ public final class DelayQueueOutbox {
 	private void check(boolean initializeSchema) {
 		try (Connection connection = this.dataSource.getConnection()) {
 			OutboxDialect found = OutboxDialect.of(connection);
-			this.dialect = found;
+			this.relayJob.dialect(found);
 			if (initializeSchema) {
 				try (Statement statement = connection.createStatement()) {
 					statement.execute(found.ddl(this.table));
@@ -185,14 +159,14 @@ public final class DelayQueueOutbox {
 	 * @return whether it is
 	 */
 	public boolean isHealthy() {
-		return this.relay.isServing() && this.lastFailure == null;
+		return this.relay.isServing() && this.relayJob.lastFailure() == null;
 	}
 
 	/**
 	 * @return why the relay's last step failed, or {@code null} when it did not
 	 */
 	public Throwable lastFailure() {
-		return this.lastFailure;
+		return this.relayJob.lastFailure();
 	}
 
 	void start() {
@@ -239,218 +213,12 @@ public final class DelayQueueOutbox {
 	}
 
 	/**
-	 * Moves one batch of committed rows to Redis.
-	 * @return how many rows it moved (sent, or seen as already sent)
-	 */
-	int relayOnce() throws SQLException {
-		try (Connection connection = this.dataSource.getConnection()) {
-			if (this.dialect == null) {
-				this.dialect = OutboxDialect.of(connection);
-			}
-			boolean autoCommit = connection.getAutoCommit();
-			int isolation = connection.getTransactionIsolation();
-			connection.setAutoCommit(false);
-			// row locks only: under MariaDB's and MySQL's repeatable read, the locking
-			// read
-			// would also lock the gap after the last row, and every insert into the
-			// outbox
-			// would wait for the relay's send to Redis
-			connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-			try {
-				int moved = relay(connection);
-				connection.commit();
-				return moved;
-			}
-			catch (SQLException | RuntimeException ex) {
-				try {
-					connection.rollback();
-				}
-				catch (SQLException rollback) {
-					ex.addSuppressed(rollback);
-				}
-				throw ex;
-			}
-			finally {
-				connection.setAutoCommit(autoCommit);
-				connection.setTransactionIsolation(isolation);
-			}
-		}
-	}
-
-	private int relay(Connection connection) throws SQLException {
-		List<Long> seqs = new ArrayList<>();
-		List<SendBatch.Prepared> prepared = new ArrayList<>();
-		try (PreparedStatement select = connection.prepareStatement(this.dialect.select(this.table))) {
-			select.setLong(1, this.clock.millis());
-			select.setInt(2, this.batchSize);
-			try (ResultSet rs = select.executeQuery()) {
-				while (rs.next()) {
-					seqs.add(rs.getLong(1));
-					SendBatch.Prepared row = new SendBatch.Prepared(rs.getString(2), rs.getString(3), rs.getBytes(5),
-							WireFormat.DUE_AT, rs.getLong(6), rs.getString(7));
-					row.partitionKey = rs.getString(4);
-					prepared.add(row);
-				}
-			}
-		}
-		if (prepared.isEmpty()) {
-			return 0;
-		}
-		List<Long> sent = new ArrayList<>();
-		List<Long> refused = new ArrayList<>();
-		try {
-			sort(this.engine.template().sendPrepared(prepared), seqs, sent, refused);
-		}
-		catch (RuntimeException ex) {
-			if (isUnavailable(ex)) {
-				throw ex;
-			}
-			// not Redis being away: a row this engine cannot send (a queue name or layout
-			// it refuses) must not hold up the others, queue by queue
-			sendByQueue(connection, prepared, seqs, sent, refused, ex);
-		}
-		delete(connection, sent);
-		if (!refused.isEmpty()) {
-			logger.warn(refused.size() + " outbox message(s) refused by a queue over its size limit: retried in "
-					+ REFUSED_RETRY_MILLIS + " ms");
-			update(connection, "UPDATE " + this.table + " SET retry_at = ? WHERE seq = ?", refused,
-					this.clock.millis() + REFUSED_RETRY_MILLIS);
-		}
-		return sent.size();
-	}
-
-	private static void sort(List<SendResult> results, List<Long> seqs, List<Long> sent, List<Long> refused) {
-		for (int i = 0; i < results.size(); i++) {
-			(results.get(i).status() == SendResult.Status.REFUSED ? refused : sent).add(seqs.get(i));
-		}
-	}
-
-	/**
-	 * Sends the rows of each queue apart; the rows of a queue whose send fails wait
-	 * {@link #FAILED_RETRY_MILLIS} (logged as an error). When every queue fails, the
-	 * batch's failure is thrown: nothing is postponed.
-	 */
-	private void sendByQueue(Connection connection, List<SendBatch.Prepared> prepared, List<Long> seqs, List<Long> sent,
-			List<Long> refused, RuntimeException batchFailure) throws SQLException {
-		Map<String, List<Integer>> byQueue = new LinkedHashMap<>();
-		for (int i = 0; i < prepared.size(); i++) {
-			byQueue.computeIfAbsent(prepared.get(i).queue, (queue) -> new ArrayList<>()).add(i);
-		}
-		List<Long> failed = new ArrayList<>();
-		Map<String, RuntimeException> failures = new LinkedHashMap<>();
-		for (Map.Entry<String, List<Integer>> queue : byQueue.entrySet()) {
-			List<SendBatch.Prepared> rows = new ArrayList<>();
-			List<Long> rowSeqs = new ArrayList<>();
-			for (int i : queue.getValue()) {
-				rows.add(prepared.get(i));
-				rowSeqs.add(seqs.get(i));
-			}
-			try {
-				sort(this.engine.template().sendPrepared(rows), rowSeqs, sent, refused);
-			}
-			catch (RuntimeException ex) {
-				if (isUnavailable(ex)) {
-					throw ex;
-				}
-				failed.addAll(rowSeqs);
-				failures.put(queue.getKey(), ex);
-			}
-		}
-		if (failures.size() == byQueue.size()) {
-			throw batchFailure;
-		}
-		failures.forEach((queue, ex) -> logger.error("Cannot send the outbox rows of queue '" + queue + "' (retried in "
-				+ FAILED_RETRY_MILLIS + " ms; the other queues' rows go on): " + ex.getMessage()));
-		update(connection, "UPDATE " + this.table + " SET retry_at = ? WHERE seq = ?", failed,
-				this.clock.millis() + FAILED_RETRY_MILLIS);
-	}
-
-	/**
-	 * Whether a failure is Redis (or the connection to it) being away or slow, rather
-	 * than something about the rows.
-	 */
-	static boolean isUnavailable(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof DataAccessResourceFailureException || cause instanceof TransientDataAccessException
-					|| cause instanceof QueryTimeoutException || cause instanceof java.io.IOException
-					|| cause instanceof java.util.concurrent.TimeoutException
-					|| cause.getClass().getName().startsWith("io.lettuce.core.RedisConnectionException")
-					|| cause.getClass().getName().startsWith("io.lettuce.core.RedisCommandTimeoutException")
-					|| Failures.hasMessage(cause, "OOM command not allowed")) {
-				return true;
-			}
-			if (cause.getCause() == cause) {
-				break;
-			}
-		}
-		return false;
-	}
-
-	/**
-	 * Deletes rows in one statement per 500 ({@code seq IN (...)}): one round trip. On
-	 * MariaDB and MySQL, one statement per row (a batch): InnoDB may scan a range for a
-	 * long {@code IN} list, locking rows another relay holds, and the two relays deadlock
-	 * (one then rolls back after its send, and its rows go again).
-	 */
-	private void delete(Connection connection, List<Long> seqs) throws SQLException {
-		if (this.dialect == OutboxDialect.MARIADB) {
-			update(connection, "DELETE FROM " + this.table + " WHERE seq = ?", seqs, null);
-			return;
-		}
-		for (int from = 0; from < seqs.size(); from += 500) {
-			List<Long> slice = seqs.subList(from, Math.min(seqs.size(), from + 500));
-			String marks = String.join(", ", java.util.Collections.nCopies(slice.size(), "?"));
-			try (PreparedStatement statement = connection
-				.prepareStatement("DELETE FROM " + this.table + " WHERE seq IN (" + marks + ")")) {
-				for (int i = 0; i < slice.size(); i++) {
-					statement.setLong(i + 1, slice.get(i));
-				}
-				statement.executeUpdate();
-			}
-		}
-	}
-
-	private static void update(Connection connection, String sql, List<Long> seqs, Long first) throws SQLException {
-		if (seqs.isEmpty()) {
-			return;
-		}
-		try (PreparedStatement statement = connection.prepareStatement(sql)) {
-			for (Long seq : seqs) {
-				int index = 1;
-				if (first != null) {
-					statement.setLong(index++, first);
-				}
-				statement.setLong(index, seq);
-				statement.addBatch();
-			}
-			statement.executeBatch();
-		}
-	}
-
-	/**
 	 * What waits in the outbox.
 	 *
 	 * @param rows rows not yet moved to Redis
 	 * @param oldest the age of the oldest of them (zero when there is none)
 	 */
 	public record Backlog(long rows, Duration oldest) {
-	}
-
-	private final class Relay implements SupervisedLoop.Job {
-
-		@Override
-		public long runOnce() throws Exception {
-			int moved = relayOnce();
-			DelayQueueOutbox.this.lastFailure = null;
-			// a full batch: more wait
-			return (moved >= DelayQueueOutbox.this.batchSize) ? 0 : DelayQueueOutbox.this.pollNanos;
-		}
-
-		@Override
-		public void failed(Throwable failure) {
-			DelayQueueOutbox.this.lastFailure = failure;
-		}
-
 	}
 
 }

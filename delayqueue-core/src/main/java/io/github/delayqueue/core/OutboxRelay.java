@@ -1,0 +1,298 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.delayqueue.core;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.delayqueue.core.internal.redis.WireFormat;
+import io.github.delayqueue.core.internal.runtime.Failures;
+import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
+
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.dao.TransientDataAccessException;
+
+/**
+ * The relay of a {@link DelayQueueOutbox}: each step takes the oldest committed rows
+ * ({@code FOR UPDATE SKIP LOCKED}, at read committed), sends them to Redis, and deletes
+ * them in the same database transaction; a step that fails rolls back, and its rows go
+ * again (Redis deduplicates the messages still scheduled by id).
+ */
+final class OutboxRelay implements SupervisedLoop.Job {
+
+	private static final Log logger = LogFactory.getLog(OutboxRelay.class);
+
+	/**
+	 * How long a row the queue refused (over its size limit) waits before the next try.
+	 */
+	static final long REFUSED_RETRY_MILLIS = 5000;
+
+	/** How long the rows of a queue whose send failed (not Redis being away) wait. */
+	static final long FAILED_RETRY_MILLIS = 30_000;
+
+	private final DelayQueueEngine engine;
+
+	private final DataSource dataSource;
+
+	private final String table;
+
+	private final int batchSize;
+
+	private final long pollNanos;
+
+	private final Clock clock;
+
+	private volatile OutboxDialect dialect;
+
+	private volatile Throwable lastFailure;
+
+	OutboxRelay(DelayQueueEngine engine, DataSource dataSource, String table, int batchSize, long pollNanos,
+			Clock clock) {
+		this.engine = engine;
+		this.dataSource = dataSource;
+		this.table = table;
+		this.batchSize = batchSize;
+		this.pollNanos = pollNanos;
+		this.clock = clock;
+	}
+
+	void dialect(OutboxDialect found) {
+		this.dialect = found;
+	}
+
+	/**
+	 * @return why the last step failed, or {@code null} when it did not
+	 */
+	Throwable lastFailure() {
+		return this.lastFailure;
+	}
+
+	@Override
+	public long runOnce() throws Exception {
+		int moved = relayOnce();
+		this.lastFailure = null;
+		// a full batch: more wait
+		return (moved >= this.batchSize) ? 0 : this.pollNanos;
+	}
+
+	@Override
+	public void failed(Throwable failure) {
+		this.lastFailure = failure;
+	}
+
+	/**
+	 * Moves one batch of committed rows to Redis.
+	 * @return how many rows it moved (sent, or seen as already sent)
+	 */
+	int relayOnce() throws SQLException {
+		try (Connection connection = this.dataSource.getConnection()) {
+			if (this.dialect == null) {
+				this.dialect = OutboxDialect.of(connection);
+			}
+			boolean autoCommit = connection.getAutoCommit();
+			int isolation = connection.getTransactionIsolation();
+			connection.setAutoCommit(false);
+			// row locks only: under MariaDB's and MySQL's repeatable read, the locking
+			// read
+			// would also lock the gap after the last row, and every insert into the
+			// outbox
+			// would wait for the relay's send to Redis
+			connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+			try {
+				int moved = relay(connection);
+				connection.commit();
+				return moved;
+			}
+			catch (SQLException | RuntimeException ex) {
+				try {
+					connection.rollback();
+				}
+				catch (SQLException rollback) {
+					ex.addSuppressed(rollback);
+				}
+				throw ex;
+			}
+			finally {
+				connection.setAutoCommit(autoCommit);
+				connection.setTransactionIsolation(isolation);
+			}
+		}
+	}
+
+	private int relay(Connection connection) throws SQLException {
+		List<Long> seqs = new ArrayList<>();
+		List<SendBatch.Prepared> prepared = new ArrayList<>();
+		try (PreparedStatement select = connection.prepareStatement(this.dialect.select(this.table))) {
+			select.setLong(1, this.clock.millis());
+			select.setInt(2, this.batchSize);
+			try (ResultSet rs = select.executeQuery()) {
+				while (rs.next()) {
+					seqs.add(rs.getLong(1));
+					SendBatch.Prepared row = new SendBatch.Prepared(rs.getString(2), rs.getString(3), rs.getBytes(5),
+							WireFormat.DUE_AT, rs.getLong(6), rs.getString(7));
+					row.partitionKey = rs.getString(4);
+					prepared.add(row);
+				}
+			}
+		}
+		if (prepared.isEmpty()) {
+			return 0;
+		}
+		List<Long> sent = new ArrayList<>();
+		List<Long> refused = new ArrayList<>();
+		try {
+			sort(this.engine.template().sendPrepared(prepared), seqs, sent, refused);
+		}
+		catch (RuntimeException ex) {
+			if (isUnavailable(ex)) {
+				throw ex;
+			}
+			// not Redis being away: a row this engine cannot send (a queue name or layout
+			// it refuses) must not hold up the others, queue by queue
+			sendByQueue(connection, prepared, seqs, sent, refused, ex);
+		}
+		delete(connection, sent);
+		if (!refused.isEmpty()) {
+			logger.warn(refused.size() + " outbox message(s) refused by a queue over its size limit: retried in "
+					+ REFUSED_RETRY_MILLIS + " ms");
+			update(connection, "UPDATE " + this.table + " SET retry_at = ? WHERE seq = ?", refused,
+					this.clock.millis() + REFUSED_RETRY_MILLIS);
+		}
+		return sent.size();
+	}
+
+	private static void sort(List<SendResult> results, List<Long> seqs, List<Long> sent, List<Long> refused) {
+		for (int i = 0; i < results.size(); i++) {
+			(results.get(i).status() == SendResult.Status.REFUSED ? refused : sent).add(seqs.get(i));
+		}
+	}
+
+	/**
+	 * Sends the rows of each queue apart; the rows of a queue whose send fails wait
+	 * {@link #FAILED_RETRY_MILLIS} (logged as an error). When every queue fails, the
+	 * batch's failure is thrown: nothing is postponed.
+	 */
+	private void sendByQueue(Connection connection, List<SendBatch.Prepared> prepared, List<Long> seqs, List<Long> sent,
+			List<Long> refused, RuntimeException batchFailure) throws SQLException {
+		Map<String, List<Integer>> byQueue = new LinkedHashMap<>();
+		for (int i = 0; i < prepared.size(); i++) {
+			byQueue.computeIfAbsent(prepared.get(i).queue, (queue) -> new ArrayList<>()).add(i);
+		}
+		List<Long> failed = new ArrayList<>();
+		Map<String, RuntimeException> failures = new LinkedHashMap<>();
+		for (Map.Entry<String, List<Integer>> queue : byQueue.entrySet()) {
+			List<SendBatch.Prepared> rows = new ArrayList<>();
+			List<Long> rowSeqs = new ArrayList<>();
+			for (int i : queue.getValue()) {
+				rows.add(prepared.get(i));
+				rowSeqs.add(seqs.get(i));
+			}
+			try {
+				sort(this.engine.template().sendPrepared(rows), rowSeqs, sent, refused);
+			}
+			catch (RuntimeException ex) {
+				if (isUnavailable(ex)) {
+					throw ex;
+				}
+				failed.addAll(rowSeqs);
+				failures.put(queue.getKey(), ex);
+			}
+		}
+		if (failures.size() == byQueue.size()) {
+			throw batchFailure;
+		}
+		failures.forEach((queue, ex) -> logger.error("Cannot send the outbox rows of queue '" + queue + "' (retried in "
+				+ FAILED_RETRY_MILLIS + " ms; the other queues' rows go on): " + ex.getMessage()));
+		update(connection, "UPDATE " + this.table + " SET retry_at = ? WHERE seq = ?", failed,
+				this.clock.millis() + FAILED_RETRY_MILLIS);
+	}
+
+	/**
+	 * Whether a failure is Redis (or the connection to it) being away or slow, rather
+	 * than something about the rows.
+	 */
+	static boolean isUnavailable(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof DataAccessResourceFailureException || cause instanceof TransientDataAccessException
+					|| cause instanceof QueryTimeoutException || cause instanceof java.io.IOException
+					|| cause instanceof java.util.concurrent.TimeoutException
+					|| cause.getClass().getName().startsWith("io.lettuce.core.RedisConnectionException")
+					|| cause.getClass().getName().startsWith("io.lettuce.core.RedisCommandTimeoutException")
+					|| Failures.hasMessage(cause, "OOM command not allowed")) {
+				return true;
+			}
+			if (cause.getCause() == cause) {
+				break;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Deletes rows in one statement per 500 ({@code seq IN (...)}): one round trip. On
+	 * MariaDB and MySQL, one statement per row (a batch): InnoDB may scan a range for a
+	 * long {@code IN} list, locking rows another relay holds, and the two relays deadlock
+	 * (one then rolls back after its send, and its rows go again).
+	 */
+	private void delete(Connection connection, List<Long> seqs) throws SQLException {
+		if (this.dialect == OutboxDialect.MARIADB) {
+			update(connection, "DELETE FROM " + this.table + " WHERE seq = ?", seqs, null);
+			return;
+		}
+		for (int from = 0; from < seqs.size(); from += 500) {
+			List<Long> slice = seqs.subList(from, Math.min(seqs.size(), from + 500));
+			String marks = String.join(", ", java.util.Collections.nCopies(slice.size(), "?"));
+			try (PreparedStatement statement = connection
+				.prepareStatement("DELETE FROM " + this.table + " WHERE seq IN (" + marks + ")")) {
+				for (int i = 0; i < slice.size(); i++) {
+					statement.setLong(i + 1, slice.get(i));
+				}
+				statement.executeUpdate();
+			}
+		}
+	}
+
+	private static void update(Connection connection, String sql, List<Long> seqs, Long first) throws SQLException {
+		if (seqs.isEmpty()) {
+			return;
+		}
+		try (PreparedStatement statement = connection.prepareStatement(sql)) {
+			for (Long seq : seqs) {
+				int index = 1;
+				if (first != null) {
+					statement.setLong(index++, first);
+				}
+				statement.setLong(index, seq);
+				statement.addBatch();
+			}
+			statement.executeBatch();
+		}
+	}
+
+}
