@@ -178,12 +178,12 @@ public final class DelayQueueOutbox {
 	}
 
 	/**
-	 * Whether a send now joins a transaction of this outbox's data source (a connection
-	 * of it is bound to the thread by a transaction manager).
+	 * Whether a send now joins a transaction of this outbox's data source: a connection
+	 * of it is bound to the thread (by its transaction manager, whether it synchronizes
+	 * or not).
 	 */
 	boolean inTransaction() {
-		return TransactionSynchronizationManager.isActualTransactionActive()
-				&& TransactionSynchronizationManager.hasResource(this.dataSource);
+		return TransactionSynchronizationManager.hasResource(this.dataSource);
 	}
 
 	/**
@@ -202,6 +202,11 @@ public final class DelayQueueOutbox {
 		}
 		this.jdbc.batchUpdate("INSERT INTO " + this.table + " (queue_name, message_id, message_key, envelope, due_at, "
 				+ "send_mode, created_at, retry_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0)", rows);
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			// a transaction manager set to synchronize never: the relay's next look finds
+			// the rows once committed
+			return;
+		}
 		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 
 			@Override

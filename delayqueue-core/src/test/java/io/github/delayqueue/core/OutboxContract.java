@@ -141,6 +141,26 @@ abstract class OutboxContract extends QueueTestFixture {
 	}
 
 	@Test
+	void aTransactionManagerThatNeverSynchronizesStillHasItsRowsCommittedWithIt() {
+		DelayQueueEngine engine = engine();
+		Map<String, Integer> received = listen(engine);
+		DataSourceTransactionManager manager = new DataSourceTransactionManager(this.dataSource);
+		manager.setTransactionSynchronization(DataSourceTransactionManager.SYNCHRONIZATION_NEVER);
+		TransactionTemplate never = new TransactionTemplate(manager);
+		never.executeWithoutResult((status) -> {
+			assertThat(engine.template().sendWithOutbox(message("kept", Duration.ZERO)).status())
+				.isEqualTo(SendResult.Status.DEFERRED);
+		});
+		never.executeWithoutResult((status) -> {
+			engine.template().sendWithOutbox(message("dropped", Duration.ZERO));
+			status.setRollbackOnly();
+		});
+		await().atMost(WAIT).until(() -> received.containsKey("kept"));
+		sleep(300);
+		assertThat(received).containsOnlyKeys("kept");
+	}
+
+	@Test
 	void outsideATransactionItSendsAtOnce() {
 		DelayQueueEngine engine = engine();
 		SendResult result = engine.template().sendWithOutbox(message("now", Duration.ofHours(1)));
