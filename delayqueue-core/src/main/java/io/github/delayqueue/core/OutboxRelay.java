@@ -56,6 +56,12 @@ final class OutboxRelay implements SupervisedLoop.Job {
 	/** How long the rows of a queue whose send failed (not Redis being away) wait. */
 	static final long FAILED_RETRY_MILLIS = 30_000;
 
+	/**
+	 * The longest a relay statement may take: a database that hangs fails the step (the
+	 * health shows it, the relay retries) instead of holding the relay for good.
+	 */
+	static final int QUERY_TIMEOUT_SECONDS = 30;
+
 	private final DelayQueueEngine engine;
 
 	private final DataSource dataSource;
@@ -149,6 +155,7 @@ final class OutboxRelay implements SupervisedLoop.Job {
 		List<Long> seqs = new ArrayList<>();
 		List<SendBatch.Prepared> prepared = new ArrayList<>();
 		try (PreparedStatement select = connection.prepareStatement(this.dialect.select(this.table))) {
+			select.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
 			select.setLong(1, this.clock.millis());
 			select.setInt(2, this.batchSize);
 			try (ResultSet rs = select.executeQuery()) {
@@ -247,9 +254,6 @@ final class OutboxRelay implements SupervisedLoop.Job {
 					|| Failures.hasMessage(cause, "OOM command not allowed")) {
 				return true;
 			}
-			if (cause.getCause() == cause) {
-				break;
-			}
 		}
 		return false;
 	}
@@ -270,6 +274,7 @@ final class OutboxRelay implements SupervisedLoop.Job {
 			String marks = String.join(", ", java.util.Collections.nCopies(slice.size(), "?"));
 			try (PreparedStatement statement = connection
 				.prepareStatement("DELETE FROM " + this.table + " WHERE seq IN (" + marks + ")")) {
+				statement.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
 				for (int i = 0; i < slice.size(); i++) {
 					statement.setLong(i + 1, slice.get(i));
 				}
@@ -283,6 +288,7 @@ final class OutboxRelay implements SupervisedLoop.Job {
 			return;
 		}
 		try (PreparedStatement statement = connection.prepareStatement(sql)) {
+			statement.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
 			for (Long seq : seqs) {
 				int index = 1;
 				if (first != null) {

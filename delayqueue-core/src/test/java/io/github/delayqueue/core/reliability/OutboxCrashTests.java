@@ -145,7 +145,7 @@ class OutboxCrashTests {
 			child.awaitLine("COMMITTED", WAIT);
 			child.kill();
 		}
-		assertThat(this.jdbc.queryForObject("SELECT COUNT(*) FROM delayqueue_outbox", Long.class)).isEqualTo(COUNT);
+		assertThat(rows()).isEqualTo(COUNT);
 		Map<String, Instant> firstAt = new ConcurrentHashMap<>();
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory)
 			.outbox(this.dataSource)
@@ -158,7 +158,7 @@ class OutboxCrashTests {
 				assertThat(id).startsWith("m-");
 				assertThat(times).isEqualTo(1);
 			});
-			assertThat(this.jdbc.queryForObject("SELECT COUNT(*) FROM delayqueue_outbox", Long.class)).isZero();
+			assertThat(rows()).isZero();
 		}
 	}
 
@@ -189,15 +189,14 @@ class OutboxCrashTests {
 			lock.rollback();
 			lock.close();
 		}
-		assertThat(this.jdbc.queryForObject("SELECT COUNT(*) FROM delayqueue_outbox", Long.class)).isEqualTo(COUNT);
+		assertThat(rows()).isEqualTo(COUNT);
 		Map<String, Instant> firstAt = new ConcurrentHashMap<>();
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory)
 			.outbox(this.dataSource)
 			.outboxPollInterval(Duration.ofMillis(50))
 			.build()) {
 			// the rows go again: Redis has them scheduled, nothing twice
-			await().atMost(WAIT)
-				.until(() -> this.jdbc.queryForObject("SELECT COUNT(*) FROM delayqueue_outbox", Long.class) == 0);
+			await().atMost(WAIT).until(() -> rows() == 0);
 			assertThat(engine.admin().stats(this.queue).scheduled()).isEqualTo(COUNT);
 			Map<String, Integer> received = receive(engine, firstAt);
 			await().atMost(WAIT).until(() -> received.size() == COUNT);
@@ -255,8 +254,7 @@ class OutboxCrashTests {
 				producing.set(false);
 				producer.join(30_000);
 				await().atMost(WAIT).until(() -> received.keySet().containsAll(committed));
-				await().atMost(WAIT)
-					.until(() -> this.jdbc.queryForObject("SELECT COUNT(*) FROM delayqueue_outbox", Long.class) == 0);
+				await().atMost(WAIT).until(() -> rows() == 0);
 				long twice = received.values().stream().filter((times) -> times > 1).count();
 				System.out.println("Outbox, Redis down 30 s: " + committed.size() + " transactions committed ("
 						+ duringOutage + " during the outage), all delivered; " + twice
@@ -278,6 +276,10 @@ class OutboxCrashTests {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	private long rows() {
+		return this.jdbc.queryForObject("SELECT COUNT(*) FROM delayqueue_outbox", Long.class);
 	}
 
 	/** A port nothing listens on: a server's, started and stopped. */
