@@ -175,6 +175,302 @@ function dq.unread(stream, group, cap)
   end
   return least or 0
 end
+-- Bulk commands: one command for many members or fields costs Redis far less than one per
+-- message. Cut into slices of dq.BULK arguments (even, for score-member pairs): unpack is
+-- bounded by Lua's C stack.
+dq.BULK = 1000
+function dq.bulk(command, key, args)
+  for i = 1, #args, dq.BULK do
+    redis.call(command, key, unpack(args, i, math.min(i + dq.BULK - 1, #args)))
+  end
+end
+-- the values of many fields of a hash, in order (false for an absent one)
+function dq.hmget(hash, fields)
+  local values = {}
+  for i = 1, #fields, dq.BULK do
+    local slice = redis.call('HMGET', hash, unpack(fields, i, math.min(i + dq.BULK - 1, #fields)))
+    for j = 1, #slice do values[i + j - 1] = slice[j] end
+  end
+  return values
+end
+-- The far tier (data-model.md#far-tier). A message due at least the engine's compactAfter (H)
+-- ahead is kept compact: an entry (fields i e d) of the stream of its time slot
+-- '<far>:<slot start ms>' (slots H/2 wide), its id indexed in a small ZSET
+-- '<far>-ids:<bucket>' (member id, score due), instead of a member of delayed and a field of
+-- msgs. <far> (a ZSET: member the slot start, score the same) lists the slots that hold
+-- entries; <far-state> (a HASH) holds 'n' the indexed ids, and 'l' and 'p', the level and split
+-- pointer of the linear hashing that picks an id's bucket: 2^l + p buckets, split one at a time as
+-- ids are added (at 32 per bucket on average: a bucket not yet split holds about twice that; with
+-- the SHA-1 of the id, at most about 80 of 20,000 ids, under the 128 of a listpack-encoded ZSET),
+-- and merged back below 8 per bucket. Cancel and replace only remove
+-- the index entry: the stream entry is skipped when its slot is moved into delayed and msgs (by
+-- the scheduler, H/2 before the slot starts, newest entries first: an entry is moved when the
+-- index holds its id with its due time, then the index entry goes, so older entries of the id are
+-- skipped). Every far key shares the queue's hash tag: one slot of a cluster.
+-- A slot's stream is cut into pages of FAR_PAGE entries ('<far>:<slot start>' the first,
+-- '<far>:<slot start>:<page>' the next; <far-state> field 'p<slot start>' the last, absent for
+-- the first), so that a look-up by id reads one page, not the slot. The index score of an id is
+-- its due time times FAR_PAGES plus its page: an integer (compact in a listpack), exact in a double
+-- for due times before 2109. A score under 10^15 is a due time alone (first page), as written
+-- before pages existed.
+local FAR_SPLIT_AT, FAR_MERGE_AT = 32, 8
+local FAR_PAGE, FAR_PAGES = 2000, 2048
+function dq.far_open(far, state)
+  local s = redis.call('HMGET', state, 'n', 'l', 'p')
+  return { far = far, state = state, n = tonumber(s[1] or '0'), l = tonumber(s[2] or '0'),
+    p = tonumber(s[3] or '0'), n0 = tonumber(s[1] or '0'), slots = {}, pages = {}, held = {} }
+end
+-- the scripts' far-tier argument: '<compactAfter ms>:<slot minimum>' (a bare number: minimum 1)
+function dq.compact(arg)
+  local ms, min = string.match(arg, '^(%d+):(%d+)$')
+  if ms then return tonumber(ms), tonumber(min) end
+  return tonumber(arg), 1
+end
+-- whether a message due at due goes to the far tier: from the min-th message of its slot (width
+-- wide) on (a slot registered in the far tier, or counted in delayed once per slot and call, then as
+-- this call adds them), since a slot's stream costs about 4.7 KB however few entries it holds
+function dq.far_wants(f, delayed, due, width, min)
+  local slot = due - due % width
+  local held = f.held[slot]
+  if held == nil then
+    if redis.call('ZSCORE', f.far, slot) then
+      held = min
+    else
+      held = #redis.call('ZRANGE', delayed, slot, slot + width - 1, 'BYSCORE', 'LIMIT', 0, min)
+    end
+  end
+  -- the min-th message of a slot and those after go compact
+  if held >= min - 1 then
+    f.held[slot] = held
+    return true
+  end
+  f.held[slot] = held + 1
+  return false
+end
+-- the index score of an entry due at due in page page of its slot, and back
+local function far_score(due, page)
+  return due * FAR_PAGES + page
+end
+function dq.far_split(score)
+  if score < 1e15 then return score, 0 end
+  local page = score % FAR_PAGES
+  return (score - page) / FAR_PAGES, page
+end
+-- the last page of a slot (its state field)
+local function far_page_field(slot)
+  return string.format('p%d', slot)
+end
+function dq.far_last_page(f, slot)
+  return tonumber(redis.call('HGET', f.state, far_page_field(slot)) or '0')
+end
+local function far_hash(id)
+  return tonumber(string.sub(redis.sha1hex(id), 1, 7), 16)
+end
+local function far_bucket_no(f, h)
+  local size = 2 ^ f.l
+  local b = h % size
+  if b < f.p then b = h % (size * 2) end
+  return b
+end
+local function far_ids(f, bucket)
+  return string.format('%s-ids:%d', f.far, bucket)
+end
+local function far_bucket(f, id)
+  return far_ids(f, far_bucket_no(f, far_hash(id)))
+end
+-- the stream of a page of a far slot (its start, epoch ms)
+function dq.far_stream(f, slot, page)
+  if page == 0 then return string.format('%s:%d', f.far, slot) end
+  return string.format('%s:%d:%d', f.far, slot, page)
+end
+-- the due time of an id in the far tier and its index score, or nil
+function dq.far_due(f, id)
+  if f.n == 0 then return nil end
+  local s = redis.call('ZSCORE', far_bucket(f, id), id)
+  if not s then return nil end
+  local score = tonumber(s)
+  return dq.far_split(score), score
+end
+-- the page a new entry of a slot goes to: its last, or a new one once the last holds FAR_PAGE
+-- entries (the last of FAR_PAGES takes all that come after)
+local function far_page(f, slot)
+  local p = f.pages[slot]
+  if not p then
+    local last = dq.far_last_page(f, slot)
+    p = { n = last, n0 = last, len = redis.call('XLEN', dq.far_stream(f, slot, last)) }
+    f.pages[slot] = p
+  end
+  if p.len >= FAR_PAGE and p.n < FAR_PAGES - 1 then
+    p.n, p.len = p.n + 1, 0
+  end
+  p.len = p.len + 1
+  return p.n
+end
+-- splits buckets while the index holds more than FAR_SPLIT_AT ids per bucket
+local far_rehash
+local function far_grow(f)
+  while f.n > FAR_SPLIT_AT * (2 ^ f.l + f.p) do
+    -- split bucket p into p and p + 2^l
+    local from = f.p
+    f.p = f.p + 1
+    far_rehash(f, from, from + 2 ^ f.l)
+    if f.p == 2 ^ f.l then f.l, f.p = f.l + 1, 0 end
+  end
+end
+-- writes a message into the far tier (its id not yet in the index)
+function dq.far_add(f, id, envelope, due, width)
+  local slot = due - due % width
+  local page = far_page(f, slot)
+  redis.call('ZADD', far_bucket(f, id), far_score(due, page), id)
+  redis.call('XADD', dq.far_stream(f, slot, page), '*', '{{ID}}', id, '{{ENVELOPE}}', envelope, '{{DUE}}', due)
+  f.n = f.n + 1
+  f.slots[slot] = true
+  far_grow(f)
+end
+-- removes an id from the far index (its stream entry is skipped when moved); whether it was there
+function dq.far_remove(f, id)
+  if f.n == 0 then return false end
+  if redis.call('ZREM', far_bucket(f, id), id) == 1 then
+    f.n = f.n - 1
+    return true
+  end
+  return false
+end
+-- whether an index score is that of an entry due at due in page page
+function dq.far_is(score, due, page)
+  local d, p = dq.far_split(score)
+  return d == due and p == page
+end
+-- removes an id from the far index if it is held there with this due time and page (the live
+-- entry of a slot being moved); whether it was
+local function far_take(f, id, due, page)
+  if f.n == 0 then return false end
+  local bucket = far_bucket(f, id)
+  local s = redis.call('ZSCORE', bucket, id)
+  if not s or not dq.far_is(tonumber(s), due, page) then return false end
+  redis.call('ZREM', bucket, id)
+  f.n = f.n - 1
+  return true
+end
+-- calls visit(id, envelope, due) for the entries of a page of a far slot, newest first, read 1000
+-- at a time (a first page written before pages existed may hold millions: the script's memory
+-- stays bounded), until visit returns true
+function dq.far_scan(f, slot, page, visit)
+  local stream = dq.far_stream(f, slot, page)
+  local before = '+'
+  while true do
+    local entries = redis.call('XREVRANGE', stream, before, '-', 'COUNT', 1000)
+    for _, entry in ipairs(entries) do
+      local v = entry[2]
+      if visit(v[2], v[4], tonumber(v[6])) then return end
+    end
+    if #entries < 1000 then return end
+    before = '(' .. entries[#entries][1]
+  end
+end
+-- the envelope of an id held in the far tier with this index score, or nil: the newest entry of the
+-- id with its due time, in the page of the slot that holds it (the latest slot starting by the due
+-- time: slots written by engines of other compactAfter settings may start between, so up to 8 are
+-- read)
+function dq.far_envelope(f, id, score)
+  local found = nil
+  local due, page = dq.far_split(score)
+  local slots = redis.call('ZRANGE', f.far, due, '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 8)
+  for _, slot in ipairs(slots) do
+    dq.far_scan(f, tonumber(slot), page, function(other, envelope, otherDue)
+      if other == id and otherDue == due then found = envelope end
+      return found ~= nil
+    end)
+    if found then return found end
+  end
+  return nil
+end
+-- moves the buckets' ids of one split or merge: from bucket 'from' those whose bucket is now 'to'
+far_rehash = function(f, from, to)
+  local key = far_ids(f, from)
+  local members = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
+  local moving, add = {}, {}
+  for i = 1, #members, 2 do
+    if far_bucket_no(f, far_hash(members[i])) == to then
+      moving[#moving + 1] = members[i]
+      add[#add + 1] = members[i + 1]
+      add[#add + 1] = members[i]
+    end
+  end
+  if #moving > 0 then
+    dq.bulk('ZREM', key, moving)
+    dq.bulk('ZADD', far_ids(f, to), add)
+  end
+end
+-- merges buckets back while the index holds fewer than FAR_MERGE_AT ids per bucket, and writes the
+-- state and the slots written to
+function dq.far_close(f)
+  while (f.l > 0 or f.p > 0) and f.n < FAR_MERGE_AT * (2 ^ f.l + f.p) do
+    -- merge the last bucket back into the one it split from
+    if f.p == 0 then f.l, f.p = f.l - 1, 2 ^ (f.l - 1) end
+    f.p = f.p - 1
+    far_rehash(f, f.p + 2 ^ f.l, f.p)
+  end
+  local slots = {}
+  for slot in pairs(f.slots) do
+    slots[#slots + 1] = slot
+    slots[#slots + 1] = slot
+  end
+  dq.bulk('ZADD', f.far, slots)
+  for slot, p in pairs(f.pages) do
+    if p.n ~= p.n0 then redis.call('HSET', f.state, far_page_field(slot), p.n) end
+  end
+  if f.n > 0 or f.l > 0 or f.p > 0 then
+    redis.call('HSET', f.state, 'n', f.n, 'l', f.l, 'p', f.p)
+  elseif f.n0 > 0 then
+    -- the slots' last pages stay, as long as their slots
+    redis.call('HDEL', f.state, 'n', 'l', 'p')
+  end
+end
+-- moves the entries of the far slots starting by upTo into delayed and msgs (newest first: the last
+-- page of a slot first; at most limit entries read); returns the entries read
+function dq.far_move(f, delayed, msgs, upTo, limit)
+  local budget = limit
+  local zadd, hset = {}, {}
+  while budget > 0 do
+    local head = redis.call('ZRANGE', f.far, 0, 0, 'WITHSCORES')
+    if not head[2] or tonumber(head[2]) > upTo then break end
+    local slot = tonumber(head[2])
+    local page = dq.far_last_page(f, slot)
+    local stream = dq.far_stream(f, slot, page)
+    local entries = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', budget)
+    local read = {}
+    for _, entry in ipairs(entries) do
+      local v = entry[2]
+      local id, due = v[2], tonumber(v[6])
+      if far_take(f, id, due, page) then
+        hset[#hset + 1] = id
+        hset[#hset + 1] = v[4]
+        zadd[#zadd + 1] = due
+        zadd[#zadd + 1] = id
+      end
+      read[#read + 1] = entry[1]
+    end
+    if #entries < budget then
+      -- the page is done: the slot is, with its first
+      redis.call('DEL', stream)
+      if page == 0 then
+        redis.call('ZREM', f.far, head[1])
+      elseif page == 1 then
+        redis.call('HDEL', f.state, far_page_field(slot))
+      else
+        redis.call('HSET', f.state, far_page_field(slot), page - 1)
+      end
+    else
+      dq.bulk('XDEL', stream, read)
+    end
+    budget = budget - #entries
+    if #entries == 0 then budget = budget - 1 end
+  end
+  dq.bulk('HSET', msgs, hset)
+  dq.bulk('ZADD', delayed, zadd)
+  return limit - budget
+end
 -- adds a message ready for delivery to a stream: the queue's, or a group's retry stream
 function dq.add_ready(stream, id, envelope, due, attempt)
   return redis.call('XADD', stream, '*', '{{ID}}', id, '{{ENVELOPE}}', envelope, '{{DUE}}', due,

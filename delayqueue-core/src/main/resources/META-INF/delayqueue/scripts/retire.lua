@@ -5,8 +5,9 @@
 -- or its dead letters.
 -- KEYS[1] delayed ZSET, KEYS[2] stream, KEYS[3] dead-letter stream, KEYS[4] retired marker,
 -- then for each group ARGV names: KEYS[3 + 2i] its retry ZSET, KEYS[4 + 2i] its retry stream,
--- and last the urgent stream (due messages with a priority) and the fair ZSET (due messages
--- waiting for their turn in a fair-share queue)
+-- and last the urgent stream (due messages with a priority), the fair ZSET (due messages
+-- waiting for their turn in a fair-share queue) and the far-state HASH (its 'n': messages in the
+-- far tier)
 -- ARGV[1] 'check' or 'retire', ARGV[2..] the groups on the stream as the caller read them (a
 -- group created since is reported: its retries were not looked at)
 -- Returns what the partition still holds, one line each; nothing when it is drained
@@ -39,11 +40,11 @@ local function stream_held(stream, what, only)
   end
   return groups
 end
-local scheduled = redis.call('ZCARD', KEYS[1])
+local scheduled = redis.call('ZCARD', KEYS[1]) + tonumber(redis.call('HGET', KEYS[#KEYS], 'n') or '0')
 if scheduled > 0 then held[#held + 1] = scheduled .. ' scheduled message(s)' end
 local groups = stream_held(KEYS[2], 'message(s)', nil) or {}
-stream_held(KEYS[#KEYS - 1], 'prioritized message(s)', nil)
-local waiting = redis.call('ZCARD', KEYS[#KEYS])
+stream_held(KEYS[#KEYS - 2], 'prioritized message(s)', nil)
+local waiting = redis.call('ZCARD', KEYS[#KEYS - 1])
 if waiting > 0 then held[#held + 1] = waiting .. ' due message(s) waiting for their fair share' end
 local known = {}
 for i = 2, #ARGV do

@@ -10,9 +10,12 @@
 -- KEYS[1] delayed ZSET, KEYS[2] msgs HASH, KEYS[3] stream, KEYS[4] retired marker (a partition
 -- retired by a change of the partition count takes no more messages), KEYS[5] size limit,
 -- KEYS[6] urgent stream (due messages with a priority), KEYS[7] fair ZSET, KEYS[8] fair-state HASH
--- (in a fair-share queue a message due at once without a priority waits there: dq.hold_fair)
+-- (in a fair-share queue a message due at once without a priority waits there: dq.hold_fair),
+-- KEYS[9] far ZSET, KEYS[10] far-state HASH (a message due compactAfter or more ahead goes to the
+-- far tier: dq.far_add)
 -- ARGV[1] wake-up channel, ARGV[2] message count, ARGV[3] partition count, ARGV[4] '1' for a
--- fair-share queue, then per message:
+-- fair-share queue, ARGV[5] '<compactAfter ms>:<slot minimum>' (0: no far tier; dq.compact,
+-- dq.far_wants), then per message:
 --   id, envelope, kind ('d' = delay in ms from Redis now, 'a' = absolute epoch ms), value,
 --   mode ('0' keep an existing one, '1' replace it, '2' generated id: no existing one to look for)
 -- Returns per message: status (1 scheduled, 2 ready, 3 duplicate, 4 replaced, 5 refused: over
@@ -27,6 +30,14 @@ local headScore = head[2] and tonumber(head[2]) or nil
 local wake = false
 local fair = nil
 local out = {}
+-- scheduled messages are written together (dq.bulk); an id already written this call flushes
+-- them first, so its look-up sees it
+local zadd, hset, written = {}, {}, {}
+local function flush()
+  dq.bulk('HSET', KEYS[2], hset)
+  dq.bulk('ZADD', KEYS[1], zadd)
+  zadd, hset, written = {}, {}, {}
+end
 -- due messages the slowest group has not read yet
 local function ready(stream)
   if redis.call('EXISTS', stream) == 0 then return 0 end
@@ -43,18 +54,32 @@ local function ready(stream)
   end
   return most
 end
+local compact, farMin = dq.compact(ARGV[5])
+local far = nil
+local function far_state()
+  far = far or dq.far_open(KEYS[9], KEYS[10])
+  return far
+end
 local max = redis.call('GET', KEYS[5])
 local share, waiting = nil, 0
 if max then
   share = math.ceil(tonumber(max) / tonumber(ARGV[3]))
   waiting = redis.call('ZCARD', KEYS[1]) + ready(KEYS[3]) + ready(KEYS[6]) + redis.call('ZCARD', KEYS[7])
+    + far_state().n
 end
 for i = 0, tonumber(ARGV[2]) - 1 do
-  local b = 5 + i * 5
+  local b = 6 + i * 5
   local id, env, kind, value, replace = ARGV[b], ARGV[b + 1], ARGV[b + 2], tonumber(ARGV[b + 3]), ARGV[b + 4]
   local due = dq.due(kind, value, now, nowUp)
-  local existing = nil
-  if replace ~= '2' then existing = redis.call('ZSCORE', KEYS[1], id) end
+  local existing, existingFar = nil, false
+  if replace ~= '2' then
+    if written[id] then flush() end
+    existing = redis.call('ZSCORE', KEYS[1], id)
+    if not existing then
+      existing = dq.far_due(far_state(), id)
+      existingFar = existing ~= nil
+    end
+  end
   local status
   if existing and replace ~= '1' then
     status = 3
@@ -65,11 +90,18 @@ for i = 0, tonumber(ARGV[2]) - 1 do
   else
     if not existing then waiting = waiting + 1 end
     if existing then status = 4 end
-    if due <= now and (headScore == nil or headScore > due) then
-      if existing then
-        redis.call('ZREM', KEYS[1], id)
-        redis.call('HDEL', KEYS[2], id)
-      end
+    -- a replaced message in the far tier: out of its index (its stream entry is skipped)
+    if existingFar then dq.far_remove(far, id) end
+    local toFar = compact > 0 and due - now >= compact
+      and dq.far_wants(far_state(), KEYS[1], due, math.floor(compact / 2), farMin)
+    if existing and not existingFar and (toFar or (due <= now and (headScore == nil or headScore > due))) then
+      redis.call('ZREM', KEYS[1], id)
+      redis.call('HDEL', KEYS[2], id)
+    end
+    if toFar then
+      dq.far_add(far_state(), id, env, due, math.floor(compact / 2))
+      status = status or 1
+    elseif due <= now and (headScore == nil or headScore > due) then
       local stream = dq.ready_stream(env, KEYS[3], KEYS[6])
       if ARGV[4] == '1' and stream == KEYS[3] then
         fair = fair or dq.fair_open(KEYS[8])
@@ -79,8 +111,11 @@ for i = 0, tonumber(ARGV[2]) - 1 do
       end
       status = status or 2
     else
-      redis.call('HSET', KEYS[2], id, env)
-      redis.call('ZADD', KEYS[1], due, id)
+      hset[#hset + 1] = id
+      hset[#hset + 1] = env
+      zadd[#zadd + 1] = due
+      zadd[#zadd + 1] = id
+      written[id] = true
       status = status or 1
       if headScore == nil or due < headScore then
         headScore = due
@@ -94,6 +129,8 @@ for i = 0, tonumber(ARGV[2]) - 1 do
   out[#out + 1] = status
   out[#out + 1] = due
 end
+flush()
+if far then dq.far_close(far) end
 if fair then dq.fair_close(fair) end
 if wake then
   redis.call('PUBLISH', ARGV[1], headScore)

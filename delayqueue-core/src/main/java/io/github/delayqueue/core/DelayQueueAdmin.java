@@ -380,8 +380,10 @@ public class DelayQueueAdmin {
 
 	/**
 	 * Returns a page of a queue's scheduled messages in due order (ties in id order),
-	 * across its partitions: bounded work (per partition, one range read of at most a
-	 * page and its envelopes), however many messages the queue holds.
+	 * across its partitions: per partition, one range read of at most a page and its
+	 * envelopes from the schedule, and the far tier's time slots up to the page's last
+	 * due time (each slot read whole: a minute's messages with the default
+	 * {@code compactAfter}).
 	 * @param queue the queue
 	 * @param after the {@link ScheduledMessage#cursor()} of the last message of the
 	 * previous page, or {@code null} for the first page

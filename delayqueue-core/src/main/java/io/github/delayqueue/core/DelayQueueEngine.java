@@ -86,6 +86,16 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	private final Duration schedulerMaxIdle;
 
+	/**
+	 * How long before a far slot starts an engine that writes none moves it: half the
+	 * default {@code compactAfter}.
+	 */
+	private static final long DEFAULT_FAR_LEAD_MILLIS = 60_000;
+
+	private final long compactAfterMillis;
+
+	private final int compactMinimum;
+
 	private final DelayQueueObserver observer;
 
 	private final HistoryRecorder history;
@@ -130,6 +140,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.sendBatchSize = builder.sendBatchSize;
 		this.promoteBatchSize = builder.promoteBatchSize;
 		this.schedulerMaxIdle = builder.schedulerMaxIdle;
+		this.compactAfterMillis = builder.compactAfter.toMillis();
+		this.compactMinimum = builder.compactMinimum;
 		this.clock = builder.clock;
 		this.fairShare = Set.copyOf(builder.fairShare);
 		this.history = builder.history ? new HistoryRecorder(this.scripts, this::keys, this.clock) : null;
@@ -152,7 +164,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.layouts = new QueueLayouts(this.scripts, this::keys, builder.partitions, builder.partitioner,
 				builder.sizeLimits);
 		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this.promoteBatchSize,
-				this.schedulerMaxIdle, (queue) -> admin().schedules().registerDeclared(queue), this::isFairShare);
+				this.schedulerMaxIdle, (queue) -> admin().schedules().registerDeclared(queue), this::isFairShare,
+				(this.compactAfterMillis > 0) ? this.compactAfterMillis / 2 : DEFAULT_FAR_LEAD_MILLIS);
 		this.controls = new FlowControls(this.scripts, this::keys, new WakeUps(builder.connectionFactory),
 				builder.pausedAtStartup, builder.rateLimits);
 		this.template = new DelayQueueTemplate(this);
@@ -443,6 +456,14 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	int sendBatchSize() {
 		return this.sendBatchSize;
+	}
+
+	/**
+	 * The scripts' far-tier argument: {@code <compactAfter ms>:<slot minimum>}.
+	 * @return the argument
+	 */
+	String compactArgument() {
+		return this.compactAfterMillis + ":" + this.compactMinimum;
 	}
 
 	/**

@@ -57,6 +57,10 @@ public final class DelayQueueEngineBuilder {
 
 	Duration schedulerMaxIdle = Duration.ofSeconds(2);
 
+	Duration compactAfter = Duration.ofMinutes(2);
+
+	int compactMinimum = 64;
+
 	Duration operationTimeout = Duration.ofSeconds(2);
 
 	final List<DelayQueueObserver> observers = new ArrayList<>();
@@ -166,6 +170,44 @@ public final class DelayQueueEngineBuilder {
 	 */
 	public DelayQueueEngineBuilder promoteBatchSize(int size) {
 		this.promoteBatchSize = positive("Promote batch size", size);
+		return this;
+	}
+
+	/**
+	 * Sets how far ahead a message must be due to be kept in the compact far tier
+	 * (default 2 minutes): one entry of its time slot's stream and of a small id index,
+	 * about half the memory of a message in the schedule (a ZSET member and a hash
+	 * field), which holds the nearer ones. The scheduler moves a slot into the schedule
+	 * half this time before it starts. Zero keeps every message in the schedule (far-tier
+	 * messages that other engines wrote are still moved and delivered).
+	 * @param after zero, or from one second to one day
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder compactAfter(Duration after) {
+		if (after == null || after.isNegative() || (!after.isZero()
+				&& (after.compareTo(Duration.ofSeconds(1)) < 0 || after.compareTo(Duration.ofDays(1)) > 0))) {
+			throw new IllegalArgumentException(
+					"Compact after must be zero or from 1 second to 1 day, but was " + after);
+		}
+		this.compactAfter = after;
+		return this;
+	}
+
+	/**
+	 * Sets from which of its messages a far-tier time slot is kept compact (default the
+	 * 64th): a slot's stream costs about 4.7 KB of Redis memory however few entries it
+	 * holds, so the first messages of a slot stay in the schedule (about 270 bytes each),
+	 * and only those of a slot this full go compact (about 143 bytes each).
+	 * @param messages from 1 (every message due {@link #compactAfter} ahead goes compact)
+	 * to 100,000
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder compactMinimum(int messages) {
+		if (messages < 1 || messages > 100_000) {
+			throw new IllegalArgumentException(
+					"Compact minimum must be from 1 to 100000 messages per slot, but was " + messages);
+		}
+		this.compactMinimum = messages;
 		return this;
 	}
 

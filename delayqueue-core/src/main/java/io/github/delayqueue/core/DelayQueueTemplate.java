@@ -220,10 +220,10 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	public boolean cancel(String queue, String id) {
 		QueueNames.messageId(id);
 		return RedisCalls.inRedis("cancel message '" + id + "' in queue '" + queue + "'",
-				() -> inEachPartition(queue, id,
-						(keys) -> ScriptRunner.asLong(this.engine.scripts()
-							.run(Scripts.CANCEL, List.of(keys.delayed(), keys.messages(), keys.schedules()), id)
-							.get(0)) == 1));
+				() -> inEachPartition(queue, id, (keys) -> ScriptRunner.asLong(this.engine.scripts()
+					.run(Scripts.CANCEL,
+							List.of(keys.delayed(), keys.messages(), keys.schedules(), keys.far(), keys.farState()), id)
+					.get(0)) == 1));
 	}
 
 	@Override
@@ -240,10 +240,13 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	private boolean reschedule(String queue, String id, String kind, long value) {
 		return RedisCalls.inRedis("reschedule message '" + id + "' in queue '" + queue + "'",
-				() -> inEachPartition(queue, id, (keys) -> ScriptRunner.asLong(this.engine.scripts()
-					.run(Scripts.RESCHEDULE, List.of(keys.delayed(), keys.messages(), keys.stream(), keys.urgent()), id,
-							kind, value, keys.wakeChannel())
-					.get(0)) == 1));
+				() -> inEachPartition(queue, id,
+						(keys) -> ScriptRunner.asLong(this.engine.scripts()
+							.run(Scripts.RESCHEDULE,
+									List.of(keys.delayed(), keys.messages(), keys.stream(), keys.urgent(), keys.far(),
+											keys.farState()),
+									id, kind, value, keys.wakeChannel(), this.engine.compactArgument())
+							.get(0)) == 1));
 	}
 
 	/**

@@ -224,11 +224,8 @@ final class DurableSends {
 
 	/** Runs the send script by its digest, or by its source when the master lacks it. */
 	private static Object evalSend(RedisClusterAsyncCommands<byte[], byte[]> master, Chunk chunk) {
-		byte[][] keys = chunk.scriptKeys().stream().map(DurableSends::bytes).toArray(byte[][]::new);
-		byte[][] args = new byte[chunk.args.length][];
-		for (int i = 0; i < args.length; i++) {
-			args[i] = ScriptRunner.encode(chunk.args[i]);
-		}
+		byte[][] keys = chunk.scriptKeyBytes();
+		byte[][] args = chunk.argBytes();
 		return ScriptRunner.bySha(
 				() -> await(master.evalsha(Scripts.SEND.getSha1(), ScriptOutputType.MULTI, keys, args),
 						"the send script"),

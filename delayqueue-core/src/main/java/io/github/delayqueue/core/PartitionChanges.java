@@ -174,6 +174,7 @@ final class PartitionChanges {
 			}
 			scriptKeys.add(keys.urgent());
 			scriptKeys.add(keys.fair());
+			scriptKeys.add(keys.farState());
 			List<Object> reply = this.engine.scripts().run(Scripts.RETIRE, scriptKeys, args.toArray());
 			for (Object line : reply) {
 				held.add("partition " + keys.partition() + " ({" + keys.tag() + "}): " + ScriptRunner.asString(line));

@@ -111,7 +111,10 @@ final class QueueInspection {
 	}
 
 	private QueueStats stats(RedisConnection connection, QueueKeys keys) {
-		Long scheduled = connection.zSetCommands().zCard(QueueKeys.bytes(keys.delayed()));
+		// the far tier's messages are scheduled too
+		byte[] far = connection.hashCommands().hGet(QueueKeys.bytes(keys.farState()), QueueKeys.bytes("n"));
+		Long scheduled = orZero(connection.zSetCommands().zCard(QueueKeys.bytes(keys.delayed())))
+				+ ((far != null) ? Long.parseLong(new String(far, StandardCharsets.US_ASCII)) : 0);
 		long length = orZero(connection.streamCommands().xLen(QueueKeys.bytes(keys.stream())));
 		// due messages with a priority wait in the urgent stream: counted as the others
 		long urgentLength = orZero(connection.streamCommands().xLen(QueueKeys.bytes(keys.urgent())));

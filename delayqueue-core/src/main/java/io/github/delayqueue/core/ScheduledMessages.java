@@ -31,6 +31,8 @@ import org.springframework.data.redis.connection.zset.Tuple;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
 
 /**
  * Reads a queue's scheduled messages for {@link DelayQueueAdmin}: a page in due order
@@ -106,6 +108,7 @@ final class ScheduledMessages {
 		}
 		List<ScheduledMessage> messages = new ArrayList<>(found.size());
 		if (found.isEmpty()) {
+			farPage(connection, keys, cursor, count, messages);
 			return messages;
 		}
 		byte[][] ids = found.stream().map(Tuple::getValue).toArray(byte[][]::new);
@@ -118,6 +121,7 @@ final class ScheduledMessages {
 						(long) found.get(i).getScore().doubleValue(), envelope));
 			}
 		}
+		farPage(connection, keys, cursor, count, messages);
 		return messages;
 	}
 
@@ -143,9 +147,28 @@ final class ScheduledMessages {
 						if (due != null && envelope != null) {
 							return Optional.of(message(keys, id, due.longValue(), envelope));
 						}
+						List<Object> far = ScriptRunner.run(connection, Scripts.FAR_READ,
+								List.of(keys.far(), keys.farState()), "find", id);
+						if (!far.isEmpty()) {
+							return Optional.of(message(keys, id, ScriptRunner.asLong(far.get(0)), (byte[]) far.get(1)));
+						}
 					}
 					return Optional.<ScheduledMessage>empty();
 				}));
+	}
+
+	/**
+	 * Adds the far tier's messages of a page: those after the cursor, up to {@code count}
+	 * (the caller merges them with the schedule's in due order; see
+	 * {@link FarTierPages}).
+	 */
+	private static void farPage(RedisConnection connection, QueueKeys keys, Cursor cursor, int count,
+			List<ScheduledMessage> messages) {
+		long from = (cursor != null) ? cursor.dueMillis() : 0;
+		for (FarTierPages.Entry entry : FarTierPages.page(connection, keys, from,
+				(due, id) -> cursor == null || cursor.isBefore(due, id), count)) {
+			messages.add(message(keys, entry.id(), entry.due(), entry.envelope()));
+		}
 	}
 
 	private static ScheduledMessage message(QueueKeys keys, String id, long due, byte[] bytes) {

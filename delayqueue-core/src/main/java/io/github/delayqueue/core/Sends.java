@@ -47,8 +47,11 @@ final class Sends {
 
 	private final DelayQueueEngine engine;
 
+	private final CoalescedSends coalesced;
+
 	Sends(DelayQueueEngine engine) {
 		this.engine = engine;
+		this.coalesced = new CoalescedSends(engine);
 	}
 
 	/**
@@ -159,28 +162,32 @@ final class Sends {
 		}
 		String queues = batch.queues();
 		Duration bound = this.engine.scripts().bound();
-		long[] confirmed = RedisCalls.inRedis("send to queue(s) " + queues,
-				() -> this.engine.scripts().executeUnbounded((connection) -> {
-					List<Chunk> chunks = chunks(batch.byPartition);
-					if (durability != null) {
-						// one pipeline: each chunk's bound, and the time the replicas may
-						// take
-						Duration total = (bound != null) ? bound.multipliedBy(chunks.size()).plus(durability.timeout())
-								: null;
-						return ScriptRunner.bounded(total,
-								() -> DurableSends.send(this.engine, connection, chunks, durability));
-					}
-					for (Chunk chunk : chunks) {
-						// each chunk bounded: a send of a million messages takes many of
-						// them
-						ScriptRunner.bounded(bound, () -> {
-							this.engine.layouts().register(connection, chunk.keys);
-							chunk.apply(ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args));
-							return null;
-						});
-					}
+		long[] confirmed = (batch.single && durability == null) ? sendCoalesced(batch) : RedisCalls
+			.inRedis("send to queue(s) " + queues, () -> this.engine.scripts().executeUnbounded((connection) -> {
+				List<Chunk> chunks = chunks(batch.byPartition);
+				if (durability != null) {
+					// one pipeline: each chunk's bound, and the time the replicas may
+					// take
+					Duration total = (bound != null) ? bound.multipliedBy(chunks.size()).plus(durability.timeout())
+							: null;
+					return ScriptRunner.bounded(total,
+							() -> DurableSends.send(this.engine, connection, chunks, durability));
+				}
+				if (PipelinedSends.applies(connection, chunks)) {
+					PipelinedSends.send(this.engine, connection, chunks, bound);
 					return null;
-				}));
+				}
+				for (Chunk chunk : chunks) {
+					// each chunk bounded: a send of a million messages takes many of
+					// them
+					ScriptRunner.bounded(bound, () -> {
+						this.engine.layouts().register(connection, chunk.keys);
+						chunk.apply(ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args));
+						return null;
+					});
+				}
+				return null;
+			}));
 		List<SendResult> results = new ArrayList<>(all.size());
 		for (Prepared prepared : all) {
 			results.add(prepared.result);
@@ -195,16 +202,28 @@ final class Sends {
 		return results;
 	}
 
+	/** A single message, in one script call with those other threads send meanwhile. */
+	private long[] sendCoalesced(SendBatch batch) {
+		Map.Entry<QueueKeys, List<Prepared>> only = batch.byPartition.entrySet().iterator().next();
+		this.coalesced.send(only.getKey(), only.getValue().get(0));
+		return null;
+	}
+
 	private List<Chunk> chunks(Map<QueueKeys, List<Prepared>> byPartition) {
 		List<Chunk> chunks = new ArrayList<>();
 		int size = this.engine.sendBatchSize();
 		byPartition.forEach((keys, batch) -> {
 			for (int from = 0; from < batch.size(); from += size) {
-				chunks.add(new Chunk(keys, batch.subList(from, Math.min(batch.size(), from + size)),
-						this.engine.partitions(keys.queue()), this.engine.isFairShare(keys.queue())));
+				chunks.add(chunk(this.engine, keys, batch.subList(from, Math.min(batch.size(), from + size))));
 			}
 		});
 		return chunks;
+	}
+
+	/** One script call for messages of one partition. */
+	static Chunk chunk(DelayQueueEngine engine, QueueKeys keys, List<Prepared> messages) {
+		return new Chunk(keys, messages, engine.partitions(keys.queue()), engine.isFairShare(keys.queue()),
+				engine.compactArgument());
 	}
 
 	/** One script call's worth of messages of one queue. */
@@ -218,7 +237,7 @@ final class Sends {
 
 		final int partitions;
 
-		Chunk(QueueKeys keys, List<Prepared> messages, int partitions, boolean fairShare) {
+		Chunk(QueueKeys keys, List<Prepared> messages, int partitions, boolean fairShare, String compact) {
 			this.keys = keys;
 			this.messages = messages;
 			this.partitions = partitions;
@@ -227,6 +246,7 @@ final class Sends {
 			args.add(messages.size());
 			args.add(partitions);
 			args.add(fairShare ? "1" : "0");
+			args.add(compact);
 			for (Prepared prepared : messages) {
 				args.add(prepared.id);
 				args.add(prepared.envelope);
@@ -239,7 +259,22 @@ final class Sends {
 
 		List<String> scriptKeys() {
 			return List.of(this.keys.delayed(), this.keys.messages(), this.keys.stream(), this.keys.retired(),
-					this.keys.sizeLimit(), this.keys.urgent(), this.keys.fair(), this.keys.fairState());
+					this.keys.sizeLimit(), this.keys.urgent(), this.keys.fair(), this.keys.fairState(), this.keys.far(),
+					this.keys.farState());
+		}
+
+		/** The script's keys, encoded for a client's own API. */
+		byte[][] scriptKeyBytes() {
+			return scriptKeys().stream().map(QueueKeys::bytes).toArray(byte[][]::new);
+		}
+
+		/** The script's arguments, encoded for a client's own API. */
+		byte[][] argBytes() {
+			byte[][] bytes = new byte[this.args.length][];
+			for (int i = 0; i < bytes.length; i++) {
+				bytes[i] = ScriptRunner.encode(this.args[i]);
+			}
+			return bytes;
 		}
 
 		void apply(List<Object> reply) {

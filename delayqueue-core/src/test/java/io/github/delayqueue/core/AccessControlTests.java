@@ -114,7 +114,11 @@ class AccessControlTests {
 			assertThatIllegalStateException().isThrownBy(() -> engine.admin().finishPartitionChange("acl-change"))
 				.withMessageContaining("read by no group yet");
 		}
-		try (DelayQueueEngine engine = DelayQueueEngine.builder(factory).build()) {
+		// the far tier from 1 s on: "far" goes there, and is moved and delivered
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(factory)
+			.compactAfter(Duration.ofSeconds(1))
+			.compactMinimum(1)
+			.build()) {
 			Set<String> received = ConcurrentHashMap.newKeySet();
 			DelayQueueListenerContainer container = engine
 				.listenerContainer("acl", "g", String.class, (payload, context) -> {
@@ -130,12 +134,17 @@ class AccessControlTests {
 			try {
 				engine.template().send("acl", "later", Duration.ofMillis(300));
 				engine.template().send("acl", "now", Duration.ZERO);
+				engine.template()
+					.send(DelayMessage.builder("far").queue("acl").id("far").delay(Duration.ofMillis(1500)).build());
+				assertThat(engine.admin().scheduledMessage("acl", "far")).isPresent();
+				assertThat(engine.admin().scheduled("acl", null, 10)).extracting(ScheduledMessage::id).contains("far");
 				engine.template().sendAll(List.of(DelayMessage.builder("bad-1").queue("acl").build()));
 				engine.template()
 					.send(DelayMessage.builder("cancel me").queue("acl").id("c-1").delay(Duration.ofHours(1)).build());
 				assertThat(engine.template().reschedule("acl", "c-1", Duration.ofHours(2))).isTrue();
 				assertThat(engine.template().cancel("acl", "c-1")).isTrue();
-				await().atMost(Duration.ofSeconds(10)).until(() -> received.containsAll(List.of("later", "now")));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> received.containsAll(List.of("later", "now", "far")));
 				await().atMost(Duration.ofSeconds(10)).until(() -> engine.admin().stats("acl").dead() == 1);
 				DeadLetter letter = engine.admin().deadLetters("acl", null, 10).get(0);
 				assertThat(engine.admin().replay("acl", letter.entryId())).isTrue();

@@ -27,7 +27,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
@@ -220,9 +219,9 @@ class AsyncOperationsTests {
 		return (Long) this.redis.execute("XLEN", this.engine.keys(queue).stream());
 	}
 
+	/** The due time of a scheduled message, in the schedule or the far tier. */
 	private Instant dueTime(String id) {
-		QueueKeys keys = this.engine.keys(this.queue);
-		return Instant.ofEpochMilli(Long.parseLong((String) this.redis.execute("ZSCORE", keys.delayed(), id)));
+		return this.engine.admin().scheduledMessage(this.queue, id).orElseThrow().dueTime();
 	}
 
 	private Instant redisNow() {

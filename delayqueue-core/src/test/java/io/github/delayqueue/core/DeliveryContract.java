@@ -49,6 +49,8 @@ abstract class DeliveryContract {
 
 	private final Function<String, RedisServer> serverFor;
 
+	private final RedisConnectionFactory connectionFactory;
+
 	private final DelayQueueEngine engine;
 
 	private final List<DelayQueueListenerContainer> containers = new java.util.ArrayList<>();
@@ -61,6 +63,7 @@ abstract class DeliveryContract {
 	 */
 	DeliveryContract(RedisConnectionFactory connectionFactory, Function<String, RedisServer> serverFor) {
 		this.serverFor = serverFor;
+		this.connectionFactory = connectionFactory;
 		this.engine = DelayQueueEngine.builder(connectionFactory).build();
 	}
 
@@ -167,6 +170,78 @@ abstract class DeliveryContract {
 		BlockingQueue<Received> received = listen("g", RetryPolicy.DEFAULT, Failing.NEVER);
 		assertThat(received.poll(5, TimeUnit.SECONDS).payload).isEqualTo("new");
 		assertThat(this.engine.admin().stats(this.queue).scheduled()).isZero();
+	}
+
+	@Test
+	void sendsAndPromotesBatchesLargerThanOneBulkCommandWithRepeatedIds() throws Exception {
+		// the scripts write and remove members in slices of 1000 arguments; a repeated
+		// id inside one call sees the earlier one
+		try (DelayQueueEngine bulk = DelayQueueEngine.builder(this.connectionFactory)
+			.sendBatchSize(3000)
+			.promoteBatchSize(3000)
+			.build()) {
+			Instant due = Instant.now().plusMillis(1500);
+			List<DelayMessage<String>> messages = new java.util.ArrayList<>();
+			for (int i = 0; i < 2500; i++) {
+				messages.add(DelayMessage.builder("m" + i).queue(this.queue).id("id-" + i).deliverAt(due).build());
+			}
+			messages.add(DelayMessage.builder("kept?").queue(this.queue).id("id-7").deliverAt(due).build());
+			messages.add(DelayMessage.builder("replaced")
+				.queue(this.queue)
+				.id("id-1500")
+				.deliverAt(due)
+				.replaceExisting()
+				.build());
+			List<SendResult> results = bulk.template().sendAll(messages);
+			assertThat(results.subList(0, 2500)).extracting(SendResult::status)
+				.containsOnly(SendResult.Status.SCHEDULED);
+			assertThat(results.get(2500).status()).isEqualTo(SendResult.Status.DUPLICATE);
+			assertThat(results.get(2501).status()).isEqualTo(SendResult.Status.REPLACED);
+			assertThat(bulk.admin().stats(this.queue).scheduled()).isEqualTo(2500);
+			Map<String, String> received = new java.util.concurrent.ConcurrentHashMap<>();
+			AtomicInteger deliveries = new AtomicInteger();
+			DelayQueueListenerContainer container = bulk
+				.listenerContainer(this.queue, "g", String.class, (payload, context) -> {
+					received.put(context.id(), payload);
+					deliveries.incrementAndGet();
+				})
+				.concurrency(16)
+				.build();
+			container.start();
+			this.containers.add(container);
+			await().atMost(Duration.ofSeconds(30)).until(() -> received.size() == 2500);
+			Thread.sleep(300);
+			assertThat(deliveries).hasValue(2500);
+			assertThat(received).containsEntry("id-7", "m7").containsEntry("id-1500", "replaced");
+			assertThat(bulk.admin().stats(this.queue).scheduled()).isZero();
+		}
+	}
+
+	@Test
+	void reportsEachMessageOfASendOfManyScriptCallsInOrder() {
+		// sendBatchSize 7: 15 script calls, sent together on a single server
+		try (DelayQueueEngine small = DelayQueueEngine.builder(this.connectionFactory).sendBatchSize(7).build()) {
+			List<DelayMessage<String>> messages = new java.util.ArrayList<>();
+			for (int i = 0; i < 100; i++) {
+				messages.add(DelayMessage.builder("m" + i)
+					.queue(this.queue)
+					.id("id-" + i)
+					.delay(Duration.ofMinutes(10 + i))
+					.build());
+			}
+			// a later call repeats an id of the first
+			messages.add(DelayMessage.builder("again").queue(this.queue).id("id-3").delay(Duration.ofHours(5)).build());
+			List<SendResult> results = small.template().sendAll(messages);
+			assertThat(results).hasSize(101);
+			for (int i = 0; i < 100; i++) {
+				assertThat(results.get(i).id()).isEqualTo("id-" + i);
+				assertThat(results.get(i).status()).isEqualTo(SendResult.Status.SCHEDULED);
+			}
+			assertThat(results.get(100).status()).isEqualTo(SendResult.Status.DUPLICATE);
+			assertThat(results.get(100).dueTime()).isEqualTo(results.get(3).dueTime());
+			assertThat(results.get(99).dueTime()).isAfter(results.get(98).dueTime());
+			assertThat(small.admin().stats(this.queue).scheduled()).isEqualTo(100);
+		}
 	}
 
 	@Test

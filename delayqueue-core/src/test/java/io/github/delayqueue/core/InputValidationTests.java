@@ -614,8 +614,15 @@ class InputValidationTests {
 		});
 	}
 
+	/**
+	 * The due time (epoch ms) of a scheduled message, in the schedule or the far tier, or
+	 * {@code null}.
+	 */
 	private String zscore(String id) {
-		return (String) this.redis.execute("ZSCORE", this.engine.keys(QUEUE).delayed(), id);
+		return this.engine.admin()
+			.scheduledMessage(QUEUE, id)
+			.map((message) -> String.valueOf(message.dueTime().toEpochMilli()))
+			.orElse(null);
 	}
 
 	private Instant redisTime() {

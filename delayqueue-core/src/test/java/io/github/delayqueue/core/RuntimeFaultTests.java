@@ -272,7 +272,7 @@ class RuntimeFaultTests {
 		try (io.github.delayqueue.core.internal.scheduling.Schedulers schedulers = new io.github.delayqueue.core.internal.scheduling.Schedulers(
 				new io.github.delayqueue.core.internal.redis.ScriptRunner(connectionFactory), connectionFactory, 100,
 				Duration.ofMillis(200), (queue) -> {
-				}, (queue) -> false)) {
+				}, (queue) -> false, 60_000)) {
 			QueueKeys keys = this.engine.keys(this.queue);
 			for (int round = 0; round < 1000; round++) {
 				// one member joined for good; others join and leave around it

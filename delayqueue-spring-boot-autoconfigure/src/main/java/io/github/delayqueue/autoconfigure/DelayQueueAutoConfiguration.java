@@ -89,7 +89,9 @@ public final class DelayQueueAutoConfiguration {
 			.schedulerMaxIdle(properties.getScheduler().getMaxIdle())
 			.operationTimeout(properties.getOperationTimeout())
 			.sendBatchSize(properties.getSendBatchSize())
-			.promoteBatchSize(properties.getScheduler().getBatchSize());
+			.promoteBatchSize(properties.getScheduler().getBatchSize())
+			.compactAfter(properties.getScheduler().getCompactAfter())
+			.compactMinimum(properties.getScheduler().getCompactMinimum());
 		// queue settings, not settings of every listener
 		ListenerProperties every = properties.getListener();
 		refuseForEveryListener("partitions", every.getPartitions(), "for the queue to partition");

@@ -481,6 +481,36 @@ public class DelayQueueProperties {
 		 */
 		private int batchSize = 500;
 
+		/**
+		 * How far ahead a message must be due to be kept in the compact far tier (about
+		 * half the Redis memory of the schedule); 0 keeps every message in the schedule.
+		 * Zero, or from 1 second to 1 day.
+		 */
+		private Duration compactAfter = Duration.ofMinutes(2);
+
+		/**
+		 * From which of its messages a time slot of the far tier is kept compact: a
+		 * slot's stream costs about 4.7 KB however few entries it holds, so the first
+		 * messages of a slot stay in the schedule. From 1 to 100000.
+		 */
+		private int compactMinimum = 64;
+
+		public Duration getCompactAfter() {
+			return this.compactAfter;
+		}
+
+		public int getCompactMinimum() {
+			return this.compactMinimum;
+		}
+
+		public void setCompactMinimum(int compactMinimum) {
+			this.compactMinimum = compactMinimum;
+		}
+
+		public void setCompactAfter(Duration compactAfter) {
+			this.compactAfter = compactAfter;
+		}
+
 		public int getBatchSize() {
 			return this.batchSize;
 		}

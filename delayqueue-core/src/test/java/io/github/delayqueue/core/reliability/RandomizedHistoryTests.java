@@ -48,7 +48,9 @@ import static org.awaitility.Awaitility.await;
  * fail at random (20% of attempts) with 3 attempts and a fixed 100 ms backoff. Group
  * {@code g} runs two consumer instances (two engines, each on its own connection
  * factory); group {@code audit} runs one more, with failures of its own. Every delivery
- * is recorded with its Redis-clock receive time.
+ * is recorded with its Redis-clock receive time. Both engines keep messages due 1 s or
+ * more ahead in the far tier (about two thirds of them), moved into the schedule half a
+ * second before their slot starts.
  * <p>
  * Whether attempt {@code n} of a message fails is a function of the seed, the group, the
  * message id and {@code n}, so the dead letters each group must end with are known up
@@ -81,8 +83,15 @@ class RandomizedHistoryTests {
 			LettuceConnectionFactory firstFactory = RedisServerExtension.connectionFactory(redis);
 			LettuceConnectionFactory secondFactory = RedisServerExtension.connectionFactory(redis);
 			List<DelayQueueListenerContainer> containers = new ArrayList<>();
-			try (DelayQueueEngine first = DelayQueueEngine.builder(firstFactory).build();
-					DelayQueueEngine second = DelayQueueEngine.builder(secondFactory).build()) {
+			// messages due 1 s or more ahead go through the far tier
+			try (DelayQueueEngine first = DelayQueueEngine.builder(firstFactory)
+				.compactAfter(Duration.ofSeconds(1))
+				.compactMinimum(1)
+				.build();
+					DelayQueueEngine second = DelayQueueEngine.builder(secondFactory)
+						.compactAfter(Duration.ofSeconds(1))
+						.compactMinimum(1)
+						.build()) {
 				containers.add(listen(first, "g", 1, salts.get("g"), histories.get("g"), redis));
 				containers.add(listen(second, "g", 2, salts.get("g"), histories.get("g"), redis));
 				containers.add(listen(second, "audit", 3, salts.get("audit"), histories.get("audit"), redis));

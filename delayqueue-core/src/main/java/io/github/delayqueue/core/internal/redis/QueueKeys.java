@@ -148,6 +148,24 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	}
 
 	/**
+	 * The time slots of the far tier that hold entries (a ZSET); the scripts derive the
+	 * slots' streams ({@code <far>:<slot start>}) and the id index buckets
+	 * ({@code <far>-ids:<n>}) from it, in the same hash slot.
+	 * @return the key
+	 */
+	public String far() {
+		return key("far");
+	}
+
+	/**
+	 * The far tier's count of messages and the size of its id index (a hash).
+	 * @return the key
+	 */
+	public String farState() {
+		return key("far-state");
+	}
+
+	/**
 	 * The recurring schedules of the queue (a hash; only partition 0's is ever written).
 	 * @return the key
 	 */
@@ -301,8 +319,8 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	 * @return the keys
 	 */
 	public List<String> promoteKeys(List<String> groups) {
-		java.util.ArrayList<String> keys = new java.util.ArrayList<>(
-				List.of(delayed(), messages(), stream(), schedules(), urgent(), fair(), fairState()));
+		java.util.ArrayList<String> keys = new java.util.ArrayList<>(List.of(delayed(), messages(), stream(),
+				schedules(), urgent(), fair(), fairState(), far(), farState()));
 		for (String group : groups) {
 			keys.add(retryDelayed(group));
 			keys.add(retryStream(group));

@@ -222,7 +222,12 @@ public final class ScriptRunner {
 		return BoundedCalls.call(bound, call);
 	}
 
-	private static boolean isNoScript(Throwable ex) {
+	/**
+	 * Whether a failure is the server's {@code NOSCRIPT}: it does not have the script.
+	 * @param ex the failure
+	 * @return whether the script did not run for that reason
+	 */
+	public static boolean isNoScript(Throwable ex) {
 		return Failures.hasMessage(ex, "NOSCRIPT");
 	}
 

@@ -63,6 +63,9 @@ public final class Scripts {
 	/** Moves a scheduled message to another time. */
 	public static final RedisScript<List<Object>> RESCHEDULE = load("reschedule");
 
+	/** Reads the far tier: a message by id, or a page in due order. */
+	public static final RedisScript<List<Object>> FAR_READ = load("far-read");
+
 	/** Takes a permit of a rate limit, or holds every start for a while. */
 	public static final RedisScript<List<Object>> RATE = load("rate");
 

@@ -68,10 +68,14 @@ final class QueueScheduler implements SupervisedLoop.Job {
 
 	private final String fairShare;
 
+	/** How long before a far slot starts it is moved into the schedule. */
+	private final long farLeadMillis;
+
 	QueueScheduler(ScriptRunner scripts, QueueKeys keys, WakeUps wakeUps, int batchSize, Duration maxIdle,
-			Consumer<String> beforeMoves, boolean fairShare) {
+			Consumer<String> beforeMoves, boolean fairShare, long farLeadMillis) {
 		this.beforeMoves = beforeMoves;
 		this.fairShare = fairShare ? "1" : "0";
+		this.farLeadMillis = farLeadMillis;
 		this.scripts = scripts;
 		this.keys = keys;
 		this.wakeUps = wakeUps;
@@ -123,7 +127,7 @@ final class QueueScheduler implements SupervisedLoop.Job {
 		}
 		List<Object> reply = this.scripts.run(Scripts.PROMOTE_ALLOW_OOM, Scripts.PROMOTE,
 				this.keys.promoteKeys(List.copyOf(this.groups.keySet())), this.batchSize, this.fairShare,
-				FAIR_WAKE_WINDOW);
+				FAIR_WAKE_WINDOW, this.farLeadMillis);
 		this.wakeUps.ensureStarted();
 		List<String> plan = names(reply.get(5));
 		if (!plan.isEmpty()) {

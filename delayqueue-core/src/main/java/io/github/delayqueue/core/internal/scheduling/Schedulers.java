@@ -45,6 +45,9 @@ public final class Schedulers implements AutoCloseable {
 
 	private final int batchSize;
 
+	/** How long before a far slot starts it is moved into the schedule. */
+	private final long farLeadMillis;
+
 	private final Duration maxIdle;
 
 	private final Consumer<String> beforeMoves;
@@ -67,8 +70,9 @@ public final class Schedulers implements AutoCloseable {
 	 * @param fairShare whether a queue is fair-share
 	 */
 	public Schedulers(ScriptRunner scripts, RedisConnectionFactory connectionFactory, int batchSize, Duration maxIdle,
-			Consumer<String> beforeMoves, Predicate<String> fairShare) {
+			Consumer<String> beforeMoves, Predicate<String> fairShare, long farLeadMillis) {
 		this.fairShare = fairShare;
+		this.farLeadMillis = farLeadMillis;
 		this.scripts = scripts;
 		this.wakeUps = new WakeUps(connectionFactory);
 		this.batchSize = batchSize;
@@ -90,7 +94,7 @@ public final class Schedulers implements AutoCloseable {
 		QueueScheduler scheduler = this.byQueue.get(queue);
 		if (scheduler == null) {
 			scheduler = new QueueScheduler(this.scripts, queue, this.wakeUps, this.batchSize, this.maxIdle,
-					this.beforeMoves, this.fairShare.test(queue.queue()));
+					this.beforeMoves, this.fairShare.test(queue.queue()), this.farLeadMillis);
 			scheduler.start();
 			this.byQueue.put(queue, scheduler);
 		}

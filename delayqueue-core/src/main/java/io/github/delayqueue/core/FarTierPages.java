@@ -1,0 +1,187 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.delayqueue.core;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.BiPredicate;
+
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.internal.redis.WireFormat;
+
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.Limit;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.stream.ByteRecord;
+
+/**
+ * Reads the first messages of the far tier in due order
+ * ({@code DelayQueueAdmin.scheduled}): a slot's entries are in the order they were
+ * written, so every entry of each slot that may hold one of them is read, newest first,
+ * 1,000 per {@code XREVRANGE} of a page's stream (no script: Redis is never held for
+ * long). Only the entries that would enter the page are checked against the id index (one
+ * script call per read, for those that do), so that cancelled and replaced entries are
+ * left out.
+ */
+final class FarTierPages {
+
+	private static final int READ = 1000;
+
+	/** The widest far-tier slot: half the largest {@code compactAfter}, a day. */
+	private static final long SLOT_MAX_MILLIS = 43_200_000;
+
+	/** Far-tier slots listed per script call. */
+	private static final int SLOTS_PER_CALL = 64;
+
+	private static final Comparator<Entry> DUE_ORDER = Comparator.comparingLong(Entry::due)
+		.thenComparing(Entry::idBytes, Arrays::compareUnsigned);
+
+	private FarTierPages() {
+	}
+
+	/**
+	 * The first {@code count} live far-tier messages of a partition after a position.
+	 * @param after whether a message (due, id bytes) comes after the page's start
+	 * @param from the least due time the page can hold
+	 * @return id, due, envelope of each, in due order
+	 */
+	static List<Entry> page(RedisConnection connection, QueueKeys keys, long from, BiPredicate<Long, byte[]> after,
+			int count) {
+		List<String> scriptKeys = List.of(keys.far(), keys.farState());
+		TreeSet<Entry> kept = new TreeSet<>(DUE_ORDER);
+		int offset = 0;
+		while (true) {
+			// a slot may hold messages due from 'from' on when it starts up to its width
+			// before
+			List<Object> slots = ScriptRunner.run(connection, Scripts.FAR_READ, scriptKeys, "slots",
+					Math.max(0, from - SLOT_MAX_MILLIS), offset, SLOTS_PER_CALL);
+			for (int i = 0; i + 1 < slots.size(); i += 2) {
+				long start = ScriptRunner.asLong(slots.get(i));
+				// a slot starts no later than its entries are due: once enough are found
+				// before it, done
+				if (kept.size() >= count && start > kept.last().due()) {
+					return List.copyOf(kept);
+				}
+				for (long page = ScriptRunner.asLong(slots.get(i + 1)); page >= 0; page--) {
+					readPage(connection, keys, scriptKeys, start, page, from, after, count, kept);
+				}
+			}
+			if (slots.size() < 2 * SLOTS_PER_CALL) {
+				return List.copyOf(kept);
+			}
+			offset += SLOTS_PER_CALL;
+		}
+	}
+
+	private static void readPage(RedisConnection connection, QueueKeys keys, List<String> scriptKeys, long start,
+			long page, long from, BiPredicate<Long, byte[]> after, int count, TreeSet<Entry> kept) {
+		byte[] stream = QueueKeys.bytes(keys.far() + ":" + start + ((page > 0) ? ":" + page : ""));
+		String before = null;
+		while (true) {
+			Range<String> range = (before != null) ? Range.leftUnbounded(Range.Bound.inclusive(before))
+					: Range.unbounded();
+			List<ByteRecord> records = connection.streamCommands().xRevRange(stream, range, Limit.limit().count(READ));
+			if (records == null || records.isEmpty()) {
+				return;
+			}
+			List<Entry> candidates = new ArrayList<>();
+			for (ByteRecord record : records) {
+				String entryId = record.getId().getValue();
+				if (entryId.equals(before)) {
+					continue;
+				}
+				Entry entry = Entry.of(record.getValue(), page);
+				if (entry != null && entry.due() >= from && after.test(entry.due(), entry.idBytes())
+						&& (kept.size() < count || DUE_ORDER.compare(entry, kept.last()) < 0)) {
+					candidates.add(entry);
+				}
+			}
+			// newest first: of an id written twice in a page, the later counts
+			for (Entry live : live(connection, scriptKeys, candidates)) {
+				if (kept.stream().noneMatch((other) -> other.id().equals(live.id()))) {
+					kept.add(live);
+					if (kept.size() > count) {
+						kept.pollLast();
+					}
+				}
+			}
+			if (records.size() < READ) {
+				return;
+			}
+			before = records.get(records.size() - 1).getId().getValue();
+		}
+	}
+
+	/** The candidates the id index holds with their due time and page. */
+	private static List<Entry> live(RedisConnection connection, List<String> scriptKeys, List<Entry> candidates) {
+		if (candidates.isEmpty()) {
+			return candidates;
+		}
+		Object[] args = new Object[1 + 3 * candidates.size()];
+		args[0] = "live";
+		for (int i = 0; i < candidates.size(); i++) {
+			Entry entry = candidates.get(i);
+			args[1 + 3 * i] = entry.id();
+			args[2 + 3 * i] = entry.due();
+			args[3 + 3 * i] = entry.page();
+		}
+		List<Object> flags = ScriptRunner.run(connection, Scripts.FAR_READ, scriptKeys, args);
+		List<Entry> live = new ArrayList<>();
+		for (int i = 0; i < candidates.size(); i++) {
+			if (ScriptRunner.asLong(flags.get(i)) == 1) {
+				live.add(candidates.get(i));
+			}
+		}
+		return live;
+	}
+
+	/** A far-tier entry. */
+	record Entry(String id, byte[] idBytes, long due, long page, byte[] envelope) {
+
+		/** The entry of a stream record's fields, or {@code null} when one is missing. */
+		static Entry of(Map<byte[], byte[]> fields, long page) {
+			byte[] id = null;
+			byte[] envelope = null;
+			byte[] due = null;
+			for (Map.Entry<byte[], byte[]> field : fields.entrySet()) {
+				String name = new String(field.getKey(), StandardCharsets.UTF_8);
+				if (WireFormat.ID.equals(name)) {
+					id = field.getValue();
+				}
+				else if (WireFormat.ENVELOPE.equals(name)) {
+					envelope = field.getValue();
+				}
+				else if (WireFormat.DUE.equals(name)) {
+					due = field.getValue();
+				}
+			}
+			if (id == null || envelope == null || due == null) {
+				return null;
+			}
+			return new Entry(new String(id, StandardCharsets.UTF_8), id,
+					Long.parseLong(new String(due, StandardCharsets.US_ASCII)), page, envelope);
+		}
+
+	}
+
+}
