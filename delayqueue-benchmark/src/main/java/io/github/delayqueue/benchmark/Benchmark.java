@@ -49,7 +49,12 @@ public final class Benchmark {
 	private static final String USAGE = """
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-			  scenarios: burst | spread | memory | scale | idle | pause | rate | dashboard | priority | fairness | outbox | cluster | all | smoke
+			  scenarios: burst | spread | memory | sends | large | scale | idle | pause | rate | dashboard | priority | fairness | outbox | cluster | all | smoke
+			  sends              --n (50000) single send calls from --threads (64) threads, each message an hour
+			                     ahead: sends/s, Redis commands per message
+			  large              --n (10000000) messages sent far enough ahead for the far tier, due one after
+			                     another at --rate (40000) per second: memory per message, enqueue time, and
+			                     the lateness of their delivery (concurrency 64)
 			  pause              3 instances (16 handlers of 10 ms each) drain --n (20000) messages while the queue
 			                     is paused and resumed 20 times: handler starts after pause() returned, and
 			                     the first start after resume()
@@ -102,6 +107,7 @@ public final class Benchmark {
 		int warmUp = Integer.parseInt(options.getOrDefault("warm-up", scenario.equals("smoke") ? "1000" : "20000"));
 		Scenarios scenarios = new Scenarios(factory, Math.max(1000, warmUp / 1000 * 1000));
 		Integer n = options.containsKey("n") ? Integer.valueOf(options.get("n")) : null;
+		Integer threads = options.containsKey("threads") ? Integer.valueOf(options.get("threads")) : null;
 		Integer concurrency = options.containsKey("concurrency") ? Integer.valueOf(options.get("concurrency")) : null;
 		Duration idle = Duration.ofSeconds(Long.parseLong(options.getOrDefault("seconds", "10")));
 		List<Map<String, Object>> results = new ArrayList<>();
@@ -109,6 +115,9 @@ public final class Benchmark {
 			case "burst" -> results.add(scenarios.burst(or(n, 20_000), or(concurrency, 64)));
 			case "spread" -> results.add(scenarios.spread(or(n, 2_000), or(concurrency, 8)));
 			case "memory" -> results.add(scenarios.memory(or(n, 100_000)));
+			case "large" -> results.add(new LargeScenario(factory, scenarios).run(or(n, 10_000_000),
+					Integer.parseInt(options.getOrDefault("rate", "40000"))));
+			case "sends" -> results.add(scenarios.sends(or(n, 50_000), or(threads, 64)));
 			case "idle" -> results.add(scenarios.idle(idle));
 			case "pause" -> results.add(new PauseScenario(factory, scenarios).run(or(n, 20_000), 20));
 			case "rate" -> results.add(new RateLimitScenario(factory, scenarios).run(or(n, 10_000), 500, 10));
@@ -117,8 +126,8 @@ public final class Benchmark {
 				results.add(new PriorityScenario(factory, scenarios).run(or(n, 10_000), or(concurrency, 16)));
 			case "fairness" ->
 				results.add(new FairnessScenario(factory, scenarios).run(or(n, 10_000), or(concurrency, 16)));
-			case "outbox" -> results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(or(n, 20_000),
-					Integer.parseInt(options.getOrDefault("threads", "16"))));
+			case "outbox" -> results
+				.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(or(n, 20_000), or(threads, 16)));
 			case "cluster" -> {
 				int partitions = Integer.parseInt(options.getOrDefault("partitions", "12"));
 				// burst's 64 handlers, shared by the partitions
@@ -148,6 +157,7 @@ public final class Benchmark {
 					.isAvailable(io.github.delayqueue.test.DatabaseServer.Kind.POSTGRESQL)) {
 					results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(500, 4));
 				}
+				results.add(scenarios.sends(or(n, 1000), 8));
 			}
 			default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'\n" + USAGE);
 		}

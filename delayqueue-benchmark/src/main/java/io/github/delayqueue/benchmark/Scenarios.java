@@ -28,10 +28,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueObserver;
+import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.SendResult;
@@ -132,6 +134,7 @@ final class Scenarios {
 				measuring.set(true);
 				long commandsBefore = commandsProcessed();
 				List<Long> perMasterBefore = commandsPerMaster();
+				Map<String, Long> callsBefore = ServerInfo.commandCalls(this.connectionFactory);
 				long lead = 3000 + n / 25;
 				Instant due = Instant.ofEpochMilli(clock.nowMillis() + lead);
 				long start = System.nanoTime();
@@ -142,6 +145,7 @@ final class Scenarios {
 				double drainSeconds = (lastAck.get() - due.toEpochMilli() * 1000) / 1e6;
 				long commands = commandsProcessed() - commandsBefore;
 				List<Long> perMasterAfter = commandsPerMaster();
+				Map<String, Long> callsAfter = ServerInfo.commandCalls(this.connectionFactory);
 				Map<String, Object> result = new LinkedHashMap<>();
 				result.put("scenario", "burst");
 				result.put("n", n);
@@ -155,6 +159,8 @@ final class Scenarios {
 				// Redis commands (those inside scripts included) per message sent and
 				// acked
 				result.put("redis_commands_per_message", round(commands / (double) n));
+				result.put("redis_calls_per_message_by_command",
+						ServerInfo.callsPerMessage(callsBefore, callsAfter, n));
 				result.put("partitions", partitions);
 				if (perMasterAfter.size() > 1) {
 					List<Double> shares = new ArrayList<>();
@@ -232,6 +238,64 @@ final class Scenarios {
 			result.put("enqueue_per_s", round(n / sendSeconds));
 			result.put("scheduled", engine.admin().stats(QUEUE).scheduled());
 			return result;
+		}
+	}
+
+	/**
+	 * Single {@code send} calls from many threads at once, as a web application's request
+	 * threads make them: each message scheduled an hour ahead, with a generated id.
+	 */
+	Map<String, Object> sends(int n, int threads) throws InterruptedException {
+		flush();
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
+			DelayQueueTemplate template = engine.template();
+			// warm the send path up (JIT, connections), then start from an empty database
+			sendFromThreads(template, this.warmUpMessages, threads);
+			flush();
+			engine.register(QUEUE);
+			long commandsBefore = commandsProcessed();
+			Map<String, Long> callsBefore = ServerInfo.commandCalls(this.connectionFactory);
+			long start = System.nanoTime();
+			sendFromThreads(template, n, threads);
+			double seconds = (System.nanoTime() - start) / 1e9;
+			long commands = commandsProcessed() - commandsBefore;
+			Map<String, Long> callsAfter = ServerInfo.commandCalls(this.connectionFactory);
+			Map<String, Object> result = new LinkedHashMap<>();
+			result.put("scenario", "sends");
+			result.put("n", n);
+			result.put("threads", threads);
+			result.put("sends_per_s", round(n / seconds));
+			result.put("scheduled", engine.admin().stats(QUEUE).scheduled());
+			result.put("redis_commands_per_message", round(commands / (double) n));
+			result.put("redis_calls_per_message_by_command", ServerInfo.callsPerMessage(callsBefore, callsAfter, n));
+			return result;
+		}
+	}
+
+	private static void sendFromThreads(DelayQueueTemplate template, int n, int threads) throws InterruptedException {
+		AtomicInteger next = new AtomicInteger();
+		AtomicReference<RuntimeException> failure = new AtomicReference<>();
+		List<Thread> senders = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			Thread sender = new Thread(() -> {
+				try {
+					for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+						template.send(
+								DelayMessage.builder(Order.sample(i)).queue(QUEUE).delay(Duration.ofHours(1)).build());
+					}
+				}
+				catch (RuntimeException ex) {
+					failure.compareAndSet(null, ex);
+				}
+			});
+			sender.start();
+			senders.add(sender);
+		}
+		for (Thread sender : senders) {
+			sender.join();
+		}
+		if (failure.get() != null) {
+			throw failure.get();
 		}
 	}
 
@@ -330,7 +394,7 @@ final class Scenarios {
 		return ready;
 	}
 
-	private static void putLateness(Map<String, Object> result, Latencies lateness) {
+	static void putLateness(Map<String, Object> result, Latencies lateness) {
 		result.put("lateness_p50_ms", round(lateness.percentileMillis(50)));
 		result.put("lateness_p99_ms", round(lateness.percentileMillis(99)));
 		result.put("lateness_max_ms", round(lateness.percentileMillis(100)));
@@ -344,8 +408,15 @@ final class Scenarios {
 		}
 	}
 
-	private long usedMemory() {
-		return sum(ServerInfo.perMaster(this.connectionFactory, "memory", "used_memory"));
+	/**
+	 * The memory Redis has allocated, less its clients' buffers: a client's query buffer
+	 * grown by a large script call shrinks again when the client idles, which on a small
+	 * run outweighs the messages themselves.
+	 */
+	long usedMemory() {
+		return sum(ServerInfo.perMaster(this.connectionFactory, "memory",
+				(info) -> Long.parseLong(info.getProperty("used_memory"))
+						- Long.parseLong(info.getProperty("mem_clients_normal"))));
 	}
 
 	private long commandsProcessed() {

@@ -18,6 +18,10 @@ package io.github.delayqueue.benchmark;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
@@ -41,6 +45,19 @@ final class ServerInfo {
 	 * @return its value on each master
 	 */
 	static List<Long> perMaster(RedisConnectionFactory connectionFactory, String section, String field) {
+		return perMaster(connectionFactory, section, (info) -> Long.parseLong(info.getProperty(field)));
+	}
+
+	/**
+	 * Computes a figure from one {@code INFO} section of each master, masters in slot
+	 * order; one value for a single server.
+	 * @param connectionFactory the connection factory
+	 * @param section the {@code INFO} section
+	 * @param value the figure computed from the section
+	 * @return the figure of each master
+	 */
+	static List<Long> perMaster(RedisConnectionFactory connectionFactory, String section,
+			ToLongFunction<Properties> value) {
 		try (RedisConnection connection = connectionFactory.getConnection()) {
 			if (connection instanceof RedisClusterConnection cluster) {
 				List<RedisClusterNode> masters = new ArrayList<>();
@@ -52,12 +69,62 @@ final class ServerInfo {
 				masters.sort(Comparator.comparingInt(ServerInfo::firstSlot));
 				List<Long> values = new ArrayList<>();
 				for (RedisClusterNode master : masters) {
-					values.add(Long.parseLong(cluster.serverCommands().info(master, section).getProperty(field)));
+					values.add(value.applyAsLong(cluster.serverCommands().info(master, section)));
 				}
 				return values;
 			}
-			return List.of(Long.parseLong(connection.serverCommands().info(section).getProperty(field)));
+			return List.of(value.applyAsLong(connection.serverCommands().info(section)));
 		}
+	}
+
+	/**
+	 * Reads the calls of each command ({@code INFO commandstats}, commands run inside
+	 * scripts included), summed over the masters of a cluster.
+	 * @param connectionFactory the connection factory
+	 * @return calls by command name, lower case
+	 */
+	static Map<String, Long> commandCalls(RedisConnectionFactory connectionFactory) {
+		Map<String, Long> calls = new TreeMap<>();
+		try (RedisConnection connection = connectionFactory.getConnection()) {
+			List<Properties> sections = new ArrayList<>();
+			if (connection instanceof RedisClusterConnection cluster) {
+				for (RedisClusterNode node : cluster.clusterGetNodes()) {
+					if (node.isMaster()) {
+						sections.add(cluster.serverCommands().info(node, "commandstats"));
+					}
+				}
+			}
+			else {
+				sections.add(connection.serverCommands().info("commandstats"));
+			}
+			for (Properties section : sections) {
+				for (String name : section.stringPropertyNames()) {
+					int at = name.indexOf("cmdstat_");
+					if (at >= 0) {
+						String value = section.getProperty(name);
+						long count = Long.parseLong(value.substring(value.indexOf("calls=") + 6, value.indexOf(',')));
+						calls.merge(name.substring(at + 8), count, Long::sum);
+					}
+				}
+			}
+		}
+		return calls;
+	}
+
+	/**
+	 * The calls per message of each command between two readings of
+	 * {@link #commandCalls}, leaving out commands with fewer than one call per 1000
+	 * messages.
+	 */
+	static Map<String, Double> callsPerMessage(Map<String, Long> before, Map<String, Long> after, long messages) {
+		Map<String, Double> perMessage = new TreeMap<>();
+		after.forEach((command, calls) -> {
+			double share = (calls - before.getOrDefault(command, 0L)) / (double) messages;
+			if (share >= 0.001) {
+				perMessage.put(command, Math.round(share * 1000) / 1000.0);
+			}
+		});
+		return perMessage;
 	}
 
 	private static int firstSlot(RedisClusterNode node) {

@@ -46,6 +46,9 @@ class BenchmarkSmokeTests {
 			.containsEntry("acked", 200)
 			.containsKeys("enqueue_per_s", "drain_per_s", "lateness_p99_ms");
 		assertThat((double) results.get(0).get("redis_commands_per_message")).isPositive();
+		assertThat(results.get(0)).containsKey("redis_calls_per_message_by_command");
+		assertThat(results.get(results.size() - 1)).containsEntry("scenario", "sends").containsEntry("scheduled", 200L);
+		assertThat((double) results.get(results.size() - 1).get("sends_per_s")).isPositive();
 		assertThat(results.get(1)).containsEntry("complete", true).containsEntry("received", 200);
 		assertThat(results.get(2)).containsEntry("scheduled", 200L).containsEntry("payload_bytes", 64);
 		assertThat((double) results.get(2).get("bytes_per_message")).isPositive();
