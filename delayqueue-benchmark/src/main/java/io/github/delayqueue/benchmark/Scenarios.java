@@ -132,9 +132,8 @@ final class Scenarios {
 			try {
 				warmUp(engine);
 				measuring.set(true);
-				long commandsBefore = commandsProcessed();
 				List<Long> perMasterBefore = commandsPerMaster();
-				Map<String, Long> callsBefore = ServerInfo.commandCalls(this.connectionFactory);
+				CommandCount count = new CommandCount();
 				long lead = 3000 + n / 25;
 				Instant due = Instant.ofEpochMilli(clock.nowMillis() + lead);
 				long start = System.nanoTime();
@@ -143,9 +142,8 @@ final class Scenarios {
 				double sendSeconds = (System.nanoTime() - start) / 1e9;
 				boolean complete = done.await(lead + 120_000, TimeUnit.MILLISECONDS);
 				double drainSeconds = (lastAck.get() - due.toEpochMilli() * 1000) / 1e6;
-				long commands = commandsProcessed() - commandsBefore;
+				CommandsRun commands = count.since();
 				List<Long> perMasterAfter = commandsPerMaster();
-				Map<String, Long> callsAfter = ServerInfo.commandCalls(this.connectionFactory);
 				Map<String, Object> result = new LinkedHashMap<>();
 				result.put("scenario", "burst");
 				result.put("n", n);
@@ -158,14 +156,12 @@ final class Scenarios {
 				result.put("sent_after_due", sentAfterDue);
 				// Redis commands (those inside scripts included) per message sent and
 				// acked
-				result.put("redis_commands_per_message", round(commands / (double) n));
-				result.put("redis_calls_per_message_by_command",
-						ServerInfo.callsPerMessage(callsBefore, callsAfter, n));
+				commands.putPerMessage(result, n);
 				result.put("partitions", partitions);
 				if (perMasterAfter.size() > 1) {
 					List<Double> shares = new ArrayList<>();
 					for (int i = 0; i < perMasterAfter.size(); i++) {
-						shares.add(round(100.0 * (perMasterAfter.get(i) - perMasterBefore.get(i)) / commands));
+						shares.add(round(100.0 * (perMasterAfter.get(i) - perMasterBefore.get(i)) / commands.total()));
 					}
 					result.put("commands_percent_per_master", shares);
 				}
@@ -253,21 +249,18 @@ final class Scenarios {
 			sendFromThreads(template, this.warmUpMessages, threads);
 			flush();
 			engine.register(QUEUE);
-			long commandsBefore = commandsProcessed();
-			Map<String, Long> callsBefore = ServerInfo.commandCalls(this.connectionFactory);
+			CommandCount count = new CommandCount();
 			long start = System.nanoTime();
 			sendFromThreads(template, n, threads);
 			double seconds = (System.nanoTime() - start) / 1e9;
-			long commands = commandsProcessed() - commandsBefore;
-			Map<String, Long> callsAfter = ServerInfo.commandCalls(this.connectionFactory);
+			CommandsRun commands = count.since();
 			Map<String, Object> result = new LinkedHashMap<>();
 			result.put("scenario", "sends");
 			result.put("n", n);
 			result.put("threads", threads);
 			result.put("sends_per_s", round(n / seconds));
 			result.put("scheduled", engine.admin().stats(QUEUE).scheduled());
-			result.put("redis_commands_per_message", round(commands / (double) n));
-			result.put("redis_calls_per_message_by_command", ServerInfo.callsPerMessage(callsBefore, callsAfter, n));
+			commands.putPerMessage(result, n);
 			return result;
 		}
 	}
@@ -417,6 +410,33 @@ final class Scenarios {
 		return sum(ServerInfo.perMaster(this.connectionFactory, "memory",
 				(info) -> Long.parseLong(info.getProperty("used_memory"))
 						- Long.parseLong(info.getProperty("mem_clients_normal"))));
+	}
+
+	/**
+	 * Counts the Redis commands run (those inside scripts included) from its making on.
+	 */
+	private final class CommandCount {
+
+		private final long processed = commandsProcessed();
+
+		private final Map<String, Long> calls = ServerInfo.commandCalls(Scenarios.this.connectionFactory);
+
+		CommandsRun since() {
+			return new CommandsRun(commandsProcessed() - this.processed, this.calls,
+					ServerInfo.commandCalls(Scenarios.this.connectionFactory));
+		}
+
+	}
+
+	/** The commands run between two readings: the total, and the calls by command. */
+	private record CommandsRun(long total, Map<String, Long> callsBefore, Map<String, Long> callsAfter) {
+
+		void putPerMessage(Map<String, Object> result, int n) {
+			result.put("redis_commands_per_message", round(this.total / (double) n));
+			result.put("redis_calls_per_message_by_command",
+					ServerInfo.callsPerMessage(this.callsBefore, this.callsAfter, n));
+		}
+
 	}
 
 	private long commandsProcessed() {

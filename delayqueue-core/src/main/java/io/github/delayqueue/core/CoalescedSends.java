@@ -30,7 +30,6 @@ import io.github.delayqueue.core.SendBatch.Prepared;
 import io.github.delayqueue.core.Sends.Chunk;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
-import io.github.delayqueue.core.internal.redis.Scripts;
 
 /**
  * Sends the single messages that threads send to one partition at the same time in one
@@ -113,8 +112,7 @@ final class CoalescedSends {
 			try {
 				RedisCalls.inRedis("send to queue(s) " + lane.keys.queue(),
 						() -> this.engine.scripts().executeUnbounded((connection) -> ScriptRunner.bounded(bound, () -> {
-							this.engine.layouts().register(connection, chunk.keys);
-							chunk.apply(ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args));
+							chunk.send(this.engine, connection);
 							return null;
 						})));
 			}

@@ -97,7 +97,7 @@ final class PipelinedSends {
 					}
 					// the server lost its scripts (restart, flush): by source, which
 					// loads it for the calls after
-					return ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args);
+					return chunk.run(connection);
 				}
 			}));
 		}

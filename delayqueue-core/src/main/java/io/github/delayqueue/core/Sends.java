@@ -33,6 +33,7 @@ import io.github.delayqueue.core.internal.redis.Scripts;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -181,8 +182,7 @@ final class Sends {
 					// each chunk bounded: a send of a million messages takes many of
 					// them
 					ScriptRunner.bounded(bound, () -> {
-						this.engine.layouts().register(connection, chunk.keys);
-						chunk.apply(ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args));
+						chunk.send(this.engine, connection);
 						return null;
 					});
 				}
@@ -255,6 +255,20 @@ final class Sends {
 				args.add(prepared.mode);
 			}
 			this.args = args.toArray();
+		}
+
+		/**
+		 * Sends the messages: registers the queue's layout, runs the script, applies its
+		 * reply.
+		 */
+		void send(DelayQueueEngine engine, RedisConnection connection) {
+			engine.layouts().register(connection, this.keys);
+			apply(run(connection));
+		}
+
+		/** Runs the script (by source when the server lost it) and returns its reply. */
+		List<Object> run(RedisConnection connection) {
+			return ScriptRunner.run(connection, Scripts.SEND, scriptKeys(), this.args);
 		}
 
 		List<String> scriptKeys() {
