@@ -1,10 +1,12 @@
--- Reads the far tier (dq.far_open): one message by id (its page), the slots, or whether entries
--- are live (the caller reads the slots' page streams itself, 1,000 entries per XREVRANGE).
+-- Reads the far tier (dq.far_open): one message by id (its page), the nodes, or whether entries
+-- are live (the caller reads the nodes' page streams itself, 1,000 entries per XREVRANGE).
 -- KEYS[1] far ZSET, KEYS[2] far-state HASH
 -- ARGV[1] 'find': ARGV[2] the id; returns {due, envelope}, or {} when it is not in the far tier
--- ARGV[1] 'slots': ARGV[2] the least slot start (epoch ms), ARGV[3] how many slots to skip,
---   ARGV[4] how many to return; returns slot start, last page pairs in start order
--- ARGV[1] 'live': then id, due, page triples of entries read from the slots' page streams;
+-- ARGV[1] 'slots': ARGV[2] the least node start (epoch ms), ARGV[3] how many nodes to skip,
+--   ARGV[4] how many to return; returns start, member, level, last page of each node in start
+--   order (dq.far_add)
+-- ARGV[1] 'live': then id, due, page number (level + page) triples of entries read from the
+--   nodes' page streams;
 --   returns 1 for each the index holds with that due time and page (not cancelled or replaced),
 --   else 0
 local far = dq.far_open(KEYS[1], KEYS[2])
@@ -17,11 +19,13 @@ if ARGV[1] == 'find' then
 end
 if ARGV[1] == 'slots' then
   if far.n == 0 then return {} end
-  local slots = redis.call('ZRANGE', KEYS[1], ARGV[2], '+inf', 'BYSCORE', 'LIMIT', ARGV[3], ARGV[4])
+  local nodes = redis.call('ZRANGE', KEYS[1], ARGV[2], '+inf', 'BYSCORE', 'LIMIT', ARGV[3], ARGV[4], 'WITHSCORES')
   local out = {}
-  for _, slot in ipairs(slots) do
-    out[#out + 1] = slot
-    out[#out + 1] = dq.far_last_page(far, tonumber(slot))
+  for i = 1, #nodes, 2 do
+    out[#out + 1] = nodes[i + 1]
+    out[#out + 1] = nodes[i]
+    out[#out + 1] = dq.far_level(nodes[i])
+    out[#out + 1] = dq.far_last_page(far, nodes[i])
   end
   return out
 end

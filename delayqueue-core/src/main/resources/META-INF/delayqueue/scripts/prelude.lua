@@ -194,31 +194,41 @@ function dq.hmget(hash, fields)
   return values
 end
 -- The far tier (data-model.md#far-tier). A message due at least the engine's compactAfter (H)
--- ahead is kept compact: an entry (fields i e d) of the stream of its time slot
--- '<far>:<slot start ms>' (slots H/2 wide), its id indexed in a small ZSET
--- '<far>-ids:<bucket>' (member id, score due), instead of a member of delayed and a field of
--- msgs. <far> (a ZSET: member the slot start, score the same) lists the slots that hold
--- entries; <far-state> (a HASH) holds 'n' the indexed ids, and 'l' and 'p', the level and split
--- pointer of the linear hashing that picks an id's bucket: 2^l + p buckets, split one at a time as
--- ids are added (at 32 per bucket on average: a bucket not yet split holds about twice that; with
--- the SHA-1 of the id, at most about 80 of 20,000 ids, under the 128 of a listpack-encoded ZSET),
--- and merged back below 8 per bucket. Cancel and replace only remove
--- the index entry: the stream entry is skipped when its slot is moved into delayed and msgs (by
--- the scheduler, H/2 before the slot starts, newest entries first: an entry is moved when the
--- index holds its id with its due time, then the index entry goes, so older entries of the id are
--- skipped). Every far key shares the queue's hash tag: one slot of a cluster.
--- A slot's stream is cut into pages of FAR_PAGE entries ('<far>:<slot start>' the first,
--- '<far>:<slot start>:<page>' the next; <far-state> field 'p<slot start>' the last, absent for
--- the first), so that a look-up by id reads one page, not the slot. The index score of an id is
--- its due time times FAR_PAGES plus its page: an integer (compact in a listpack), exact in a double
--- for due times before 2109. A score under 10^15 is a due time alone (first page), as written
--- before pages existed.
+-- ahead is kept compact: an entry (fields i e d) of a stream of its time slot (slots H/2 wide, W),
+-- its id indexed in a small ZSET '<far>-ids:<bucket>' (member id, score below), instead of a
+-- member of delayed and a field of msgs. A slot is a binary tree of nodes cut by due time: its
+-- first FAR_PAGE entries go to its root (level 0, the whole slot), those after to the node of
+-- level 1 (a half of the slot) that holds their due time, until that one holds FAR_PAGE, then to
+-- level 2 (a quarter), and so on: where the messages are dense, the nodes are narrow, so that the
+-- earliest messages of a slot are in the first node of each level. A node of the last level (at
+-- least 1 ms wide, at most FAR_LEVELS) is cut into pages of FAR_PAGE entries by count instead.
+-- A node's member is '<slot start>' (level 0) or '<slot start>:<level>:<rank>' (rank: which of the
+-- 2^level parts), its stream '<far>:<member>' (page 0) or '<far>:<member>:<page>'.
+-- <far> (a ZSET: member a node, score its start) lists the nodes that hold entries; <far-state>
+-- (a HASH) holds 'n' the indexed ids, 'l' and 'p', the level and split pointer of the linear
+-- hashing that picks an id's bucket (2^l + p buckets, split one at a time as ids are added: at 32
+-- per bucket on average, a bucket not yet split holds about twice that; with the SHA-1 of the id,
+-- at most about 80 of 20,000 ids, under the 128 of a listpack-encoded ZSET, and merged back below
+-- 8 per bucket), 'w' the slot widths written (an engine's W; engines of other compactAfter
+-- settings write slots of their own), and 'p<member>' the last page of a node of the last level
+-- (absent for the first). The index score of an id is due * FAR_PAGES + level + page (only the
+-- last level has pages: it takes up to FAR_PAGES - level of them): an integer (compact in a
+-- listpack), exact in a double for due times before 2109; from it and the slot width the id's node
+-- and page follow, so a look-up reads one page. A score under
+-- 10^15 is a due time alone (a root). Cancel and replace only remove the index entry: the stream
+-- entry is skipped when its node is moved into delayed and msgs (by the scheduler, H/2 before the
+-- node starts, newest entries first: an entry is moved when the index holds its id with its due
+-- time, level and page, then the index entry goes, so older entries of the id are skipped). Every
+-- far key shares the queue's hash tag: one slot of a cluster.
 local FAR_SPLIT_AT, FAR_MERGE_AT = 32, 8
-local FAR_PAGE, FAR_PAGES = 2000, 2048
+local FAR_PAGE, FAR_PAGES, FAR_LEVELS = 2000, 2048, 16
 function dq.far_open(far, state)
-  local s = redis.call('HMGET', state, 'n', 'l', 'p')
+  local s = redis.call('HMGET', state, 'n', 'l', 'p', 'w')
+  local widths = {}
+  for w in string.gmatch(s[4] or '', '%d+') do widths[#widths + 1] = tonumber(w) end
   return { far = far, state = state, n = tonumber(s[1] or '0'), l = tonumber(s[2] or '0'),
-    p = tonumber(s[3] or '0'), n0 = tonumber(s[1] or '0'), slots = {}, pages = {}, held = {} }
+    p = tonumber(s[3] or '0'), n0 = tonumber(s[1] or '0'), widths = widths, widths0 = #widths,
+    slots = {}, nodes = {}, tree = {}, held = {} }
 end
 -- the scripts' far-tier argument: '<compactAfter ms>:<slot minimum>' (a bare number: minimum 1)
 function dq.compact(arg)
@@ -227,13 +237,13 @@ function dq.compact(arg)
   return tonumber(arg), 1
 end
 -- whether a message due at due goes to the far tier: from the min-th message of its slot (width
--- wide) on (a slot registered in the far tier, or counted in delayed once per slot and call, then as
--- this call adds them), since a slot's stream costs about 4.7 KB however few entries it holds
+-- wide) on (a slot whose root is in the far tier, or counted in delayed once per slot and call,
+-- then as this call adds them), since a stream costs about 4.7 KB however few entries it holds
 function dq.far_wants(f, delayed, due, width, min)
   local slot = due - due % width
   local held = f.held[slot]
   if held == nil then
-    if redis.call('ZSCORE', f.far, slot) then
+    if redis.call('ZSCORE', f.far, string.format('%d', slot)) then
       held = min
     else
       held = #redis.call('ZRANGE', delayed, slot, slot + width - 1, 'BYSCORE', 'LIMIT', 0, min)
@@ -247,21 +257,49 @@ function dq.far_wants(f, delayed, due, width, min)
   f.held[slot] = held + 1
   return false
 end
--- the index score of an entry due at due in page page of its slot, and back
-local function far_score(due, page)
-  return due * FAR_PAGES + page
+-- the index score of an entry due at due in a page of a node of a level, and back (due and the
+-- page number: level + page)
+local function far_score(due, level, page)
+  return due * FAR_PAGES + level + page
 end
 function dq.far_split(score)
   if score < 1e15 then return score, 0 end
   local page = score % FAR_PAGES
   return (score - page) / FAR_PAGES, page
 end
--- the last page of a slot (its state field)
-local function far_page_field(slot)
-  return string.format('p%d', slot)
+-- the last level of a slot of width w: nodes at least 1 ms wide
+local function far_last_level(w)
+  local l = 0
+  while l < FAR_LEVELS - 1 and w / 2 ^ (l + 1) >= 1 do l = l + 1 end
+  return l
 end
-function dq.far_last_page(f, slot)
-  return tonumber(redis.call('HGET', f.state, far_page_field(slot)) or '0')
+-- which of the 2^level parts of the slot (start s0, width w) holds due
+local function far_rank(s0, w, level, due)
+  return math.floor((due - s0) * 2 ^ level / w)
+end
+-- a node's member (the slot's start alone for its root: the roots of slots of two widths that
+-- start together are one node) and the bounds of the due times it holds
+local function far_member(s0, w, level, rank)
+  if level == 0 then return string.format('%d', s0), s0, s0 + w end
+  return string.format('%d:%d:%d:%d', s0, level, rank, w), s0 + math.ceil(rank * w / 2 ^ level),
+    s0 + math.ceil((rank + 1) * w / 2 ^ level)
+end
+-- the level of a node's member
+function dq.far_level(member)
+  local level = string.match(member, '^%d+:(%d+):%d+:%d+$')
+  return level and tonumber(level) or 0
+end
+-- the stream of a page of a node
+function dq.far_stream(f, member, page)
+  if page == 0 then return f.far .. ':' .. member end
+  return string.format('%s:%s:%d', f.far, member, page)
+end
+-- the last page of a node (its state field)
+local function far_page_field(member)
+  return 'p' .. member
+end
+function dq.far_last_page(f, member)
+  return tonumber(redis.call('HGET', f.state, far_page_field(member)) or '0')
 end
 local function far_hash(id)
   return tonumber(string.sub(redis.sha1hex(id), 1, 7), 16)
@@ -278,11 +316,6 @@ end
 local function far_bucket(f, id)
   return far_ids(f, far_bucket_no(f, far_hash(id)))
 end
--- the stream of a page of a far slot (its start, epoch ms)
-function dq.far_stream(f, slot, page)
-  if page == 0 then return string.format('%s:%d', f.far, slot) end
-  return string.format('%s:%d:%d', f.far, slot, page)
-end
 -- the due time of an id in the far tier and its index score, or nil
 function dq.far_due(f, id)
   if f.n == 0 then return nil end
@@ -291,20 +324,29 @@ function dq.far_due(f, id)
   local score = tonumber(s)
   return dq.far_split(score), score
 end
--- the page a new entry of a slot goes to: its last, or a new one once the last holds FAR_PAGE
--- entries (the last of FAR_PAGES takes all that come after)
-local function far_page(f, slot)
-  local p = f.pages[slot]
-  if not p then
-    local last = dq.far_last_page(f, slot)
-    p = { n = last, n0 = last, len = redis.call('XLEN', dq.far_stream(f, slot, last)) }
-    f.pages[slot] = p
+-- a node of the slot (start s0, width w) that holds due: its member, bounds, last page and length,
+-- read once per call (only a node of the last level has pages)
+local function far_node_state(f, s0, w, level, due, paged)
+  local key = s0 * FAR_LEVELS + level
+  local ranks = f.tree[key]
+  if not ranks then
+    ranks = {}
+    f.tree[key] = ranks
   end
-  if p.len >= FAR_PAGE and p.n < FAR_PAGES - 1 then
-    p.n, p.len = p.n + 1, 0
+  local rank = (level == 0) and 0 or far_rank(s0, w, level, due)
+  local node = ranks[rank]
+  if not node then
+    local member, from, to = far_member(s0, w, level, rank)
+    node = f.nodes[member]
+    if not node then
+      local last = paged and dq.far_last_page(f, member) or 0
+      node = { member = member, from = from, to = to, level = level, paged = paged, n = last, n0 = last,
+        len = redis.call('XLEN', dq.far_stream(f, member, last)) }
+      f.nodes[member] = node
+    end
+    ranks[rank] = node
   end
-  p.len = p.len + 1
-  return p.n
+  return node
 end
 -- splits buckets while the index holds more than FAR_SPLIT_AT ids per bucket
 local far_rehash
@@ -317,14 +359,36 @@ local function far_grow(f)
     if f.p == 2 ^ f.l then f.l, f.p = f.l + 1, 0 end
   end
 end
--- writes a message into the far tier (its id not yet in the index)
+-- writes a message into the far tier (its id not yet in the index): into the first node, from the
+-- root down, that holds its due time and fewer than FAR_PAGE entries (the last level: its last
+-- page, or a new one)
 function dq.far_add(f, id, envelope, due, width)
-  local slot = due - due % width
-  local page = far_page(f, slot)
-  redis.call('ZADD', far_bucket(f, id), far_score(due, page), id)
-  redis.call('XADD', dq.far_stream(f, slot, page), '*', '{{ID}}', id, '{{ENVELOPE}}', envelope, '{{DUE}}', due)
+  local node = f.recent
+  -- the node written last takes the next message it holds while it is not full (its ancestors
+  -- stay full: nothing leaves a node in a send)
+  if not (node and due >= node.from and due < node.to and (node.paged or node.len < FAR_PAGE)) then
+    local s0 = due - due % width
+    local last = far_last_level(width)
+    local level = 0
+    node = far_node_state(f, s0, width, 0, due, last == 0)
+    while level < last and node.len >= FAR_PAGE do
+      level = level + 1
+      node = far_node_state(f, s0, width, level, due, level == last)
+    end
+    f.recent = node
+  end
+  if node.len >= FAR_PAGE and node.level + node.n < FAR_PAGES - 1 then
+    node.n, node.len = node.n + 1, 0
+  end
+  node.len = node.len + 1
+  redis.call('ZADD', far_bucket(f, id), far_score(due, node.level, node.n), id)
+  redis.call('XADD', dq.far_stream(f, node.member, node.n), '*', '{{ID}}', id, '{{ENVELOPE}}', envelope,
+    '{{DUE}}', due)
   f.n = f.n + 1
-  f.slots[slot] = true
+  f.slots[node.member] = node.from
+  local known = false
+  for _, w in ipairs(f.widths) do known = known or w == width end
+  if not known then f.widths[#f.widths + 1] = width end
   far_grow(f)
 end
 -- removes an id from the far index (its stream entry is skipped when moved); whether it was there
@@ -336,13 +400,13 @@ function dq.far_remove(f, id)
   end
   return false
 end
--- whether an index score is that of an entry due at due in page page
+-- whether an index score is that of an entry due at due in page page (level and page)
 function dq.far_is(score, due, page)
   local d, p = dq.far_split(score)
   return d == due and p == page
 end
 -- removes an id from the far index if it is held there with this due time and page (the live
--- entry of a slot being moved); whether it was
+-- entry of a node being moved); whether it was
 local function far_take(f, id, due, page)
   if f.n == 0 then return false end
   local bucket = far_bucket(f, id)
@@ -352,11 +416,10 @@ local function far_take(f, id, due, page)
   f.n = f.n - 1
   return true
 end
--- calls visit(id, envelope, due) for the entries of a page of a far slot, newest first, read 1000
--- at a time (a first page written before pages existed may hold millions: the script's memory
--- stays bounded), until visit returns true
-function dq.far_scan(f, slot, page, visit)
-  local stream = dq.far_stream(f, slot, page)
+-- calls visit(id, envelope, due) for the entries of a page of a node, newest first, read 1000 at
+-- a time (the script's memory stays bounded), until visit returns true
+function dq.far_scan(f, member, page, visit)
+  local stream = dq.far_stream(f, member, page)
   local before = '+'
   while true do
     local entries = redis.call('XREVRANGE', stream, before, '-', 'COUNT', 1000)
@@ -369,15 +432,16 @@ function dq.far_scan(f, slot, page, visit)
   end
 end
 -- the envelope of an id held in the far tier with this index score, or nil: the newest entry of the
--- id with its due time, in the page of the slot that holds it (the latest slot starting by the due
--- time: slots written by engines of other compactAfter settings may start between, so up to 8 are
--- read)
+-- id with its due time in its page, in the node of the slot of each width written that holds the
+-- due time at the score's level
 function dq.far_envelope(f, id, score)
+  local due, number = dq.far_split(score)
   local found = nil
-  local due, page = dq.far_split(score)
-  local slots = redis.call('ZRANGE', f.far, due, '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 8)
-  for _, slot in ipairs(slots) do
-    dq.far_scan(f, tonumber(slot), page, function(other, envelope, otherDue)
+  for _, w in ipairs(f.widths) do
+    local level = math.min(number, far_last_level(w))
+    local s0 = due - due % w
+    local member = far_member(s0, w, level, far_rank(s0, w, level, due))
+    dq.far_scan(f, member, number - level, function(other, envelope, otherDue)
       if other == id and otherDue == due then found = envelope end
       return found ~= nil
     end)
@@ -403,7 +467,7 @@ far_rehash = function(f, from, to)
   end
 end
 -- merges buckets back while the index holds fewer than FAR_MERGE_AT ids per bucket, and writes the
--- state and the slots written to
+-- state and the nodes written to
 function dq.far_close(f)
   while (f.l > 0 or f.p > 0) and f.n < FAR_MERGE_AT * (2 ^ f.l + f.p) do
     -- merge the last bucket back into the one it split from
@@ -411,39 +475,41 @@ function dq.far_close(f)
     f.p = f.p - 1
     far_rehash(f, f.p + 2 ^ f.l, f.p)
   end
-  local slots = {}
-  for slot in pairs(f.slots) do
-    slots[#slots + 1] = slot
-    slots[#slots + 1] = slot
+  local nodes = {}
+  for member, start in pairs(f.slots) do
+    nodes[#nodes + 1] = start
+    nodes[#nodes + 1] = member
   end
-  dq.bulk('ZADD', f.far, slots)
-  for slot, p in pairs(f.pages) do
-    if p.n ~= p.n0 then redis.call('HSET', f.state, far_page_field(slot), p.n) end
+  dq.bulk('ZADD', f.far, nodes)
+  for member, node in pairs(f.nodes) do
+    if node.n ~= node.n0 then redis.call('HSET', f.state, far_page_field(member), node.n) end
   end
   if f.n > 0 or f.l > 0 or f.p > 0 then
     redis.call('HSET', f.state, 'n', f.n, 'l', f.l, 'p', f.p)
+    if #f.widths ~= f.widths0 then redis.call('HSET', f.state, 'w', table.concat(f.widths, ',')) end
   elseif f.n0 > 0 then
-    -- the slots' last pages stay, as long as their slots
-    redis.call('HDEL', f.state, 'n', 'l', 'p')
+    -- the nodes' last pages stay, as long as their nodes
+    redis.call('HDEL', f.state, 'n', 'l', 'p', 'w')
   end
 end
--- moves the entries of the far slots starting by upTo into delayed and msgs (newest first: the last
--- page of a slot first; at most limit entries read); returns the entries read
+-- moves the entries of the far nodes starting by upTo into delayed and msgs (newest first: the last
+-- page of a node first; at most limit entries read); returns the entries read
 function dq.far_move(f, delayed, msgs, upTo, limit)
   local budget = limit
   local zadd, hset = {}, {}
   while budget > 0 do
     local head = redis.call('ZRANGE', f.far, 0, 0, 'WITHSCORES')
     if not head[2] or tonumber(head[2]) > upTo then break end
-    local slot = tonumber(head[2])
-    local page = dq.far_last_page(f, slot)
-    local stream = dq.far_stream(f, slot, page)
+    local member = head[1]
+    local page = dq.far_last_page(f, member)
+    local number = dq.far_level(member) + page
+    local stream = dq.far_stream(f, member, page)
     local entries = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', budget)
     local read = {}
     for _, entry in ipairs(entries) do
       local v = entry[2]
       local id, due = v[2], tonumber(v[6])
-      if far_take(f, id, due, page) then
+      if far_take(f, id, due, number) then
         hset[#hset + 1] = id
         hset[#hset + 1] = v[4]
         zadd[#zadd + 1] = due
@@ -452,14 +518,14 @@ function dq.far_move(f, delayed, msgs, upTo, limit)
       read[#read + 1] = entry[1]
     end
     if #entries < budget then
-      -- the page is done: the slot is, with its first
+      -- the page is done: the node is, with its first
       redis.call('DEL', stream)
       if page == 0 then
-        redis.call('ZREM', f.far, head[1])
+        redis.call('ZREM', f.far, member)
       elseif page == 1 then
-        redis.call('HDEL', f.state, far_page_field(slot))
+        redis.call('HDEL', f.state, far_page_field(member))
       else
-        redis.call('HSET', f.state, far_page_field(slot), page - 1)
+        redis.call('HSET', f.state, far_page_field(member), page - 1)
       end
     else
       dq.bulk('XDEL', stream, read)

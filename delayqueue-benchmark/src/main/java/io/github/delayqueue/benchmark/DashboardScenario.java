@@ -55,11 +55,25 @@ final class DashboardScenario {
 		this.scenarios = scenarios;
 	}
 
+	/**
+	 * Whether the due times are written in random order
+	 * ({@code -Ddashboard.shuffled=true}) rather than ascending: the same times, but
+	 * every far-tier slot then holds its earliest messages anywhere in the order written.
+	 */
+	private static final boolean SHUFFLED = Boolean.getBoolean("dashboard.shuffled");
+
+	/** Message i's due time after the first hour, in ms: one per millisecond. */
+	private static long dueOffset(int i, int n) {
+		long span = Math.min(n, 3_600_000);
+		return SHUFFLED ? (i * 7919L) % span : i % span;
+	}
+
 	Map<String, Object> run(int n) throws Exception {
 		this.scenarios.flush();
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("scenario", "dashboard");
 		result.put("scheduled", n);
+		result.put("shuffled", SHUFFLED);
 		int dead = n / 10;
 		result.put("dead_letters", dead);
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
@@ -68,7 +82,7 @@ final class DashboardScenario {
 					(i) -> DelayMessage.builder(Scenarios.Order.sample(i))
 						.queue(Scenarios.QUEUE)
 						.id("s-" + i)
-						.delay(Duration.ofHours(1).plusMillis(i % 3_600_000)));
+						.delay(Duration.ofHours(1).plusMillis(dueOffset(i, n))));
 			DelayQueueListenerContainer failing = engine
 				.listenerContainer(Scenarios.QUEUE, "bench", Scenarios.Order.class, (order, context) -> {
 					throw new IllegalStateException("refused: " + order.orderId());

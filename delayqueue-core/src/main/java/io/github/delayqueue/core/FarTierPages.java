@@ -36,22 +36,24 @@ import org.springframework.data.redis.connection.stream.ByteRecord;
 
 /**
  * Reads the first messages of the far tier in due order
- * ({@code DelayQueueAdmin.scheduled}): a slot's entries are in the order they were
- * written, so every entry of each slot that may hold one of them is read, newest first,
+ * ({@code DelayQueueAdmin.scheduled}): a node's entries are in the order they were
+ * written, so every entry of each node that may hold one of them is read, newest first,
  * 1,000 per {@code XREVRANGE} of a page's stream (no script: Redis is never held for
- * long). Only the entries that would enter the page are checked against the id index (one
- * script call per read, for those that do), so that cancelled and replaced entries are
- * left out.
+ * long). Nodes are read in the order they start: where a slot is dense, its nodes are
+ * narrow (a binary tree cut by due time, see {@code prelude.lua}), so the first messages
+ * are in the first node of each level. Only the entries that would enter the page are
+ * checked against the id index (one script call per read, for those that do), so that
+ * cancelled and replaced entries are left out.
  */
 final class FarTierPages {
 
 	private static final int READ = 1000;
 
-	/** The widest far-tier slot: half the largest {@code compactAfter}, a day. */
+	/** The widest far-tier node: half the largest {@code compactAfter}, a day. */
 	private static final long SLOT_MAX_MILLIS = 43_200_000;
 
-	/** Far-tier slots listed per script call. */
-	private static final int SLOTS_PER_CALL = 64;
+	/** Far-tier nodes listed per script call. */
+	private static final int NODES_PER_CALL = 64;
 
 	private static final Comparator<Entry> DUE_ORDER = Comparator.comparingLong(Entry::due)
 		.thenComparing(Entry::idBytes, Arrays::compareUnsigned);
@@ -63,39 +65,44 @@ final class FarTierPages {
 	 * The first {@code count} live far-tier messages of a partition after a position.
 	 * @param after whether a message (due, id bytes) comes after the page's start
 	 * @param from the least due time the page can hold
+	 * @param until the greatest (the caller has a page of its own up to it)
 	 * @return id, due, envelope of each, in due order
 	 */
-	static List<Entry> page(RedisConnection connection, QueueKeys keys, long from, BiPredicate<Long, byte[]> after,
-			int count) {
+	static List<Entry> page(RedisConnection connection, QueueKeys keys, long from, long until,
+			BiPredicate<Long, byte[]> after, int count) {
 		List<String> scriptKeys = List.of(keys.far(), keys.farState());
 		TreeSet<Entry> kept = new TreeSet<>(DUE_ORDER);
 		int offset = 0;
 		while (true) {
-			// a slot may hold messages due from 'from' on when it starts up to its width
+			// a node may hold messages due from 'from' on when it starts up to its width
 			// before
-			List<Object> slots = ScriptRunner.run(connection, Scripts.FAR_READ, scriptKeys, "slots",
-					Math.max(0, from - SLOT_MAX_MILLIS), offset, SLOTS_PER_CALL);
-			for (int i = 0; i + 1 < slots.size(); i += 2) {
-				long start = ScriptRunner.asLong(slots.get(i));
-				// a slot starts no later than its entries are due: once enough are found
-				// before it, done
-				if (kept.size() >= count && start > kept.last().due()) {
+			List<Object> nodes = ScriptRunner.run(connection, Scripts.FAR_READ, scriptKeys, "slots",
+					Math.max(0, from - SLOT_MAX_MILLIS), offset, NODES_PER_CALL);
+			for (int i = 0; i + 3 < nodes.size(); i += 4) {
+				long start = ScriptRunner.asLong(nodes.get(i));
+				// a node starts no later than its entries are due: once enough are found
+				// before it, or it starts after the bound, done
+				if (start > until || (kept.size() >= count && start > kept.last().due())) {
 					return List.copyOf(kept);
 				}
-				for (long page = ScriptRunner.asLong(slots.get(i + 1)); page >= 0; page--) {
-					readPage(connection, keys, scriptKeys, start, page, from, after, count, kept);
+				String member = ScriptRunner.asString(nodes.get(i + 1));
+				long level = ScriptRunner.asLong(nodes.get(i + 2));
+				for (long page = ScriptRunner.asLong(nodes.get(i + 3)); page >= 0; page--) {
+					readPage(connection, keys, scriptKeys, new Page(member, level, page), new Window(from, until),
+							after, count, kept);
 				}
 			}
-			if (slots.size() < 2 * SLOTS_PER_CALL) {
+			if (nodes.size() < 4 * NODES_PER_CALL) {
 				return List.copyOf(kept);
 			}
-			offset += SLOTS_PER_CALL;
+			offset += NODES_PER_CALL;
 		}
 	}
 
-	private static void readPage(RedisConnection connection, QueueKeys keys, List<String> scriptKeys, long start,
-			long page, long from, BiPredicate<Long, byte[]> after, int count, TreeSet<Entry> kept) {
-		byte[] stream = QueueKeys.bytes(keys.far() + ":" + start + ((page > 0) ? ":" + page : ""));
+	private static void readPage(RedisConnection connection, QueueKeys keys, List<String> scriptKeys, Page page,
+			Window window, BiPredicate<Long, byte[]> after, int count, TreeSet<Entry> kept) {
+		byte[] stream = QueueKeys
+			.bytes(keys.far() + ":" + page.member() + ((page.page() > 0) ? ":" + page.page() : ""));
 		String before = null;
 		while (true) {
 			Range<String> range = (before != null) ? Range.leftUnbounded(Range.Bound.inclusive(before))
@@ -110,8 +117,8 @@ final class FarTierPages {
 				if (entryId.equals(before)) {
 					continue;
 				}
-				Entry entry = Entry.of(record.getValue(), page);
-				if (entry != null && entry.due() >= from && after.test(entry.due(), entry.idBytes())
+				Entry entry = Entry.of(record.getValue(), page.number());
+				if (entry != null && window.holds(entry.due()) && after.test(entry.due(), entry.idBytes())
 						&& (kept.size() < count || DUE_ORDER.compare(entry, kept.last()) < 0)) {
 					candidates.add(entry);
 				}
@@ -153,6 +160,27 @@ final class FarTierPages {
 			}
 		}
 		return live;
+	}
+
+	/** A page of a far-tier node: its member in the far ZSET, level and page. */
+	private record Page(String member, long level, long page) {
+
+		/**
+		 * The page number an entry's index score holds (only the last level has pages).
+		 */
+		long number() {
+			return this.level + this.page;
+		}
+
+	}
+
+	/** The due times a page can hold. */
+	private record Window(long from, long until) {
+
+		boolean holds(long due) {
+			return due >= this.from && due <= this.until;
+		}
+
 	}
 
 	/** A far-tier entry. */

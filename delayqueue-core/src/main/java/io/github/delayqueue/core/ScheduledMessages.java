@@ -108,7 +108,7 @@ final class ScheduledMessages {
 		}
 		List<ScheduledMessage> messages = new ArrayList<>(found.size());
 		if (found.isEmpty()) {
-			farPage(connection, keys, cursor, count, messages);
+			farPage(connection, keys, cursor, count, Long.MAX_VALUE, messages);
 			return messages;
 		}
 		byte[][] ids = found.stream().map(Tuple::getValue).toArray(byte[][]::new);
@@ -121,7 +121,10 @@ final class ScheduledMessages {
 						(long) found.get(i).getScore().doubleValue(), envelope));
 			}
 		}
-		farPage(connection, keys, cursor, count, messages);
+		// a page of the schedule's own: a far-tier message due after its last cannot
+		// enter
+		long until = (messages.size() == count) ? messages.get(count - 1).dueTime().toEpochMilli() : Long.MAX_VALUE;
+		farPage(connection, keys, cursor, count, until, messages);
 		return messages;
 	}
 
@@ -160,12 +163,12 @@ final class ScheduledMessages {
 	/**
 	 * Adds the far tier's messages of a page: those after the cursor, up to {@code count}
 	 * (the caller merges them with the schedule's in due order; see
-	 * {@link FarTierPages}).
+	 * {@link FarTierPages}), none due after {@code until}.
 	 */
-	private static void farPage(RedisConnection connection, QueueKeys keys, Cursor cursor, int count,
+	private static void farPage(RedisConnection connection, QueueKeys keys, Cursor cursor, int count, long until,
 			List<ScheduledMessage> messages) {
 		long from = (cursor != null) ? cursor.dueMillis() : 0;
-		for (FarTierPages.Entry entry : FarTierPages.page(connection, keys, from,
+		for (FarTierPages.Entry entry : FarTierPages.page(connection, keys, from, until,
 				(due, id) -> cursor == null || cursor.isBefore(due, id), count)) {
 			messages.add(message(keys, entry.id(), entry.due(), entry.envelope()));
 		}

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.LongStream;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -305,27 +307,13 @@ abstract class FarTierContract extends QueueTestFixture {
 
 	@Test
 	void aLookUpByIdReadsOnePageOfALargeSlotNotTheSlot() {
-		// slots of 10 s, moved 10 s before they start: nothing moves during the test
-		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
-			.compactAfter(Duration.ofSeconds(20))
-			.compactMinimum(1)
-			.sendBatchSize(500));
-		long slot = (Instant.now().plusSeconds(50).toEpochMilli() / 10_000) * 10_000;
-		List<DelayMessage<?>> messages = new ArrayList<>();
-		for (int i = 0; i < 5500; i++) {
-			messages.add(DelayMessage.builder("p-" + i)
-				.queue(this.queue)
-				.id("m-" + i)
-				.deliverAt(Instant.ofEpochMilli(slot + (i * 7L) % 9000))
-				.build());
-		}
-		engine.template().sendAll(messages);
+		DelayQueueEngine engine = build(slotsOfTenSeconds().sendBatchSize(500));
+		long slot = slotInFiftySeconds();
+		engine.template().sendAll(spreadOver(slot, "m-", 5500));
 		assertThat(farCount()).isEqualTo(5500);
-		QueueKeys keys = new QueueKeys("dq", this.queue);
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			byte[] last = connection.hashCommands().hGet(QueueKeys.bytes(keys.farState()), QueueKeys.bytes("p" + slot));
-			assertThat(last).as("pages of 2,000 entries: 0 to 2").isEqualTo("2".getBytes());
-		}
+		// 2,000 in the slot's root, the rest in the halves that hold their due times
+		assertThat(farNodes()).containsExactly(entry(slot + "", (double) slot),
+				entry(slot + ":1:0:10000", (double) slot), entry(slot + ":1:1:10000", (double) slot + 5000));
 		// the first message written is in the first page, the last in the last
 		long reads = streamReads();
 		assertThat(engine.admin().scheduledMessage(this.queue, "m-0")).get()
@@ -361,6 +349,158 @@ abstract class FarTierContract extends QueueTestFixture {
 		assertThat(all.get(all.size() - 1).id()).isEqualTo("m-0");
 	}
 
+	@Test
+	void aPageTheScheduleFillsReadsNoFarTierSlot() {
+		DelayQueueEngine engine = build(slotsOfTenSeconds());
+		Instant near = Instant.now().plusSeconds(8);
+		long slot = slotInFiftySeconds();
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < 60; i++) {
+			messages.add(DelayMessage.builder("n-" + i).queue(this.queue).id("n-" + i).deliverAt(near).build());
+		}
+		messages.addAll(spreadOver(slot, "f-", 3000));
+		engine.template().sendAll(messages);
+		assertThat(farCount()).isEqualTo(3000);
+		long reads = streamReads();
+		List<ScheduledMessage> first = engine.admin().scheduled(this.queue, null, 50);
+		List<ScheduledMessage> next = engine.admin().scheduled(this.queue, first.get(4).cursor(), 50);
+		assertThat(streamReads() - reads).as("far-tier entries read for pages the schedule fills").isZero();
+		assertThat(first).extracting(ScheduledMessage::id).allMatch((id) -> id.startsWith("n-"));
+		assertThat(next).hasSize(50).extracting(ScheduledMessage::id).allMatch((id) -> id.startsWith("n-"));
+		// a page the schedule does not fill takes the earliest of the far tier after it
+		List<ScheduledMessage> both = engine.admin().scheduled(this.queue, null, 100);
+		assertThat(both.subList(0, 60)).extracting(ScheduledMessage::id).allMatch((id) -> id.startsWith("n-"));
+		assertThat(both.subList(60, 100)).extracting((message) -> message.dueTime().toEpochMilli())
+			.containsExactlyElementsOf(
+					LongStream.range(0, 3000).map((i) -> slot + (i * 7L) % 9000).sorted().limit(40).boxed().toList());
+	}
+
+	@Test
+	void aDenseSlotIsCutByDueTimeSoItsFirstPageReadsAFractionOfIt() {
+		DelayQueueEngine engine = build(slotsOfTenSeconds().sendBatchSize(1000));
+		long slot = slotInFiftySeconds();
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < 20_000; i++) {
+			messages.add(DelayMessage.builder("p-" + i)
+				.queue(this.queue)
+				.id("m-" + i)
+				.deliverAt(Instant.ofEpochMilli(slot + (i * 7919L) % 10_000))
+				.build());
+		}
+		engine.template().sendAll(messages);
+		assertThat(farCount()).isEqualTo(20_000);
+		// root 2,000; 2 halves, 4 quarters of 2,000; the last 6,000 in eighths
+		Map<String, Double> nodes = farNodes();
+		assertThat(nodes).hasSize(1 + 2 + 4 + 8);
+		assertThat(nodes).containsEntry(slot + ":3:7:10000", (double) slot + 8750);
+		long reads = streamReads();
+		List<ScheduledMessage> first = engine.admin().scheduled(this.queue, null, 50);
+		// the first node of each level: 2,000 + 2,000 + 2,000 + 750 entries (the slot
+		// would take 21 reads)
+		assertThat(streamReads() - reads).as("reads of up to 1,000 entries for the first page").isLessThanOrEqualTo(10);
+		assertThat(first).extracting((message) -> message.dueTime().toEpochMilli())
+			.containsExactlyElementsOf(LongStream.range(0, 20_000)
+				.map((i) -> slot + (i * 7919L) % 10_000)
+				.sorted()
+				.limit(50)
+				.boxed()
+				.toList());
+		// every message found by id in its node, in order across the nodes
+		for (int i = 0; i < 20_000; i += 997) {
+			long due = slot + (i * 7919L) % 10_000;
+			assertThat(engine.admin().scheduledMessage(this.queue, "m-" + i)).get()
+				.satisfies((found) -> assertThat(found.dueTime().toEpochMilli()).isEqualTo(due));
+		}
+		List<ScheduledMessage> all = new ArrayList<>();
+		String after = null;
+		List<ScheduledMessage> page;
+		while (!(page = engine.admin().scheduled(this.queue, after, 1000)).isEmpty()) {
+			all.addAll(page);
+			after = page.get(page.size() - 1).cursor();
+		}
+		assertThat(all).hasSize(20_000).extracting(ScheduledMessage::id).doesNotHaveDuplicates();
+		for (int i = 1; i < all.size(); i++) {
+			assertThat(all.get(i).dueTime()).isAfterOrEqualTo(all.get(i - 1).dueTime());
+		}
+	}
+
+	@Test
+	void messagesPiledOnOneMillisecondGoDownToTheLastLevelThenIntoPages() {
+		// slots of 1 s: 10 levels down to nodes of 1.95 ms, then pages of 2,000
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
+			.compactAfter(Duration.ofSeconds(2))
+			.compactMinimum(1)
+			.sendBatchSize(1000)
+			.promoteBatchSize(700));
+		Instant due = Instant.now().plusSeconds(6);
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < 21_000; i++) {
+			messages.add(DelayMessage.builder("p-" + i).queue(this.queue).id("m-" + i).deliverAt(due).build());
+		}
+		engine.template().sendAll(messages);
+		long slot = due.toEpochMilli() - due.toEpochMilli() % 1000;
+		Map<String, Double> nodes = farNodes();
+		assertThat(nodes).as("a node per level on the way down to the millisecond").hasSize(10);
+		String last = nodes.keySet()
+			.stream()
+			.filter((member) -> member.startsWith(slot + ":9:"))
+			.findFirst()
+			.orElseThrow();
+		QueueKeys keys = new QueueKeys("dq", this.queue);
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			assertThat(connection.hashCommands().hGet(QueueKeys.bytes(keys.farState()), QueueKeys.bytes("p" + last)))
+				.as("the last level's node: pages 0 and 1")
+				.isEqualTo("1".getBytes());
+		}
+		long reads = streamReads();
+		assertThat(engine.admin().scheduledMessage(this.queue, "m-20999")).isPresent();
+		assertThat(streamReads() - reads).as("one page read for a look-up").isBetween(1L, 2L);
+		assertThat(engine.template().cancel(this.queue, "m-0")).isTrue();
+		assertThat(engine.template().cancel(this.queue, "m-20999")).isTrue();
+		Map<String, List<Delivered>> delivered = listen(engine);
+		await().atMost(WAIT).until(() -> delivered.size() == 20_998);
+		assertThat(delivered).doesNotContainKeys("m-0", "m-20999");
+		assertThat(delivered.values()).allSatisfy((list) -> {
+			assertThat(list).hasSize(1);
+			assertThat(list.get(0).at()).isAfterOrEqualTo(due);
+		});
+	}
+
+	/** The far tier's nodes: member and start. */
+	private Map<String, Double> farNodes() {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			Map<String, Double> nodes = new java.util.LinkedHashMap<>();
+			connection.zSetCommands()
+				.zRangeWithScores(QueueKeys.bytes(new QueueKeys("dq", this.queue).far()), 0, -1)
+				.forEach((tuple) -> nodes.put(new String(tuple.getValue()), tuple.getScore()));
+			return nodes;
+		}
+	}
+
+	/** Slots of 10 s, moved 10 s before they start: nothing moves during a test. */
+	private DelayQueueEngineBuilder slotsOfTenSeconds() {
+		return DelayQueueEngine.builder(this.connectionFactory).compactAfter(Duration.ofSeconds(20)).compactMinimum(1);
+	}
+
+	private static long slotInFiftySeconds() {
+		return (Instant.now().plusSeconds(50).toEpochMilli() / 10_000) * 10_000;
+	}
+
+	/**
+	 * Messages {@code <prefix>i} (payload {@code p-i}) due in the first 9 s of a slot.
+	 */
+	private List<DelayMessage<?>> spreadOver(long slot, String prefix, int count) {
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			messages.add(DelayMessage.builder("p-" + i)
+				.queue(this.queue)
+				.id(prefix + i)
+				.deliverAt(Instant.ofEpochMilli(slot + (i * 7L) % 9000))
+				.build());
+		}
+		return messages;
+	}
+
 	/** Stream range reads run by Redis so far (inside scripts too), over every master. */
 	private long streamReads() {
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
@@ -392,6 +532,44 @@ abstract class FarTierContract extends QueueTestFixture {
 		assertThat(byPlain.get("far")).extracting(Delivered::payload).containsExactly("far");
 		byPlain.values()
 			.forEach((deliveries) -> assertThat(deliveries.get(0).at()).isAfterOrEqualTo(deliveries.get(0).due()));
+	}
+
+	@Test
+	void enginesOfOtherCompactAfterSettingsShareTheFarTierAndFindEachOthersMessages() {
+		// slots of 1 s and of 2 s over the same time
+		DelayQueueEngine narrow = engine();
+		DelayQueueEngine wide = engine(Duration.ofSeconds(4));
+		Instant due = Instant.ofEpochMilli(Instant.now().plusSeconds(6).toEpochMilli());
+		for (int i = 0; i < 30; i++) {
+			Instant at = due.plusMillis(i * 50L);
+			narrow.template().send(DelayMessage.builder("n").queue(this.queue).id("n-" + i).deliverAt(at).build());
+			wide.template().send(DelayMessage.builder("w").queue(this.queue).id("w-" + i).deliverAt(at).build());
+		}
+		assertThat(farCount()).isEqualTo(60);
+		for (DelayQueueEngine engine : List.of(narrow, wide)) {
+			for (int i = 0; i < 30; i++) {
+				for (String id : List.of("n-" + i, "w-" + i)) {
+					assertThat(engine.admin().scheduledMessage(this.queue, id)).as(id)
+						.get()
+						.extracting((found) -> found.dueTime())
+						.isEqualTo(due.plusMillis((Integer.parseInt(id.substring(2))) * 50L));
+				}
+			}
+		}
+		assertThat(wide.template().reschedule(this.queue, "n-0", due.plusMillis(1600))).isTrue();
+		assertThat(narrow.template().cancel(this.queue, "w-1")).isTrue();
+		assertThat(narrow.admin().scheduledMessage(this.queue, "n-0")).get()
+			.extracting((found) -> found.dueTime())
+			.isEqualTo(due.plusMillis(1600));
+		Map<String, List<Delivered>> delivered = listen(narrow);
+		await().atMost(WAIT).until(() -> delivered.size() == 59);
+		sleep(500);
+		assertThat(delivered).doesNotContainKey("w-1");
+		assertThat(delivered.values()).allSatisfy((list) -> {
+			assertThat(list).hasSize(1);
+			assertThat(list.get(0).at()).isAfterOrEqualTo(list.get(0).due());
+		});
+		assertThat(delivered.get("n-0").get(0).due()).isEqualTo(due.plusMillis(1600));
 	}
 
 	@Test
