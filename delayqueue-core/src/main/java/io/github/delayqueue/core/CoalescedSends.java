@@ -246,11 +246,13 @@ final class CoalescedSends {
 					next = take();
 				}
 			}
-			for (Waiter waiter : batch) {
-				waiter.turn.complete(null);
-			}
+			// the next call first: Redis works on it while the senders of this one wake
+			// up
 			if (next != null) {
 				next.get(0).turn.complete(next);
+			}
+			for (Waiter waiter : batch) {
+				waiter.turn.complete(null);
 			}
 		}
 
