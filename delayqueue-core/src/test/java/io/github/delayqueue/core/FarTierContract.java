@@ -291,13 +291,7 @@ abstract class FarTierContract extends QueueTestFixture {
 		}
 		engine.template().sendAll(messages);
 		assertThat(farCount()).isEqualTo(5000);
-		List<ScheduledMessage> all = new ArrayList<>();
-		String after = null;
-		List<ScheduledMessage> page;
-		while (!(page = engine.admin().scheduled(this.queue, after, 1000)).isEmpty()) {
-			all.addAll(page);
-			after = page.get(page.size() - 1).cursor();
-		}
+		List<ScheduledMessage> all = scheduledInPagesOf(engine, 1000);
 		assertThat(all).hasSize(5000);
 		assertThat(all).extracting(ScheduledMessage::id).doesNotHaveDuplicates();
 		for (int i = 1; i < all.size(); i++) {
@@ -334,13 +328,7 @@ abstract class FarTierContract extends QueueTestFixture {
 				.deliverAt(Instant.ofEpochMilli(slot))
 				.build())
 			.status()).isEqualTo(SendResult.Status.DUPLICATE);
-		List<ScheduledMessage> all = new ArrayList<>();
-		String after = null;
-		List<ScheduledMessage> page;
-		while (!(page = engine.admin().scheduled(this.queue, after, 700)).isEmpty()) {
-			all.addAll(page);
-			after = page.get(page.size() - 1).cursor();
-		}
+		List<ScheduledMessage> all = scheduledInPagesOf(engine, 700);
 		assertThat(all).hasSize(5499);
 		assertThat(all).extracting(ScheduledMessage::id).doesNotHaveDuplicates().doesNotContain("m-1");
 		for (int i = 1; i < all.size(); i++) {
@@ -411,13 +399,7 @@ abstract class FarTierContract extends QueueTestFixture {
 			assertThat(engine.admin().scheduledMessage(this.queue, "m-" + i)).get()
 				.satisfies((found) -> assertThat(found.dueTime().toEpochMilli()).isEqualTo(due));
 		}
-		List<ScheduledMessage> all = new ArrayList<>();
-		String after = null;
-		List<ScheduledMessage> page;
-		while (!(page = engine.admin().scheduled(this.queue, after, 1000)).isEmpty()) {
-			all.addAll(page);
-			after = page.get(page.size() - 1).cursor();
-		}
+		List<ScheduledMessage> all = scheduledInPagesOf(engine, 1000);
 		assertThat(all).hasSize(20_000).extracting(ScheduledMessage::id).doesNotHaveDuplicates();
 		for (int i = 1; i < all.size(); i++) {
 			assertThat(all.get(i).dueTime()).isAfterOrEqualTo(all.get(i - 1).dueTime());
@@ -464,6 +446,18 @@ abstract class FarTierContract extends QueueTestFixture {
 			assertThat(list).hasSize(1);
 			assertThat(list.get(0).at()).isAfterOrEqualTo(due);
 		});
+	}
+
+	/** Every scheduled message of the queue, read a page at a time. */
+	private List<ScheduledMessage> scheduledInPagesOf(DelayQueueEngine engine, int size) {
+		List<ScheduledMessage> all = new ArrayList<>();
+		String after = null;
+		List<ScheduledMessage> page;
+		while (!(page = engine.admin().scheduled(this.queue, after, size)).isEmpty()) {
+			all.addAll(page);
+			after = page.get(page.size() - 1).cursor();
+		}
+		return all;
 	}
 
 	/** The far tier's nodes: member and start. */
