@@ -386,9 +386,7 @@ function dq.far_add(f, id, envelope, due, width)
     '{{DUE}}', due)
   f.n = f.n + 1
   f.slots[node.member] = node.from
-  local known = false
-  for _, w in ipairs(f.widths) do known = known or w == width end
-  if not known then f.widths[#f.widths + 1] = width end
+  f.width = width
   far_grow(f)
 end
 -- removes an id from the far index (its stream entry is skipped when moved); whether it was there
@@ -483,6 +481,12 @@ function dq.far_close(f)
   dq.bulk('ZADD', f.far, nodes)
   for member, node in pairs(f.nodes) do
     if node.n ~= node.n0 then redis.call('HSET', f.state, far_page_field(member), node.n) end
+  end
+  if f.width then
+    -- the width this call wrote, listed once
+    local known = false
+    for _, w in ipairs(f.widths) do known = known or w == f.width end
+    if not known then f.widths[#f.widths + 1] = f.width end
   end
   if f.n > 0 or f.l > 0 or f.p > 0 then
     redis.call('HSET', f.state, 'n', f.n, 'l', f.l, 'p', f.p)

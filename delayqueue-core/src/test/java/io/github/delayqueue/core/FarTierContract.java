@@ -71,6 +71,19 @@ abstract class FarTierContract extends QueueTestFixture {
 		return delivered;
 	}
 
+	/** Listens until every sent message came, and checks each came once and not early. */
+	private Map<String, List<Delivered>> deliveredOnceNeverEarly(DelayQueueEngine engine, List<SendResult> results) {
+		Map<String, List<Delivered>> delivered = listen(engine);
+		await().atMost(WAIT).until(() -> delivered.size() == results.size());
+		sleep(500);
+		for (SendResult result : results) {
+			List<Delivered> deliveries = delivered.get(result.id());
+			assertThat(deliveries).as(result.id()).hasSize(1);
+			assertThat(deliveries.get(0).at()).as("not early").isAfterOrEqualTo(result.dueTime());
+		}
+		return delivered;
+	}
+
 	private Instant redisNow() {
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			QueueKeys keys = new QueueKeys("dq", this.queue);
@@ -115,14 +128,9 @@ abstract class FarTierContract extends QueueTestFixture {
 		assertThat(scheduleSize()).isZero();
 		assertThat(farCount()).isEqualTo(300);
 		assertThat(engine.admin().stats(this.queue).scheduled()).isEqualTo(300);
-		Map<String, List<Delivered>> delivered = listen(engine);
-		await().atMost(WAIT).until(() -> delivered.size() == 300);
-		sleep(500);
+		Map<String, List<Delivered>> delivered = deliveredOnceNeverEarly(engine, results);
 		for (SendResult result : results) {
-			List<Delivered> deliveries = delivered.get(result.id());
-			assertThat(deliveries).as(result.id()).hasSize(1);
-			assertThat(deliveries.get(0).due()).isEqualTo(result.dueTime());
-			assertThat(deliveries.get(0).at()).as("not early").isAfterOrEqualTo(result.dueTime());
+			assertThat(delivered.get(result.id()).get(0).due()).isEqualTo(result.dueTime());
 		}
 		assertThat(farCount()).isZero();
 		assertThat(engine.admin().stats(this.queue).scheduled()).isZero();
@@ -197,14 +205,7 @@ abstract class FarTierContract extends QueueTestFixture {
 		assertThat(farCount()).isEqualTo(2900);
 		assertThat(scheduleSize()).isEqualTo(100);
 		assertThat(engine.admin().stats(this.queue).scheduled()).isEqualTo(3000);
-		Map<String, List<Delivered>> delivered = listen(engine);
-		await().atMost(WAIT).until(() -> delivered.size() == 3000);
-		sleep(500);
-		for (SendResult result : results) {
-			List<Delivered> deliveries = delivered.get(result.id());
-			assertThat(deliveries).as(result.id()).hasSize(1);
-			assertThat(deliveries.get(0).at()).as("not early").isAfterOrEqualTo(result.dueTime());
-		}
+		deliveredOnceNeverEarly(engine, results);
 		assertThat(farCount()).isZero();
 	}
 
