@@ -22,27 +22,37 @@ end
 -- field, 1 expiry, 2 key, 4 priority) holds 13 ASCII digits after it: while scheduled, the time
 -- to live in ms counted from the due time; once due, the epoch ms (Redis clock) at which it
 -- expires; zeros for none.
+-- The bit field of an envelope (0 to 7), or nil for bytes that are no envelope (an empty one,
+-- or an entry another program wrote): such bytes are moved and dead-lettered as they are,
+-- never an error halfway through a script.
+local function envelope_bits(envelope)
+  local b = string.byte(envelope, 1)
+  if b == nil or b < 1 or b > 8 then return nil end
+  return b - 1
+end
 local function has_expiry(envelope)
-  return string.byte(envelope, 1) % 2 == 0
+  local bits = envelope_bits(envelope)
+  return bits ~= nil and bits % 2 == 1
 end
 -- the stream a due message goes to: the urgent stream for a message with a priority (versions
 -- 5 to 8: one ASCII digit, 1 to 9, after the expiry digits), else the queue's stream
 function dq.ready_stream(envelope, stream, urgent)
-  if string.byte(envelope, 1) >= 5 then return urgent end
+  local bits = envelope_bits(envelope)
+  if bits ~= nil and bits >= 4 then return urgent end
   return stream
 end
 -- the envelope of a message becoming due: its time to live turned into its expiry
 function dq.start_expiry(envelope, due)
   if not has_expiry(envelope) then return envelope end
   local ttl = tonumber(string.sub(envelope, 2, 14))
-  if ttl == 0 then return envelope end
+  if ttl == nil or ttl == 0 then return envelope end
   return string.sub(envelope, 1, 1) .. string.format('%013d', math.min(tonumber(due) + ttl, 9999999999999))
     .. string.sub(envelope, 15)
 end
 -- the expiry of a due message's envelope, epoch ms, or 0 for none
 function dq.expiry(envelope)
   if not has_expiry(envelope) then return 0 end
-  return tonumber(string.sub(envelope, 2, 14))
+  return tonumber(string.sub(envelope, 2, 14)) or 0
 end
 -- the envelope without its expiry (a replayed dead letter is delivered whatever its age)
 function dq.clear_expiry(envelope)
@@ -59,14 +69,15 @@ end
 -- the key of a message (Envelope.java: after the version byte, the expiry digits and the
 -- priority digit, a varint length and the UTF-8 bytes), or nil when its sender set none
 function dq.key_of(envelope)
-  local bits = string.byte(envelope, 1) - 1
-  if math.floor(bits / 2) % 2 == 0 then return nil end
+  local bits = envelope_bits(envelope)
+  if bits == nil or math.floor(bits / 2) % 2 == 0 then return nil end
   local pos = 2
   if bits % 2 == 1 then pos = pos + 13 end
   if bits >= 4 then pos = pos + 1 end
   local len, scale, b = 0, 1, 128
   while b >= 128 do
     b = string.byte(envelope, pos)
+    if b == nil then return nil end
     pos = pos + 1
     len = len + (b % 128) * scale
     scale = scale * 128
@@ -541,22 +552,47 @@ function dq.far_move(f, delayed, msgs, upTo, limit)
   dq.bulk('ZADD', delayed, zadd)
   return limit - budget
 end
--- adds a message ready for delivery to a stream: the queue's, or a group's retry stream
-function dq.add_ready(stream, id, envelope, due, attempt)
+-- adds a message ready for delivery to a stream: the queue's, or a group's retry stream; a
+-- retry carries the failure of the attempt before it (class, message, stack trace), so that its
+-- dead letter names that failure if it expires before it starts
+function dq.add_ready(stream, id, envelope, due, attempt, class, message, trace)
+  if class == nil or class == '' then
+    return redis.call('XADD', stream, '*', '{{ID}}', id, '{{ENVELOPE}}', envelope, '{{DUE}}', due,
+      '{{ATTEMPT}}', attempt)
+  end
   return redis.call('XADD', stream, '*', '{{ID}}', id, '{{ENVELOPE}}', envelope, '{{DUE}}', due,
-    '{{ATTEMPT}}', attempt)
+    '{{ATTEMPT}}', attempt, '{{ERROR_CLASS}}', class, '{{ERROR_MESSAGE}}', message, '{{STACK_TRACE}}', trace)
 end
--- a retry schedule member: <origin entry id>:<attempt>:<id byte length>:<id><envelope>
-function dq.retry_member(origin, attempt, id, envelope)
-  return origin .. ':' .. attempt .. ':' .. string.len(id) .. ':' .. id .. envelope
+-- a retry schedule member: <origin entry id>:<attempt>:<id byte length>:<id><envelope>; with the
+-- failure that caused the retry, <origin>:<attempt>f<failure length>:<id length>:<id><failure>
+-- <envelope>, the failure being <class length>:<message length>:<class><message><stack trace>
+function dq.retry_member(origin, attempt, id, envelope, class, message, trace)
+  if class == nil or class == '' then
+    return origin .. ':' .. attempt .. ':' .. string.len(id) .. ':' .. id .. envelope
+  end
+  local failure = string.len(class) .. ':' .. string.len(message) .. ':' .. class .. message .. trace
+  return origin .. ':' .. attempt .. 'f' .. string.len(failure) .. ':' .. string.len(id) .. ':' .. id .. failure
+    .. envelope
 end
--- reads a retry schedule member: id, envelope, attempt
+-- reads a retry schedule member: id, envelope, attempt, and the failure's class, message and
+-- stack trace (nil when it carries none)
 function dq.read_retry_member(m)
   local c0 = string.find(m, ':', 1, true)
   local c1 = string.find(m, ':', c0 + 1, true)
   local c2 = string.find(m, ':', c1 + 1, true)
   local len = tonumber(string.sub(m, c1 + 1, c2 - 1))
-  return string.sub(m, c2 + 1, c2 + len), string.sub(m, c2 + len + 1), string.sub(m, c0 + 1, c1 - 1)
+  local attempt = string.sub(m, c0 + 1, c1 - 1)
+  local id = string.sub(m, c2 + 1, c2 + len)
+  local f = string.find(attempt, 'f', 1, true)
+  if not f then return id, string.sub(m, c2 + len + 1), attempt end
+  local size = tonumber(string.sub(attempt, f + 1))
+  local failure = string.sub(m, c2 + len + 1, c2 + len + size)
+  local a = string.find(failure, ':', 1, true)
+  local b = string.find(failure, ':', a + 1, true)
+  local cl = tonumber(string.sub(failure, 1, a - 1))
+  local ml = tonumber(string.sub(failure, a + 1, b - 1))
+  return id, string.sub(m, c2 + len + size + 1), string.sub(attempt, 1, f - 1), string.sub(failure, b + 1, b + cl),
+    string.sub(failure, b + cl + 1, b + cl + ml), string.sub(failure, b + cl + ml + 1)
 end
 -- adds a dead letter to a queue's dead-letter stream
 function dq.add_dead(stream, id, envelope, group, attempts, class, message, due, now, trace)

@@ -104,8 +104,8 @@ for k = 10, #KEYS, 2 do
   local members = {}
   for i = 1, #retries, 2 do
     local m = retries[i]
-    local id, env, attempt = dq.read_retry_member(m)
-    dq.add_ready(KEYS[k + 1], id, env, retries[i + 1], attempt)
+    local id, env, attempt, class, message, trace = dq.read_retry_member(m)
+    dq.add_ready(KEYS[k + 1], id, env, retries[i + 1], attempt, class, message, trace)
     members[#members + 1] = m
     moved = moved + 1
   end

@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.delayqueue.core.codec.JsonMessageCodec;
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.codec.MessageDecodingException;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.listener.DelayMessageContext;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
@@ -165,6 +166,35 @@ class CodecTests {
 		assertThat(stats.groups()).singleElement()
 			.satisfies((group) -> assertThat(group.retryScheduled()).as("no retry").isZero());
 		assertThat(stats.dead()).as("still exactly two: never retried").isEqualTo(2);
+	}
+
+	@Test
+	void deadLettersAStreamEntryItCannotReadBesideUndecodableMessages() throws Exception {
+		BlockingQueue<Order> received = listen(this.engine, "g", Order.class);
+		for (int i = 0; i < 11; i++) {
+			send("not json " + i);
+		}
+		// an entry some other program wrote: no message id, no envelope
+		try (org.springframework.data.redis.connection.RedisConnection connection = this.connectionFactory
+			.getConnection()) {
+			connection.streamCommands()
+				.xAdd(QueueKeys.bytes(this.engine.keys(this.queue).stream()),
+						Map.of(QueueKeys.bytes("x"), QueueKeys.bytes("y")));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.engine.admin().stats(this.queue).dead() == 12);
+		List<DeadLetter> dead = this.engine.admin().deadLetters(this.queue, null, 20);
+		assertThat(dead).hasSize(12).allSatisfy((letter) -> {
+			assertThat(letter.group()).isEqualTo("g");
+			assertThat(letter.errorClass()).isEqualTo(MessageDecodingException.class.getName());
+		});
+		assertThat(dead).filteredOn((letter) -> letter.errorMessage().contains("not a message of this library"))
+			.singleElement()
+			.satisfies((letter) -> {
+				assertThat(letter.errorMessage()).contains("no field 'e'").contains("fields: x");
+				assertThat(letter.payloadAsString()).as("what it could not read is kept").isEqualTo("x=y\n");
+			});
+		assertThat(received.poll(300, TimeUnit.MILLISECONDS)).isNull();
+		assertThat(this.engine.admin().stats(this.queue).inFlight()).isZero();
 	}
 
 	@Test

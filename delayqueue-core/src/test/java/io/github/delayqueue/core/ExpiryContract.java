@@ -111,7 +111,7 @@ abstract class ExpiryContract extends QueueTestFixture {
 		assertThat(dead).extracting(DeadLetter::payloadAsString).allMatch((payload) -> payload.contains("short"));
 		assertThat(dead.get(0).errorClass()).isEqualTo(MessageExpiredException.class.getName());
 		assertThat(dead.get(0).errorMessage()).contains("Expired at", "300 ms after it was due");
-		assertThat(dead.get(0).attempts()).isEqualTo(1);
+		assertThat(dead.get(0).attempts()).as("no attempt was made").isZero();
 		assertThat(this.expired).containsOnly("g/dead-lettered");
 		sleep(300);
 		assertThat(seen).hasSize(12);
@@ -149,6 +149,33 @@ abstract class ExpiryContract extends QueueTestFixture {
 		int attempts = seen.get("fail-1").size();
 		sleep(700);
 		assertThat(seen.get("fail-1")).hasSize(attempts);
+	}
+
+	@Test
+	void aRetryThatExpiresBeforeItStartsKeepsTheFailureThatCausedIt() {
+		DelayQueueEngine engine = engine();
+		Map<String, List<Integer>> seen = listen(engine, "g",
+				(settings) -> settings.maxAttempts(5)
+					.initialBackoff(Duration.ofMillis(300))
+					.backoffMultiplier(1.0)
+					.jitter(0));
+		send(engine, "fail-1", Duration.ZERO, Duration.ofMillis(1500));
+		await().atMost(Duration.ofSeconds(10)).until(() -> seen.containsKey("fail-1"));
+		// the retry comes due while the queue is paused, and the message expires waiting
+		engine.admin().pause(this.queue);
+		sleep(1700);
+		engine.admin().resume(this.queue);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.expired.size() == 1);
+		assertThat(seen.get("fail-1")).as("the handler ran once").hasSize(1);
+		assertThat(engine.admin().deadLetters(this.queue, null, 10)).singleElement().satisfies((letter) -> {
+			assertThat(letter.isExpired()).isTrue();
+			assertThat(letter.errorClass()).isEqualTo(MessageExpiredException.class.getName());
+			assertThat(letter.errorMessage()).contains("before attempt 2 started", "the last attempt failed with",
+					IllegalStateException.class.getName(), "downstream is down");
+			assertThat(letter.stackTrace()).startsWith(IllegalStateException.class.getName())
+				.contains("downstream is down");
+			assertThat(letter.attempts()).as("attempts made").isEqualTo(1);
+		});
 	}
 
 	@Test

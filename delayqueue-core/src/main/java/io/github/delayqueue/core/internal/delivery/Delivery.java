@@ -50,6 +50,12 @@ public final class Delivery implements DelayMessageContext {
 
 	final byte[] envelopeBytes;
 
+	/** Why the entry is no message of this library, or {@code null}. */
+	final String unreadable;
+
+	/** For a retry, the failure of the attempt before it; {@code null} for none. */
+	final WireFormat.Failure lastFailure;
+
 	final long dueMillis;
 
 	/** The message's priority, 0 for none: a container starts higher ones first. */
@@ -96,6 +102,8 @@ public final class Delivery implements DelayMessageContext {
 		WireFormat.Ready ready = WireFormat.Ready.parse(fields, deliveries);
 		this.messageId = ready.messageId();
 		this.envelopeBytes = ready.envelope();
+		this.unreadable = ready.unreadable();
+		this.lastFailure = ready.lastFailure();
 		this.dueMillis = ready.dueMillis();
 		this.priority = Envelope.priorityOf(this.envelopeBytes);
 		this.attempt = ready.attempt();

@@ -35,6 +35,7 @@ import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.internal.redis.WireFormat;
 import io.github.delayqueue.core.observation.DelayQueueObservations;
 import io.micrometer.observation.Observation;
 
@@ -170,9 +171,7 @@ final class Processor {
 	/** Returns a message whose key is over its rate limit, without costing an attempt. */
 	private void redelay(Delivery delivery, long waitNanos) {
 		long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos + 999_999));
-		if (nack(delivery, "retry", millis,
-				new RateLimitedException(Duration.ofMillis(millis), "its key is over the rate limit"),
-				delivery.attempt) != null) {
+		if (nack(delivery, "retry", millis, carried(delivery), delivery.attempt) != null) {
 			this.context.observer().rateLimited(this.context.queue(), this.context.group(), true);
 		}
 	}
@@ -189,7 +188,7 @@ final class Processor {
 		logger.info("The handler of " + this.context.label() + " pushed back (" + pushBack.getMessage()
 				+ "): holding the group's starts for " + hold.toMillis() + " ms; message '" + delivery.messageId
 				+ "' is due again then, at the same attempt");
-		nack(delivery, "retry", hold.toMillis(), pushBack, delivery.attempt);
+		nack(delivery, "retry", hold.toMillis(), carried(delivery), delivery.attempt);
 	}
 
 	private Throwable handle(Object payload, Delivery delivery) {
@@ -302,10 +301,16 @@ final class Processor {
 
 	/** Dead-letters or discards an expired message without handing it to its handler. */
 	private void expire(Delivery delivery) {
-		MessageExpiredException expired = new MessageExpiredException("Expired at "
-				+ Instant.ofEpochMilli(delivery.envelope.expiry()) + " (Redis clock) before attempt " + delivery.attempt
-				+ " started, " + (delivery.envelope.expiry() - delivery.dueMillis) + " ms after it was due");
-		String result = nack(delivery, "expire", 0, expired);
+		String message = "Expired at " + Instant.ofEpochMilli(delivery.envelope.expiry())
+				+ " (Redis clock) before attempt " + delivery.attempt + " started, "
+				+ (delivery.envelope.expiry() - delivery.dueMillis) + " ms after it was due";
+		WireFormat.Failure last = delivery.lastFailure;
+		WireFormat.Failure expired = (last != null) ? new WireFormat.Failure(MessageExpiredException.class.getName(),
+				truncate(message + "; the last attempt failed with " + last.errorClass() + ": " + last.message(),
+						MAX_ERROR_MESSAGE),
+				last.stackTrace()) : failure(new MessageExpiredException(message));
+		// attempt N never started: N - 1 were made
+		String result = nack(delivery, "expire", 0, expired, delivery.attempt + 1, delivery.attempt - 1);
 		if (result != null) {
 			expired(delivery, result);
 		}
@@ -322,6 +327,9 @@ final class Processor {
 	}
 
 	private Object decode(Delivery delivery) {
+		if (delivery.unreadable != null) {
+			throw new MessageDecodingException(delivery.unreadable, null);
+		}
 		try {
 			if (delivery.envelope == null) {
 				delivery.envelope = Envelope.decode(delivery.envelopeBytes);
@@ -334,8 +342,12 @@ final class Processor {
 			delivery.maxAttempts = delivery.envelope.maxAttempts();
 		}
 		if (delivery.attempt > delivery.maxAttempts) {
+			WireFormat.Failure before = delivery.lastFailure;
 			throw new IllegalStateException("Attempts exhausted (" + delivery.maxAttempts
-					+ "): the lease of the last attempt expired before it was acknowledged");
+					+ "): the lease of the last attempt expired before it was acknowledged"
+					+ ((before != null)
+							? "; an earlier attempt failed with " + before.errorClass() + ": " + before.message()
+							: ""));
 		}
 		Object payload;
 		try {
@@ -375,7 +387,7 @@ final class Processor {
 			logger.warn("Attempt " + delivery.attempt + " of " + delivery.maxAttempts + " of message '"
 					+ delivery.messageId + "' (" + delivery.context.label() + ") failed, retrying in "
 					+ backoff.toMillis() + " ms: " + Failures.summary(failure));
-			if (nack(delivery, "retry", backoff.toMillis(), failure) != null) {
+			if (nack(delivery, "retry", backoff.toMillis(), failure(failure)) != null) {
 				this.context.observer()
 					.retried(this.context.queue(), this.context.group(), delivery.processingTime(), failure);
 			}
@@ -386,7 +398,7 @@ final class Processor {
 	}
 
 	private void deadLetter(Delivery delivery, Throwable failure) {
-		String deadEntry = nack(delivery, "dead", 0, failure);
+		String deadEntry = nack(delivery, "dead", 0, failure(failure));
 		if (deadEntry != null) {
 			Failures.logError(logger,
 					"Dead-lettered message '" + delivery.messageId + "' of " + delivery.context.label() + " after "
@@ -405,12 +417,26 @@ final class Processor {
 	 * @return the dead-letter entry id or the retry's due time; {@code null} when the
 	 * delivery was not this consumer's any more or Redis could not be reached
 	 */
-	private String nack(Delivery delivery, String action, long delayMillis, Throwable error) {
+	private String nack(Delivery delivery, String action, long delayMillis, WireFormat.Failure error) {
 		return nack(delivery, action, delayMillis, error, delivery.attempt + 1);
 	}
 
-	private String nack(Delivery delivery, String action, long delayMillis, Throwable error, int nextAttempt) {
-		String message = truncate(Failures.message(error), MAX_ERROR_MESSAGE);
+	/**
+	 * @param nextAttempt the attempt a retry is
+	 */
+	private String nack(Delivery delivery, String action, long delayMillis, WireFormat.Failure error, int nextAttempt) {
+		// a retry at the same attempt (held back by a rate limit or a push back) never
+		// started that attempt
+		int made = (nextAttempt > delivery.attempt) ? Math.min(delivery.attempt, delivery.maxAttempts)
+				: delivery.attempt - 1;
+		return nack(delivery, action, delayMillis, error, nextAttempt, made);
+	}
+
+	/**
+	 * @param attemptsMade the attempts made, for a dead letter
+	 */
+	private String nack(Delivery delivery, String action, long delayMillis, WireFormat.Failure error, int nextAttempt,
+			int attemptsMade) {
 		try {
 			for (int attempt = 1;; attempt++) {
 				try {
@@ -419,10 +445,9 @@ final class Processor {
 								List.of(delivery.stream, delivery.context.keys().retryDelayed(this.context.group()),
 										delivery.context.keys().dead()),
 								this.context.group(), this.context.consumer(), delivery.entryId, action, delayMillis,
-								nextAttempt, delivery.messageId, delivery.envelopeBytes,
-								Math.min(delivery.attempt, delivery.maxAttempts), error.getClass().getName(), message,
-								delivery.context.keys().wakeChannel(), delivery.dueMillis,
-								Failures.stackTrace(error, MAX_STACK_TRACE),
+								nextAttempt, delivery.messageId, delivery.envelopeBytes, attemptsMade,
+								error.errorClass(), error.message(), delivery.context.keys().wakeChannel(),
+								delivery.dueMillis, error.stackTrace(),
 								this.context.settings().discardExpired() ? "discard" : "dead",
 								MessageExpiredException.class.getName());
 					long status = ScriptRunner.asLong(reply.get(0));
@@ -453,6 +478,20 @@ final class Processor {
 		finally {
 			this.holdings.finished(delivery);
 		}
+	}
+
+	/** A failure as Redis keeps it: its message and stack trace truncated. */
+	private static WireFormat.Failure failure(Throwable error) {
+		return new WireFormat.Failure(error.getClass().getName(), truncate(Failures.message(error), MAX_ERROR_MESSAGE),
+				Failures.stackTrace(error, MAX_STACK_TRACE));
+	}
+
+	/**
+	 * The failure a message held back without starting carries on: the one of its attempt
+	 * before, if any.
+	 */
+	private static WireFormat.Failure carried(Delivery delivery) {
+		return (delivery.lastFailure != null) ? delivery.lastFailure : WireFormat.Failure.NONE;
 	}
 
 	private static String truncate(String text, int max) {

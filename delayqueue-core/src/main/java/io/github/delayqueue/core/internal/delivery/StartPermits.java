@@ -124,6 +124,9 @@ final class StartPermits {
 	 * {@code null} for an unreadable envelope (dead-lettered once started).
 	 */
 	private static String limiterKey(Delivery delivery) {
+		if (delivery.unreadable != null) {
+			return null;
+		}
 		try {
 			if (delivery.envelope == null) {
 				delivery.envelope = Envelope.decode(delivery.envelopeBytes);

@@ -145,11 +145,16 @@ public final class WireFormat {
 	 * stream.
 	 *
 	 * @param messageId the message id
-	 * @param envelope the envelope bytes
+	 * @param envelope the envelope bytes; for an entry with no envelope (written by
+	 * another program), its fields as text, which its dead letter keeps
 	 * @param dueMillis the due time
 	 * @param attempt the attempt this delivery is
+	 * @param unreadable why the entry is no message of this library, or {@code null}
+	 * @param lastFailure for a retry, the failure of the attempt before it; {@code null}
+	 * for none
 	 */
-	public record Ready(String messageId, byte[] envelope, long dueMillis, int attempt) {
+	public record Ready(String messageId, byte[] envelope, long dueMillis, int attempt, String unreadable,
+			Failure lastFailure) {
 
 		/**
 		 * Reads an entry.
@@ -159,9 +164,43 @@ public final class WireFormat {
 		 */
 		public static Ready parse(Map<String, byte[]> fields, long deliveries) {
 			byte[] envelope = fields.get(ENVELOPE);
-			return new Ready(text(fields.get(ID), ""), (envelope != null) ? envelope : new byte[0],
-					number(fields.get(DUE), 0), (int) (number(fields.get(ATTEMPT), 1) + deliveries - 1));
+			String unreadable = null;
+			if (envelope == null) {
+				unreadable = "The stream entry is not a message of this library: it has no field '" + ENVELOPE
+						+ "' (fields: " + String.join(", ", fields.keySet()) + "); its dead letter's payload is "
+						+ "its fields as name=value lines";
+				envelope = asText(fields);
+			}
+			Failure lastFailure = (fields.get(ERROR_CLASS) != null) ? new Failure(text(fields.get(ERROR_CLASS), ""),
+					text(fields.get(ERROR_MESSAGE), ""), text(fields.get(STACK_TRACE), "")) : null;
+			return new Ready(text(fields.get(ID), ""), envelope, number(fields.get(DUE), 0),
+					(int) (number(fields.get(ATTEMPT), 1) + deliveries - 1), unreadable, lastFailure);
 		}
+
+		private static byte[] asText(Map<String, byte[]> fields) {
+			java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+			fields.forEach((name, value) -> {
+				out.writeBytes(name.getBytes(StandardCharsets.UTF_8));
+				out.write('=');
+				out.writeBytes(value);
+				out.write('\n');
+			});
+			return out.toByteArray();
+		}
+
+	}
+
+	/**
+	 * A failure as Redis keeps it: in a dead letter, and in a retry for its next attempt.
+	 *
+	 * @param errorClass the exception's class name
+	 * @param message its message (truncated)
+	 * @param stackTrace its stack trace (truncated)
+	 */
+	public record Failure(String errorClass, String message, String stackTrace) {
+
+		/** No failure: a retry that carries none. */
+		public static final Failure NONE = new Failure("", "", "");
 
 	}
 
