@@ -610,10 +610,10 @@ end
 -- holds per schedule N the fields '<letter>:N': d definition (read by the JVM), e envelope,
 -- m missed-tick policy ('once' or 'skip'), g grace in ms (a tick later than that was missed),
 -- n pending tick, q upcoming ticks (comma-separated, planned by the JVM), l last tick, c ticks
--- fired, x ticks skipped, p paused, u last change (epoch ms). The pending tick is a message of
--- the queue with id 'schedule/N/<tick epoch ms>'; a schedule with no upcoming tick known keeps
--- the marker member 'schedule/N/plan' (no envelope) in the queue's schedule, due every second
--- until the JVM planned it, so no schedule stalls for good.
+-- fired, x ticks skipped, p paused, u last change (epoch ms), t last trigger (epoch µs). The
+-- pending tick is a message of the queue with id 'schedule/N/<tick epoch ms>'; a schedule with
+-- no upcoming tick known keeps the marker member 'schedule/N/plan' (no envelope) in the queue's
+-- schedule, due every second until the JVM planned it, so no schedule stalls for good.
 function dq.tick_of(id)
   if string.sub(id, 1, 9) ~= '{{TICK_PREFIX}}' then return nil end
   return string.match(id, '^{{TICK_PREFIX}}([^/]+)/(%w+)$')

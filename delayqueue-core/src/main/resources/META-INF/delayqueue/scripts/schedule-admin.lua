@@ -9,7 +9,7 @@ local now = dq.now()
 if op == 'delete' then
   dq.remove_pending(sched, KEYS[2], KEYS[3], name)
   local fields = {}
-  for _, f in ipairs({'d', 'e', 'm', 'g', 'n', 'q', 'l', 'c', 'x', 'p', 'u'}) do fields[#fields + 1] = f .. ':' .. name end
+  for _, f in ipairs({'d', 'e', 'm', 'g', 'n', 'q', 'l', 'c', 'x', 'p', 'u', 't'}) do fields[#fields + 1] = f .. ':' .. name end
   redis.call('HDEL', sched, unpack(fields))
 elseif op == 'pause' then
   dq.remove_pending(sched, KEYS[2], KEYS[3], name)
@@ -24,8 +24,16 @@ elseif op == 'resume' then
     if n then dq.wake_if_head(KEYS[2], ARGV[1], n) end
   end
 elseif op == 'trigger' then
-  -- an extra message now, besides the ticks: not a tick id (dq.tick_of does not match it)
-  local id = dq.tick_id(name, 'now-' .. now)
+  -- an extra message now, besides the ticks: not a tick id (dq.tick_of does not match it). Its
+  -- id holds the Redis time in microseconds, made later than the schedule's last trigger (field
+  -- t), so that every trigger has an id of its own, however close together they come
+  local _, _, micros = dq.now()
+  local last = tonumber(redis.call('HGET', sched, 't:' .. name) or '0')
+  if micros <= last then micros = last + 1 end
+  -- 16 digits: Lua's tostring would round them
+  local stamp = string.format('%.0f', micros)
+  redis.call('HSET', sched, 't:' .. name, stamp)
+  local id = dq.tick_id(name, 'now-' .. stamp)
   local env = redis.call('HGET', sched, 'e:' .. name)
   dq.add_ready(KEYS[4], id, dq.start_expiry(env, now), now, 1)
   return {id}

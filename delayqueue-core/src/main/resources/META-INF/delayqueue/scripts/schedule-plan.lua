@@ -5,11 +5,17 @@
 -- KEYS[1] schedules HASH, KEYS[2] delayed ZSET, KEYS[3] msgs HASH
 -- ARGV[1] wake-up channel, ARGV[2] name, ARGV[3] definition read, ARGV[4] pending tick read
 -- ('' for none), ARGV[5] upcoming ticks read, ARGV[6] ticks to add (after all of these)
--- Returns {1 planned, 0 the state changed meanwhile (nothing written)}
+-- A stalled schedule given no tick matches no time any more (a zone's rules changed): it ends,
+-- its plan marker removed, so that it costs nothing; it stays listed, with no pending tick.
+-- Returns {1 planned, 2 ended, 0 the state changed meanwhile (nothing written)}
 local sched, name = KEYS[1], ARGV[2]
 local function get(f) return redis.call('HGET', sched, f .. ':' .. name) or '' end
 if get('d') ~= ARGV[3] or get('p') ~= '' or get('n') ~= ARGV[4] or get('q') ~= ARGV[5] then
   return {0}
+end
+if ARGV[4] == '' and ARGV[5] == '' and ARGV[6] == '' then
+  redis.call('ZREM', KEYS[2], dq.tick_id(name, 'plan'))
+  return {2}
 end
 local q = ARGV[5]
 if q == '' then q = ARGV[6] elseif ARGV[6] ~= '' then q = q .. ',' .. ARGV[6] end

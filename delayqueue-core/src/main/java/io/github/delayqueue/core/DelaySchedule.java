@@ -71,7 +71,7 @@ public final class DelaySchedule {
 		}
 		if (builder.cron != null) {
 			try {
-				this.ticks = Ticks.cron(builder.cron, builder.zone);
+				this.ticks = Ticks.cron(builder.cron, builder.zone).requireTickAfter(System.currentTimeMillis());
 			}
 			catch (IllegalArgumentException | java.time.DateTimeException ex) {
 				throw new IllegalArgumentException("Invalid cron expression '" + builder.cron + "' of schedule '"

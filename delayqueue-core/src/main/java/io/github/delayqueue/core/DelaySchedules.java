@@ -64,7 +64,8 @@ public class DelaySchedules {
 	 * policy) replaces its pending tick at once, atomically: no tick of the old
 	 * definition fires after this returns. A paused schedule stays paused.
 	 * @param schedule the schedule
-	 * @return the schedule as Redis holds it now
+	 * @return the schedule as this registration left it in Redis (a delete racing it may
+	 * remove it at once after)
 	 * @throws IllegalArgumentException when its payload or headers are over the engine's
 	 * limits, or the codec cannot encode the payload
 	 * @throws DelayQueueException when Redis fails
@@ -88,8 +89,9 @@ public class DelaySchedules {
 			logger.info(((status == 1) ? "Created" : "Updated") + " schedule '" + schedule.name() + "' of queue '"
 					+ schedule.queue() + "': " + schedule.ticks().definition());
 		}
-		return find(schedule.queue(), schedule.name()).orElseThrow(() -> new DelayQueueException("Schedule '"
-				+ schedule.name() + "' of queue '" + schedule.queue() + "' was deleted while it was registered", null));
+		// as the script left it: a delete racing the registration cannot make it fail
+		Map<String, byte[]> fields = WireFormat.fields(reply.subList(1, reply.size()));
+		return info(schedule.queue(), schedule.name(), fields);
 	}
 
 	/**
@@ -251,7 +253,9 @@ public class DelaySchedules {
 
 	/**
 	 * Sends a schedule's message now, once, besides its ticks (which go on as before).
-	 * Its id is {@code schedule/<name>/now-<epoch ms>}.
+	 * Its id is {@code schedule/<name>/now-<epoch µs>}: the Redis time in microseconds,
+	 * made later than the schedule's previous trigger, so every trigger has an id of its
+	 * own.
 	 * @param queue the queue
 	 * @param name the schedule
 	 * @return the id of the message sent, or empty when the queue has no such schedule

@@ -173,6 +173,37 @@ abstract class ScheduleContract extends QueueTestFixture {
 	}
 
 	@Test
+	void everyTriggerHasAnIdOfItsOwnHoweverCloseTogetherTheyCome() throws Exception {
+		DelayQueueEngine engine = engine();
+		Map<String, AtomicInteger> delivered = listen(engine, new CopyOnWriteArrayList<>());
+		DelaySchedules schedules = engine.admin().schedules();
+		schedules.register(every("racing", 3_600_000).build());
+		int triggers = 16;
+		java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(triggers);
+		try {
+			java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+			List<java.util.concurrent.Future<String>> ids = new ArrayList<>();
+			for (int i = 0; i < triggers; i++) {
+				ids.add(threads.submit(() -> {
+					go.await();
+					return schedules.trigger(this.queue, "racing").orElseThrow();
+				}));
+			}
+			go.countDown();
+			java.util.Set<String> distinct = new java.util.HashSet<>();
+			for (java.util.concurrent.Future<String> id : ids) {
+				distinct.add(id.get());
+			}
+			assertThat(distinct).hasSize(triggers).allMatch((id) -> id.startsWith("schedule/racing/now-"));
+			await().atMost(WAIT).until(() -> delivered.keySet().containsAll(distinct));
+			assertThat(delivered).as("each trigger one message").hasSize(triggers);
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	@Test
 	void aPausedScheduleHasNoPendingTickATriggerSendsOnceAndResumeGoesOnFromNow() {
 		DelayQueueEngine engine = engine();
 		Map<String, AtomicInteger> delivered = listen(engine, new CopyOnWriteArrayList<>());
@@ -268,6 +299,70 @@ abstract class ScheduleContract extends QueueTestFixture {
 	}
 
 	@Test
+	void aScheduleWhoseExpressionStopsMatchingEndsAndCostsNothing() {
+		DelayQueueEngine engine = engine();
+		listen(engine, new CopyOnWriteArrayList<>());
+		DelaySchedules schedules = engine.admin().schedules();
+		schedules.register(every("ending", 3_600_000).build());
+		byte[] sched = engine.keys(this.queue).schedules().getBytes(StandardCharsets.UTF_8);
+		byte[] delayed = engine.keys(this.queue).delayed().getBytes(StandardCharsets.UTF_8);
+		byte[] marker = "schedule/ending/plan".getBytes(StandardCharsets.UTF_8);
+		// as a stored cron expression whose zone's rules changed: it matched when it was
+		// registered, and matches no time any more; its pending tick has fired
+		try (var connection = this.connectionFactory.getConnection()) {
+			long tick = schedules.find(this.queue, "ending").orElseThrow().nextTick().toEpochMilli();
+			connection.zSetCommands().zRem(delayed, ("schedule/ending/" + tick).getBytes(StandardCharsets.UTF_8));
+			connection.hashCommands()
+				.hSet(sched, "d:ending".getBytes(StandardCharsets.UTF_8),
+						"cron Europe/Berlin 0 30 2 25-31 3 SUN".getBytes(StandardCharsets.UTF_8));
+			connection.hashCommands()
+				.hDel(sched, "n:ending".getBytes(StandardCharsets.UTF_8), "q:ending".getBytes(StandardCharsets.UTF_8));
+			connection.zSetCommands().zAdd(delayed, System.currentTimeMillis(), marker);
+		}
+		await().atMost(WAIT).until(() -> {
+			try (var connection = this.connectionFactory.getConnection()) {
+				return connection.zSetCommands().zScore(delayed, marker) == null;
+			}
+		});
+		sleep(2500);
+		try (var connection = this.connectionFactory.getConnection()) {
+			assertThat(connection.zSetCommands().zScore(delayed, marker)).as("not planned every second any more")
+				.isNull();
+		}
+		ScheduleInfo ended = schedules.find(this.queue, "ending").orElseThrow();
+		assertThat(ended.nextTick()).isNull();
+		assertThat(ended.paused()).isFalse();
+	}
+
+	@Test
+	void aRegistrationRacingADeleteReturnsWhatItRegistered() throws Exception {
+		DelayQueueEngine engine = engine();
+		DelaySchedules schedules = engine.admin().schedules();
+		DelaySchedule schedule = every("raced", 3_600_000).build();
+		java.util.concurrent.atomic.AtomicBoolean racing = new java.util.concurrent.atomic.AtomicBoolean(true);
+		Thread deleter = new Thread(() -> {
+			while (racing.get()) {
+				schedules.delete(this.queue, "raced");
+			}
+		});
+		deleter.start();
+		try {
+			for (int i = 0; i < 300; i++) {
+				ScheduleInfo registered = schedules.register(schedule);
+				assertThat(registered.name()).isEqualTo("raced");
+				assertThat(registered.interval()).isEqualTo(Duration.ofHours(1));
+				assertThat(registered.nextTick()).isNotNull();
+			}
+		}
+		finally {
+			racing.set(false);
+			deleter.join();
+		}
+		assertThat(schedules.register(schedule).nextTick()).isNotNull();
+		assertThat(schedules.find(this.queue, "raced")).isPresent();
+	}
+
+	@Test
 	void badSchedulesAreRefusedBeforeAnythingIsWritten() {
 		DelayQueueEngine engine = engine();
 		assertThatIllegalArgumentException()
@@ -275,7 +370,16 @@ abstract class ScheduleContract extends QueueTestFixture {
 			.withMessageContaining("Invalid cron expression '0 * * * *' of schedule 's'");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> DelaySchedule.builder("s", this.queue).cron("0 0 0 30 2 *").payload("x").build())
-			.withMessageContaining("never matches");
+			.withMessageContaining("it matches no time from now on");
+		// 02:30 on the last Sunday of March is skipped by summer time in Berlin: it
+		// matched in
+		// 1970, never again
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DelaySchedule.builder("s", this.queue)
+				.cron("0 30 2 25-31 3 SUN", ZoneId.of("Europe/Berlin"))
+				.payload("x")
+				.build())
+			.withMessageContaining("it matches no time from now on in time zone Europe/Berlin");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> DelaySchedule.builder("s", this.queue).cron("61 * * * * *").payload("x").build())
 			.withMessageContaining("Invalid cron expression '61 * * * * *' of schedule 's'");

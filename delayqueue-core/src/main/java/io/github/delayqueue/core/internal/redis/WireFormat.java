@@ -73,7 +73,7 @@ public final class WireFormat {
 	 * The start of the id of every message a recurring schedule sends:
 	 * {@code schedule/<name>/<tick epoch ms>} for a tick,
 	 * {@code schedule/<name>/now-<epoch
-	 * ms>} for a trigger.
+	 * µs>} for a trigger.
 	 */
 	public static final String TICK_PREFIX = "schedule/";
 

@@ -105,8 +105,14 @@ public final class SchedulePlanner {
 			}
 			return;
 		}
-		this.scripts.run(Scripts.SCHEDULE_PLAN, List.of(keys.schedules(), keys.delayed(), keys.messages()),
-				keys.wakeChannel(), name, definition, pending, upcoming, Ticks.join(ticks));
+		List<Object> planned = this.scripts.run(Scripts.SCHEDULE_PLAN,
+				List.of(keys.schedules(), keys.delayed(), keys.messages()), keys.wakeChannel(), name, definition,
+				pending, upcoming, Ticks.join(ticks));
+		if (ScriptRunner.asLong(planned.get(0)) == 2) {
+			logger.warn("Schedule '" + name + "' of queue '" + keys.queue() + "' (" + definition
+					+ ") matches no time from now on: it ends, and stays listed with no next tick. Register it "
+					+ "with an expression that matches, or delete it");
+		}
 	}
 
 	/**

@@ -53,19 +53,34 @@ public final class Ticks {
 	}
 
 	/**
-	 * Ticks of a cron expression.
+	 * Ticks of a cron expression, which may match no time any more (a stored schedule
+	 * read back: see {@link #requireTickAfter(long)} for a new one).
 	 * @param expression six fields, as {@link CronExpression#parse(String)} takes them
 	 * @param zone the time zone the fields are read in
 	 * @return the ticks
-	 * @throws IllegalArgumentException when the expression is invalid, or never matches
+	 * @throws IllegalArgumentException when the expression is invalid
 	 */
 	public static Ticks cron(String expression, ZoneId zone) {
 		CronExpression cron = CronExpression.parse(expression);
-		Ticks ticks = new Ticks(CRON + zone.getId() + " " + expression, cron, zone, 0);
-		if (ticks.after(0, 1).isEmpty()) {
-			throw new IllegalArgumentException("it never matches a time");
+		return new Ticks(CRON + zone.getId() + " " + expression, cron, zone, 0);
+	}
+
+	/**
+	 * Checks that the ticks go on after a time: a schedule that could never fire again is
+	 * refused when it is defined, not accepted to sit in Redis.
+	 * @param afterMillis epoch ms, now
+	 * @return these ticks
+	 * @throws IllegalArgumentException when no tick comes after that time
+	 */
+	public Ticks requireTickAfter(long afterMillis) {
+		if (after(afterMillis, 1).isEmpty()) {
+			String when = (this.zone == null) ? ""
+					: " in time zone " + (java.time.ZoneOffset.UTC.equals(this.zone) ? "UTC" : this.zone.getId());
+			throw new IllegalArgumentException("it matches no time from now on" + when
+					+ " (a date and time that does not exist there, such as a local time skipped by a "
+					+ "daylight-saving change, never fires)");
 		}
-		return ticks;
+		return this;
 	}
 
 	/**
