@@ -87,7 +87,10 @@ final class Sends {
 			return (executor != null) ? CompletableFuture.supplyAsync(() -> send(batch, durability), executor)
 					: CompletableFuture.completedFuture(send(batch, durability));
 		}
-		CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
+		// get() or join() on the transaction's own thread before it ended fails at once:
+		// it
+		// could only wait forever
+		AfterCommitFuture<List<SendResult>> result = new AfterCommitFuture<>();
 		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 
 			@Override
@@ -108,6 +111,7 @@ final class Sends {
 
 			@Override
 			public void afterCompletion(int status) {
+				result.transactionEnded();
 				if (status != STATUS_COMMITTED) {
 					batch.stop(new CancellationException("The transaction rolled back; nothing was sent"));
 					result.cancel(false);
@@ -140,7 +144,8 @@ final class Sends {
 
 	/** The first result of a batch's future; cancelled (not failed) when it is. */
 	static CompletableFuture<SendResult> first(CompletableFuture<List<SendResult>> results) {
-		CompletableFuture<SendResult> result = new CompletableFuture<>();
+		CompletableFuture<SendResult> result = (results instanceof AfterCommitFuture<List<SendResult>> deferred)
+				? deferred.sibling() : new CompletableFuture<>();
 		// not thenApply: a rollback must cancel this future too, not fail it
 		results.whenComplete((all, failure) -> {
 			if (failure instanceof CancellationException) {

@@ -207,6 +207,45 @@ class TransactionalSendTests {
 	}
 
 	@Test
+	void waitingForADeferredSendInsideItsTransactionFailsAtOnceSayingWhyAndTheSendStillHappens() throws Exception {
+		this.container.stop();
+		this.engine.close();
+		this.engine = engine(true);
+		String why = "completes after the transaction commits, and the thread waiting for it holds that "
+				+ "transaction";
+		List<CompletableFuture<?>> futures = this.transactions.execute((status) -> {
+			CompletableFuture<SendResult> async = this.engine.template().sendAsync(timeout("o-20"));
+			CompletableFuture<List<SendResult>> all = this.engine.template().sendAllAsync(List.of(timeout("o-21")));
+			CompletableFuture<SendResult> afterCommit = this.engine.template().sendAfterCommit(timeout("o-22"));
+			CompletableFuture<String> derived = async.thenApply(SendResult::id);
+			// first with a timeout: without the check, it times out rather than hang the
+			// test
+			assertThatThrownBy(() -> all.get(1, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class);
+			assertThatThrownBy(() -> async.get(1, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining(why);
+			assertThatThrownBy(async::join).isInstanceOf(IllegalStateException.class).hasMessageContaining(why);
+			assertThatThrownBy(async::get).isInstanceOf(IllegalStateException.class).hasMessageContaining(why);
+			assertThatThrownBy(afterCommit::join).isInstanceOf(IllegalStateException.class);
+			assertThatThrownBy(derived::join).isInstanceOf(IllegalStateException.class);
+			return List.of(async, all, afterCommit, derived);
+		});
+		// once the transaction committed, the same thread may wait
+		assertThat(futures.get(3).get(5, TimeUnit.SECONDS)).isEqualTo("timeout-o-20");
+		for (CompletableFuture<?> future : futures) {
+			assertThat(future.get(5, TimeUnit.SECONDS)).isNotNull();
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.received.containsAll(List.of("o-20", "o-21", "o-22")));
+		// another thread may wait while the transaction is open: it returns after the
+		// commit
+		CompletableFuture<SendResult> waitedElsewhere = new CompletableFuture<>();
+		this.transactions.executeWithoutResult((status) -> {
+			CompletableFuture<SendResult> sent = this.engine.template().sendAsync(timeout("o-23"));
+			new Thread(() -> waitedElsewhere.complete(sent.join())).start();
+		});
+		assertThat(waitedElsewhere.get(5, TimeUnit.SECONDS).status()).isEqualTo(SendResult.Status.READY);
+	}
+
+	@Test
 	void aSendThatFailsAfterTheCommitFailsTheFuture() throws Exception {
 		RedisServer down = RedisServer.start();
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(down.standaloneConfiguration());
