@@ -203,6 +203,19 @@ public class DelayQueueAdmin {
 	}
 
 	/**
+	 * Returns the consumer groups of a queue: those Redis holds on any partition of it,
+	 * those of the listener containers built on this engine, and those its controls name
+	 * (a group paused or rate-limited). Group actions ({@link #pause(String, String)},
+	 * {@link #limitRate(String, String, RateLimit)}, {@link #replayAll(String, String)}
+	 * ...) refuse any other group.
+	 * @param queue the queue
+	 * @return its groups, sorted
+	 */
+	public java.util.SortedSet<String> groups(String queue) {
+		return this.inspection.groups(queue);
+	}
+
+	/**
 	 * Pauses a queue for every instance and consumer group: sends are still accepted and
 	 * messages still promoted when due, but no handler starts until {@link #resume}.
 	 * Handlers already running finish and are acknowledged; messages read ahead and not
@@ -222,9 +235,11 @@ public class DelayQueueAdmin {
 	 * @param queue the queue
 	 * @param group the group
 	 * @return the queue's state after the change
+	 * @throws IllegalArgumentException when the queue has no such consumer group (see
+	 * {@link #groups(String)}), naming the groups it has
 	 */
 	public QueueControlState pause(String queue, String group) {
-		return control(queue, QueueNames.group(group), true);
+		return control(queue, this.inspection.requireGroup(queue, group), true);
 	}
 
 	/**
@@ -243,9 +258,11 @@ public class DelayQueueAdmin {
 	 * @param queue the queue
 	 * @param group the group
 	 * @return the queue's state after the change
+	 * @throws IllegalArgumentException when the queue has no such consumer group (see
+	 * {@link #groups(String)}), naming the groups it has
 	 */
 	public QueueControlState resume(String queue, String group) {
-		return control(queue, QueueNames.group(group), false);
+		return control(queue, this.inspection.requireGroup(queue, group), false);
 	}
 
 	/**
@@ -282,9 +299,12 @@ public class DelayQueueAdmin {
 	 * @param group the group
 	 * @param limit the limit
 	 * @return the queue's controls after the change
+	 * @throws IllegalArgumentException when the queue has no such consumer group (see
+	 * {@link #groups(String)}), naming the groups it has
 	 */
 	public QueueControlState limitRate(String queue, String group, RateLimit limit) {
-		return rate(queue, QueueNames.group(group), Objects.requireNonNull(limit, "Rate limit must not be null"));
+		Objects.requireNonNull(limit, "Rate limit must not be null");
+		return rate(queue, this.inspection.requireGroup(queue, group), limit);
 	}
 
 	/**
@@ -301,9 +321,11 @@ public class DelayQueueAdmin {
 	 * @param queue the queue
 	 * @param group the group
 	 * @return the queue's controls after the change
+	 * @throws IllegalArgumentException when the queue has no such consumer group (see
+	 * {@link #groups(String)}), naming the groups it has
 	 */
 	public QueueControlState removeRateLimit(String queue, String group) {
-		return rate(queue, QueueNames.group(group), null);
+		return rate(queue, this.inspection.requireGroup(queue, group), null);
 	}
 
 	private QueueControlState rate(String queue, String group, RateLimit limit) {
@@ -474,9 +496,11 @@ public class DelayQueueAdmin {
 	 * @param queue the queue
 	 * @param group the group, or {@code null} for all groups
 	 * @return how many were replayed
+	 * @throws IllegalArgumentException when the queue has no such consumer group (see
+	 * {@link #groups(String)}), naming the groups it has
 	 */
 	public int replayAll(String queue, String group) {
-		return this.deadLetters.replayAll(queue, group);
+		return this.deadLetters.replayAll(queue, (group != null) ? this.inspection.requireGroup(queue, group) : null);
 	}
 
 	/**

@@ -22,7 +22,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
@@ -84,6 +86,52 @@ final class QueueInspection {
 					}
 					return owners;
 				}));
+	}
+
+	/**
+	 * Returns the consumer groups a queue has: those Redis holds on the stream of any of
+	 * its partitions, those of the listener containers built on this engine (a group is
+	 * created in Redis when its container first connects), and those its controls name
+	 * (so that a group paused or limited by mistake can be resumed or freed).
+	 * @param queue the queue
+	 * @return the groups, sorted
+	 */
+	SortedSet<String> groups(String queue) {
+		QueueNames.queue(queue);
+		SortedSet<String> groups = new TreeSet<>(this.engine.controls().groups(queue));
+		return RedisCalls.inRedis("read the consumer groups of queue '" + queue + "'", () -> {
+			QueueControlState controls = this.engine.controls().read(queue);
+			groups.addAll(controls.pausedGroups());
+			groups.addAll(controls.groupRateLimits().keySet());
+			return this.engine.scripts().execute((connection) -> {
+				this.engine.layouts().verifyPartitions(connection, queue);
+				for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+					for (Map<String, Object> info : groupInfo(connection, keys.stream())) {
+						groups.add(ScriptRunner.asString(info.get("name")));
+					}
+				}
+				return groups;
+			});
+		});
+	}
+
+	/**
+	 * Checks that a queue has a consumer group (see {@link #groups(String)}).
+	 * @param queue the queue
+	 * @param group the group
+	 * @return the group
+	 * @throws IllegalArgumentException when the name is invalid, or the queue has no such
+	 * group, naming the groups it has
+	 */
+	String requireGroup(String queue, String group) {
+		QueueNames.group(group);
+		SortedSet<String> groups = groups(queue);
+		if (!groups.contains(group)) {
+			throw new IllegalArgumentException("Queue '" + queue + "' has no consumer group '" + group + "'"
+					+ (groups.isEmpty() ? ": it has none yet (a group appears when its first listener starts)"
+							: "; its groups: " + String.join(", ", groups)));
+		}
+		return group;
 	}
 
 	/**

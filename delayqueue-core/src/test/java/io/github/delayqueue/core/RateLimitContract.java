@@ -129,11 +129,11 @@ abstract class RateLimitContract extends QueueTestFixture {
 	@Test
 	void aGroupsOwnLimitWinsAndOtherGroupsFlow() {
 		DelayQueueEngine engine = engine();
-		engine.admin().limitRate(this.queue, "slow", RateLimit.of(5, Duration.ofSeconds(1)));
 		List<Long> slow = new CopyOnWriteArrayList<>();
 		List<Long> fast = new CopyOnWriteArrayList<>();
 		listen(engine, "slow", recording(slow));
 		listen(engine, "fast", recording(fast));
+		engine.admin().limitRate(this.queue, "slow", RateLimit.of(5, Duration.ofSeconds(1)));
 		send(engine, 30);
 		await().atMost(Duration.ofSeconds(10)).until(() -> fast.size() == 30);
 		assertThat(slow.size()).isLessThan(20);

@@ -33,7 +33,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 
 /**
  * Serves the delayqueue dashboard in a Spring MVC application that has a
@@ -60,6 +62,26 @@ public final class DashboardAutoConfiguration {
 				|| patterns.stream().anyMatch((pattern) -> pattern.matcher(queue).matches());
 	}
 
+	private static String path(DashboardProperties properties) {
+		if (!properties.getPath().startsWith("/") || properties.getPath().endsWith("/")) {
+			throw new IllegalStateException(
+					"delayqueue.dashboard.path must start with '/' and not end with one, but was '"
+							+ properties.getPath() + "'");
+		}
+		return properties.getPath();
+	}
+
+	@Bean
+	FilterRegistrationBean<DashboardHeaders> delayQueueDashboardHeaders(DelayQueueProperties delayQueueProperties) {
+		String path = path(delayQueueProperties.getDashboard());
+		FilterRegistrationBean<DashboardHeaders> registration = new FilterRegistrationBean<>(new DashboardHeaders());
+		registration.addUrlPatterns(path, path + "/*");
+		// before Spring Security, so that its refusals and redirects carry the headers
+		// too
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+		return registration;
+	}
+
 	@Bean
 	DashboardPage delayQueueDashboardPage() {
 		return new DashboardPage();
@@ -70,11 +92,7 @@ public final class DashboardAutoConfiguration {
 			ObjectProvider<DelayListenerEndpointRegistry> listeners, DelayQueueProperties delayQueueProperties,
 			DashboardQueueFilter filter) {
 		DashboardProperties properties = delayQueueProperties.getDashboard();
-		if (!properties.getPath().startsWith("/") || properties.getPath().endsWith("/")) {
-			throw new IllegalStateException(
-					"delayqueue.dashboard.path must start with '/' and not end with one, but was '"
-							+ properties.getPath() + "'");
-		}
+		path(properties);
 		logger.info("delayqueue dashboard at " + properties.getPath() + "/ ("
 				+ (properties.isReadOnly() ? "read-only" : "writes for authority " + properties.getWriteAuthority())
 				+ ")");

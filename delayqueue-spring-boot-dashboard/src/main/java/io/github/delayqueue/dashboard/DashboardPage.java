@@ -31,17 +31,13 @@ import org.springframework.web.bind.annotation.RequestMapping;
 /**
  * Serves the dashboard's page and its script and style, from the jar (no CDN): the page
  * at {@code <path>/}, the assets under {@code <path>/assets/}. Every answer carries a
- * Content Security Policy that allows scripts and styles from the application only, so
- * that text shown by the page can never run as script.
+ * Content Security Policy ({@link DashboardHeaders}).
  */
 @Controller
 @RequestMapping("${delayqueue.dashboard.path:/delayqueue}")
 class DashboardPage {
 
 	private static final String LOCATION = "io/github/delayqueue/dashboard/static/";
-
-	private static final String POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; "
-			+ "img-src 'self' data:; object-src 'none'; frame-ancestors 'self'; base-uri 'none'";
 
 	private static final Map<String, MediaType> ASSETS = Map.of("dashboard.js",
 			MediaType.parseMediaType("text/javascript;charset=UTF-8"), "dashboard.css",
@@ -58,8 +54,6 @@ class DashboardPage {
 		return ResponseEntity.ok()
 			.contentType(MediaType.parseMediaType("text/html;charset=UTF-8"))
 			.cacheControl(CacheControl.noStore())
-			.header("Content-Security-Policy", POLICY)
-			.header("X-Content-Type-Options", "nosniff")
 			.body(new ClassPathResource(LOCATION + "index.html"));
 	}
 
@@ -72,8 +66,6 @@ class DashboardPage {
 		return ResponseEntity.ok()
 			.contentType(type)
 			.cacheControl(CacheControl.noCache())
-			.header("Content-Security-Policy", POLICY)
-			.header("X-Content-Type-Options", "nosniff")
 			.body(new ClassPathResource(LOCATION + name));
 	}
 

@@ -16,13 +16,11 @@
 
 package io.github.delayqueue.dashboard;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.github.delayqueue.autoconfigure.actuate.PayloadText;
 import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.ScheduleInfo;
@@ -99,15 +97,7 @@ final class DashboardViews {
 
 	/** The payload as UTF-8 text when it is text (cut at 2 KiB), else its size. */
 	static String text(byte[] payload) {
-		try {
-			String text = StandardCharsets.UTF_8.newDecoder()
-				.decode(ByteBuffer.wrap(payload, 0, Math.min(payload.length, MAX_PAYLOAD_SHOWN)))
-				.toString();
-			return (payload.length > MAX_PAYLOAD_SHOWN) ? text + "... (" + payload.length + " bytes)" : text;
-		}
-		catch (CharacterCodingException ex) {
-			return "(" + payload.length + " bytes of binary content)";
-		}
+		return PayloadText.preview(payload, MAX_PAYLOAD_SHOWN);
 	}
 
 }

@@ -16,8 +16,6 @@
 
 package io.github.delayqueue.autoconfigure.actuate;
 
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -437,15 +435,7 @@ public class DelayQueueEndpoint {
 		}
 
 		static String text(byte[] payload) {
-			try {
-				String text = StandardCharsets.UTF_8.newDecoder()
-					.decode(java.nio.ByteBuffer.wrap(payload, 0, Math.min(payload.length, MAX_PAYLOAD_SHOWN)))
-					.toString();
-				return (payload.length > MAX_PAYLOAD_SHOWN) ? text + "... (" + payload.length + " bytes)" : text;
-			}
-			catch (CharacterCodingException ex) {
-				return "(" + payload.length + " bytes of binary content)";
-			}
+			return PayloadText.preview(payload, MAX_PAYLOAD_SHOWN);
 		}
 
 	}

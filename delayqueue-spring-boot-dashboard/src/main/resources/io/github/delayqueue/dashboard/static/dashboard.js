@@ -6,22 +6,32 @@
   var session = { canWrite: false };
   var main = document.getElementById('main');
 
+  // Characters that reorder or hide text (bidi controls, zero-width characters, other
+  // control characters but tab and newline) are shown as their code point, so that an id
+  // like 'invoice-\u202Efdp.exe' never reads 'invoice-exe.pdf'.
+  var HIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
+  function visible(text) {
+    return text === null || text === undefined ? text : String(text).replace(HIDDEN, function (c) {
+      return '\u27e6U+' + ('0000' + c.charCodeAt(0).toString(16).toUpperCase()).slice(-4) + '\u27e7';
+    });
+  }
+
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (name) {
-      if (name === 'text') { node.textContent = attrs[name]; }
+      if (name === 'text') { node.textContent = visible(attrs[name]); }
       else if (name === 'onclick') { node.addEventListener('click', attrs[name]); }
       else { node.setAttribute(name, attrs[name]); }
     });
     (children || []).forEach(function (child) {
-      node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+      node.appendChild(typeof child === 'string' ? document.createTextNode(visible(child)) : child);
     });
     return node;
   }
 
   function notice(text, error) {
     var box = document.getElementById('notice');
-    box.textContent = text || '';
+    box.textContent = visible(text || '');
     box.className = error ? 'error' : '';
   }
 
@@ -52,7 +62,7 @@
   function q(queue) { return encodeURIComponent(queue); }
 
   function write(question, path, form) {
-    if (!window.confirm(question)) { return Promise.resolve(null); }
+    if (!window.confirm(visible(question))) { return Promise.resolve(null); }
     return api(path, { method: 'POST', form: form }).then(function (result) {
       notice('Done: ' + JSON.stringify(result));
       route();
@@ -83,7 +93,8 @@
       var rows = [];
       queues.forEach(function (summary) {
         var stats = summary.stats;
-        var groups = stats.groups.length ? stats.groups : [{ group: '–', consumers: 0, pending: 0, lag: -1, retryScheduled: 0 }];
+        // a queue no group reads yet: its ready messages wait for the first one
+        var groups = stats.groups.length ? stats.groups : [{ group: '–', consumers: 0, pending: 0, lag: stats.ready, retryScheduled: 0 }];
         groups.forEach(function (group, i) {
           var state = summary.paused ? el('span', { 'class': 'paused', text: 'paused' })
             : (summary.pausedGroups.indexOf(group.group) >= 0 ? el('span', { 'class': 'paused', text: 'group paused' }) : el('span', { 'class': 'ok', text: 'running' }));
@@ -128,8 +139,10 @@
         el('span', { text: 'Partitions: ' + detail.partitions.partitions })
       ]);
       main.appendChild(controls);
+      var groupRows = stats.groups.length ? stats.groups
+        : [{ group: '(no consumer group yet)', consumers: 0, pending: 0, lag: stats.ready, retryScheduled: 0 }];
       main.appendChild(table(['Group', 'Consumers', 'Ready (lag)', 'In flight', 'Retrying', 'Paused', 'Partition owners'],
-        stats.groups.map(function (group) {
+        groupRows.map(function (group) {
           var owners = detail.partitionOwners[group.group] || {};
           var ownerText = Object.keys(owners).map(function (p) { return p + '→' + owners[p]; }).join(', ');
           return el('tr', {}, [el('td', { text: group.group }),
@@ -138,7 +151,7 @@
             el('td', { text: detail.pausedGroups.indexOf(group.group) >= 0 ? 'yes' : '' }),
             el('td', { text: ownerText || 'shared' })]);
         })));
-      main.appendChild(el('p', { text: 'Scheduled: ' + stats.scheduled + ' · dead letters: ' + stats.dead }));
+      main.appendChild(el('p', { id: 'queue-counts', text: 'Scheduled: ' + stats.scheduled + ' · ready: ' + (stats.ready < 0 ? '–' : stats.ready) + ' · dead letters: ' + stats.dead }));
       var find = el('input', { id: 'find-id', placeholder: 'message id', size: '30' });
       main.appendChild(el('div', { 'class': 'bar' }, [find, el('button', { type: 'button', id: 'find', text: 'Find message', onclick: function () {
         var id = find.value.trim();

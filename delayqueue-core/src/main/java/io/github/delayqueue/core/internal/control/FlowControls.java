@@ -206,6 +206,16 @@ public final class FlowControls {
 	}
 
 	/**
+	 * Returns the groups of a queue that have a gate here: those of the listener
+	 * containers built on this engine.
+	 * @param queue the queue
+	 * @return the groups
+	 */
+	public java.util.Set<String> groups(String queue) {
+		return java.util.Set.copyOf(this.gates.getOrDefault(queue, Map.of()).keySet());
+	}
+
+	/**
 	 * Tells every instance that a handler of a group pushed back: each holds the group's
 	 * starts for that long from when the notification arrives. Best effort (a lost
 	 * notification holds nothing there); a group with a rate limit is also held in its

@@ -164,16 +164,11 @@ final class StreamReader implements SupervisedLoop.Job {
 
 	@Override
 	public long runOnce() {
-		if (!this.context.gate().awaitOpen(PAUSED_WAIT_MILLIS)) {
-			// paused: read nothing; what was read ahead stays held, unstarted
-			return 0;
-		}
-		if (this.holdings.free() < 1) {
-			this.holdings.awaitFree(1, 100);
-			return 0;
-		}
 		RedisConnection current = this.connection;
 		if (current == null) {
+			// also while paused: the group and this consumer exist in Redis from the
+			// start, so a queue paused before its first read shows its groups, their
+			// ready counts and their consumers
 			current = this.context.scripts().connectionFactory().getConnection();
 			this.connection = current;
 			// first: it checks the queue's partition count, and a refused listener
@@ -185,6 +180,14 @@ final class StreamReader implements SupervisedLoop.Job {
 				// stopped while connecting: interrupt() may have missed the connection
 				closeConnection();
 			}
+			return 0;
+		}
+		if (!this.context.gate().awaitOpen(PAUSED_WAIT_MILLIS)) {
+			// paused: read nothing; what was read ahead stays held, unstarted
+			return 0;
+		}
+		if (this.holdings.free() < 1) {
+			this.holdings.awaitFree(1, 100);
 			return 0;
 		}
 		if (System.nanoTime() - this.nextCheck >= 0) {

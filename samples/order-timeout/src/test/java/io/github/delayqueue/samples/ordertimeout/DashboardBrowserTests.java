@@ -279,6 +279,125 @@ class DashboardBrowserTests {
 	}
 
 	@Test
+	void countsOfAPausedQueueShowAndTextIsShownAsTextWithItsHiddenCharactersVisible() throws Exception {
+		String queue = "dashboard-edges";
+		this.engine.admin().pause(queue);
+		for (int i = 0; i < 5; i++) {
+			this.engine.template().send(queue, "ready-" + i, Duration.ZERO);
+		}
+		// a payload whose 2 KiB preview ends inside a two-byte character
+		String longText = "x".repeat(2047) + "ééé" + "y";
+		this.engine.template().send(queue, longText, Duration.ofHours(1));
+		String spoofed = "invoice-\u202Efdp.exe";
+		this.engine.template()
+			.send(DelayMessage.builder("pay " + spoofed).queue(queue).id(spoofed).delay(Duration.ofHours(2)).build());
+
+		browser.get(url("/login"));
+		visible(By.id("username")).sendKeys("ops");
+		browser.findElement(By.id("password")).sendKeys("ops-demo");
+		browser.findElement(By.cssSelector("button[type=submit]")).click();
+		new WebDriverWait(browser, Duration.ofSeconds(15)).until(ExpectedConditions.urlContains("/delayqueue/"));
+
+		// no group reads the queue yet: its ready messages show all the same
+		WebElement row = visible(By.cssSelector("tr[data-queue='" + queue + "']"));
+		assertThat(row.findElements(By.tagName("td")).get(3).getText()).isEqualTo("5");
+		row.findElement(By.linkText(queue)).click();
+		assertThat(visible(By.id("queue-counts")).getText()).contains("ready: 5");
+		assertThat(browser.findElement(By.xpath("//tr[td[text()='(no consumer group yet)']]")).getText()).contains("5");
+
+		// a listener deployed on the paused queue: its group and consumer show at once
+		DelayQueueListenerContainer listener = this.engine
+			.listenerContainer(queue, "late", String.class, (payload, context) -> {
+			})
+			.build();
+		listener.start();
+		try {
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> this.engine.admin().stats(queue).groups().stream().anyMatch((g) -> g.consumers() > 0));
+			browser.get(url("/delayqueue/"));
+			WebElement late = visible(By.cssSelector("tr[data-queue='" + queue + "'][data-group='late']"));
+			List<WebElement> cells = late.findElements(By.tagName("td"));
+			assertThat(cells.get(3).getText()).as("ready").isEqualTo("5");
+			assertThat(cells.get(7).getText()).as("consumers").isEqualTo("1");
+			assertThat(late.getText()).doesNotContain("no consumer");
+
+			// the long payload: text, cut on a character boundary
+			late.findElement(By.linkText(queue)).click();
+			visible(By.id("queue-name"));
+			String shown = visible(By.xpath("//pre[contains(@class,'payload') and starts-with(text(),'xxx')]"))
+				.getText();
+			assertThat(shown).isEqualTo("x".repeat(2047) + "... (2054 bytes)");
+
+			// the id with a right-to-left override: its code point shows, in the table,
+			// the search result and the confirm dialog
+			String escaped = "invoice-\u27e6U+202E\u27e7fdp.exe";
+			assertThat(browser.findElements(By.cssSelector("td.message-id"))).extracting(WebElement::getText)
+				.contains(escaped);
+			visible(By.id("find-id")).sendKeys(spoofed);
+			browser.findElement(By.id("find")).click();
+			WebElement found = visible(By.cssSelector("#found td.message-id"));
+			assertThat(found.getText()).isEqualTo(escaped);
+			found.findElement(By.xpath("..//button[text()='Cancel']")).click();
+			org.openqa.selenium.Alert dialog = new WebDriverWait(browser, Duration.ofSeconds(5))
+				.until(ExpectedConditions.alertIsPresent());
+			assertThat(dialog.getText()).isEqualTo("Cancel " + escaped + "?");
+			dialog.dismiss();
+			assertThat(this.engine.admin().scheduledMessage(queue, spoofed)).as("not cancelled").isPresent();
+		}
+		finally {
+			listener.stop();
+			this.engine.admin().resume(queue);
+		}
+	}
+
+	@Test
+	void everyAnswerCarriesTheContentSecurityPolicyAndGroupActionsNameTheGroupsOfTheQueue() throws Exception {
+		String queue = "dashboard-groups";
+		DelayQueueListenerContainer listener = this.engine
+			.listenerContainer(queue, "billing", String.class, (payload, context) -> {
+			})
+			.build();
+		listener.start();
+		try {
+			HttpClient operator = signedIn("ops", "ops-demo");
+			String token = csrfToken(operator);
+			String base = "/delayqueue/api/queues/" + queue;
+			HttpResponse<String> typo = post(operator, base + "/pause?group=biling", token);
+			assertThat(typo.statusCode()).isEqualTo(400);
+			assertThat(typo.body()).contains("has no consumer group 'biling'; its groups: billing");
+			assertThat(this.engine.admin().controls(queue).pausedGroups()).as("nothing stored").isEmpty();
+			HttpResponse<String> badName = post(operator,
+					base + "/dead-letters/replay-all?group=" + URLEncoder.encode("bad name!", StandardCharsets.UTF_8),
+					token);
+			assertThat(badName.statusCode()).isEqualTo(400);
+			assertThat(badName.body()).contains("Group name 'bad name!'");
+			assertThat(post(operator, base + "/dead-letters/replay-all?group=nobody", token).statusCode())
+				.isEqualTo(400);
+			assertThat(post(operator, base + "/rate-limit?group=nobody&rateLimit=5/1s", token).statusCode())
+				.isEqualTo(400);
+			assertThat(post(operator, base + "/pause?group=billing", token).statusCode()).isEqualTo(200);
+			assertThat(post(operator, base + "/resume?group=billing", token).statusCode()).isEqualTo(200);
+
+			// the page, a JSON answer, an error, a redirect and a refusal all carry the
+			// policy
+			HttpClient anonymous = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+			List<HttpResponse<String>> answers = List.of(get(anonymous, "/delayqueue/"),
+					get(anonymous, "/delayqueue/api/queues"), get(anonymous, "/delayqueue/api/queues/no-such-queue"),
+					get(anonymous, "/delayqueue"), post(operator, base + "/pause", null), typo);
+			assertThat(answers).extracting(HttpResponse::statusCode).containsExactly(200, 200, 404, 302, 403, 400);
+			assertThat(answers).allSatisfy((answer) -> {
+				assertThat(answer.headers().firstValue("Content-Security-Policy")).as(answer.uri().toString())
+					.hasValueSatisfying((policy) -> assertThat(policy).contains("script-src 'self'")
+						.contains("frame-ancestors 'self'"));
+				assertThat(answer.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+			});
+		}
+		finally {
+			listener.stop();
+		}
+	}
+
+	@Test
 	void writesWithoutCsrfTokenOrWithoutTheAuthorityAreRefusedOnTheServer() throws Exception {
 		String queue = "dashboard-refusals";
 		this.engine.template().send(queue, "x", Duration.ofHours(1));
