@@ -32,9 +32,10 @@ public class DashboardProperties {
 	private String path = "/delayqueue";
 
 	/**
-	 * Whether the dashboard only shows: every write answers 405. Set to false to allow
-	 * writes to users with the write authority (Spring Security and its CSRF protection
-	 * are then required).
+	 * Whether the dashboard only shows: a write answers 405 (or, before that, 403 from
+	 * Spring Security without its CSRF token, 404 for an unknown queue). Set to false to
+	 * allow writes to users with the write authority (Spring Security and its CSRF
+	 * protection are then required).
 	 */
 	private boolean readOnly = true;
 
