@@ -49,7 +49,7 @@ public final class Benchmark {
 	private static final String USAGE = """
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-			  scenarios: burst | spread | memory | sends | large | scale | idle | pause | rate | dashboard | priority | fairness | outbox | cluster | all | smoke
+			  scenarios: burst | spread | memory | sends | large | scale | idle | pause | rate | dashboard | priority | fairness | outbox | outage | cluster | all | smoke
 			  sends              --n (50000) single send calls from --threads (64) threads, each message an hour
 			                     ahead: sends/s, Redis commands per message
 			  large              --n (10000000) messages sent far enough ahead for the far tier, due one after
@@ -65,15 +65,19 @@ public final class Benchmark {
 			                     target 2x; the starts while the send runs are reported apart)
 			  fairness           key a with a backlog of --n (10000) messages, keys b-k one each, all due at once,
 			                     fair share and not: deliveries started before each of b-k's (concurrency 16;
-			                     target 2 x concurrency x 11), drain rate
+			                     bound 11 + 6 x concurrency), drain rate
 			  outbox             --n (20000) transactions from --threads (16) threads on PostgreSQL (started from the
 			                     machine's packages, or --jdbc URL), each an order row and one message due at once,
 			                     with sendAfterCommit and through the outbox: transactions/s, commit to delivery p99
+			  outage             a redis-server of its own (AOF always) killed for --seconds S (20) and started again,
+			                     --n (3) times per client: with Lettuce's reconnect delay (to 30 s) and with the
+			                     starter's (100 ms doubling to 1 s): Redis answering to the first delivery of a
+			                     message that came due during the outage, and to the first send that succeeds
 			  cluster            burst on a queue of --partitions P (12) partitions, concurrency 64 for all of them,
 			                     with each master's share of the commands
 			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
 			  --concurrency C    listener concurrency (burst 64, spread 8)
-			  --seconds S        idle duration (10)
+			  --seconds S        idle duration (10); outage duration (20)
 			  --partitions P     partitions of the cluster scenario's queue (12)
 			  --warm-up W        unmeasured messages sent and consumed first (20000; smoke 1000)
 			  --cluster NODES    a Redis Cluster instead of --redis (memory and command counts summed over its masters)
@@ -126,6 +130,8 @@ public final class Benchmark {
 				results.add(new PriorityScenario(factory, scenarios).run(or(n, 10_000), or(concurrency, 16)));
 			case "fairness" ->
 				results.add(new FairnessScenario(factory, scenarios).run(or(n, 10_000), or(concurrency, 16)));
+			case "outage" -> results.addAll(
+					new OutageScenario().run(options.containsKey("seconds") ? idle : Duration.ofSeconds(20), or(n, 3)));
 			case "outbox" -> results
 				.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(or(n, 20_000), or(threads, 16)));
 			case "cluster" -> {

@@ -110,6 +110,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		if (outbox != null && this.engine.sendThroughOutbox() && outbox.inTransaction()) {
 			return writeToOutbox(outbox, batch);
 		}
+		refuseForeignTransaction(batch);
 		if (this.sends.defersToCommit()) {
 			this.sends.afterCommit(batch, durability, null);
 			return batch.deferred();
@@ -139,11 +140,29 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		}
 		if (TransactionSynchronizationManager.isActualTransactionActive()) {
 			batch.stop(null);
-			throw new IllegalStateException("A transaction is active, but not one of the outbox's data source: the "
-					+ "outbox row would not commit with it. Send inside a transaction of the data source given to "
-					+ "DelayQueueEngineBuilder.outbox, or use sendAfterCommit");
+			throw foreignTransaction();
 		}
 		return this.sends.send(batch, this.engine.sendDurability());
+	}
+
+	/**
+	 * With {@code sendThroughOutbox}, a send inside a transaction that is not one of the
+	 * outbox's data source (and that {@code sendAfterCommit} does not defer): refused, as
+	 * {@code sendWithOutbox} is. Sent at once, it would stay when that transaction rolls
+	 * back.
+	 */
+	private void refuseForeignTransaction(SendBatch batch) {
+		if (this.engine.sendThroughOutbox() && !this.sends.defersToCommit()
+				&& TransactionSynchronizationManager.isActualTransactionActive()) {
+			batch.stop(null);
+			throw foreignTransaction();
+		}
+	}
+
+	private static IllegalStateException foreignTransaction() {
+		return new IllegalStateException("A transaction is active, but not one of the outbox's data source: the "
+				+ "outbox row would not commit with it. Send inside a transaction of the data source given to "
+				+ "DelayQueueEngineBuilder.outbox, or use sendAfterCommit");
 	}
 
 	private static List<SendResult> writeToOutbox(DelayQueueOutbox outbox, SendBatch batch) {
@@ -197,6 +216,10 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			catch (RuntimeException ex) {
 				return CompletableFuture.failedFuture(ex);
 			}
+		}
+		if (this.engine.sendThroughOutbox() && !this.sends.defersToCommit()
+				&& TransactionSynchronizationManager.isActualTransactionActive()) {
+			return CompletableFuture.failedFuture(foreignTransaction());
 		}
 		if (this.sends.defersToCommit()) {
 			// checked on the caller's thread, sent on the async executor after the commit

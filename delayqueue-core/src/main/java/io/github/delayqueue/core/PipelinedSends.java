@@ -81,7 +81,12 @@ final class PipelinedSends {
 		for (int i = 0; i < chunks.size(); i++) {
 			while (next < chunks.size() && next - i < WINDOW) {
 				Chunk chunk = chunks.get(next++);
-				engine.layouts().register(connection, chunk.keys);
+				// a queue not used yet is registered first: a Redis call too, bounded as
+				// the replies are
+				ScriptRunner.bounded(bound, () -> {
+					engine.layouts().register(connection, chunk.keys);
+					return null;
+				});
 				written.add(evalSha(async, chunk));
 			}
 			Chunk chunk = chunks.get(i);

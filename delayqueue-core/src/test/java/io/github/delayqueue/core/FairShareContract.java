@@ -95,8 +95,8 @@ abstract class FairShareContract extends QueueTestFixture {
 		List<Integer> positions = positionsOfTheOtherKeys(true, concurrency);
 		System.out.println("Fair share: keys b-k started after " + positions + " deliveries (concurrency " + concurrency
 				+ ", key a's backlog 10,000)");
-		// the bound of docs/fairness.md for one container with the default prefetch: keys +
-		// 6 x concurrency (11 keys: 59)
+		// the bound of docs/fairness.md (one container, default prefetch):
+		// keys + 6 x concurrency, 59 here
 		int keys = OTHER_KEYS.size() + 1;
 		assertThat(positions).allSatisfy((position) -> assertThat(position).isBetween(0, keys + 6 * concurrency));
 	}

@@ -318,6 +318,50 @@ abstract class OutboxContract extends QueueTestFixture {
 	}
 
 	@Test
+	void withEverySendThroughTheOutboxAPlainSendInAnotherDataSourcesTransactionIsRefusedOrWaitsForItsCommit() {
+		DelayQueueEngine through = build(DelayQueueEngine.builder(this.connectionFactory)
+			.outbox(this.dataSource)
+			.outboxInitializeSchema(true)
+			.sendThroughOutbox(true));
+		DataSource other = new org.springframework.jdbc.datasource.DriverManagerDataSource(
+				"jdbc:h2:mem:other-plain;DB_CLOSE_DELAY=-1");
+		TransactionTemplate otherTransactions = new TransactionTemplate(new DataSourceTransactionManager(other));
+		assertThatIllegalStateException()
+			.isThrownBy(() -> otherTransactions
+				.executeWithoutResult((status) -> through.template().send(message("plain", Duration.ZERO))))
+			.withMessageContaining("not one of the outbox's data source");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> otherTransactions.executeWithoutResult(
+					(status) -> through.template().sendAll(List.of(message("plain-all", Duration.ZERO)))))
+			.withMessageContaining("not one of the outbox's data source");
+		java.util.concurrent.CompletableFuture<SendResult> async = otherTransactions
+			.execute((status) -> through.template().sendAsync(message("plain-async", Duration.ZERO)));
+		assertThat(async).failsWithin(Duration.ofSeconds(1))
+			.withThrowableThat()
+			.havingCause()
+			.withMessageContaining("not one of the outbox's data source");
+		QueueStats stats = through.admin().stats(this.queue);
+		assertThat(stats.scheduled() + stats.ready()).as("nothing reached Redis").isZero();
+		assertThat(rows()).isZero();
+
+		// with sendAfterCommit too, it waits for that transaction's commit instead
+		DelayQueueEngine deferring = build(DelayQueueEngine.builder(this.connectionFactory)
+			.outbox(this.dataSource)
+			.outboxInitializeSchema(true)
+			.sendThroughOutbox(true)
+			.sendAfterCommit(true));
+		otherTransactions.executeWithoutResult((status) -> {
+			assertThat(deferring.template().send(message("rolled-back", Duration.ZERO)).status())
+				.isEqualTo(SendResult.Status.DEFERRED);
+			status.setRollbackOnly();
+		});
+		otherTransactions
+			.executeWithoutResult((status) -> deferring.template().send(message("committed", Duration.ofHours(1))));
+		assertThat(deferring.admin().scheduledMessage(this.queue, "committed")).isPresent();
+		assertThat(deferring.admin().stats(this.queue).ready()).as("the rolled-back one").isZero();
+	}
+
+	@Test
 	void badSettingsAndMisuseAreRefused() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory).outboxTable("orders; DROP TABLE x"))

@@ -89,6 +89,8 @@ public class DelayQueueProperties {
 
 	private final Cluster cluster = new Cluster();
 
+	private final Reconnect reconnect = new Reconnect();
+
 	@NestedConfigurationProperty
 	private final DashboardProperties dashboard = new DashboardProperties();
 
@@ -209,6 +211,44 @@ public class DelayQueueProperties {
 
 	public Cluster getCluster() {
 		return this.cluster;
+	}
+
+	public Reconnect getReconnect() {
+		return this.reconnect;
+	}
+
+	public static class Reconnect {
+
+		/**
+		 * Whether to make the application's Lettuce client reconnect soon after Redis
+		 * comes back: 100 ms after the connection was lost, doubling to max-delay
+		 * (Lettuce's own waits grow to 30 s). A ClientResourcesBuilderCustomizer of the
+		 * application runs after and wins.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * The longest wait between two reconnect attempts: after an outage, the client is
+		 * back at most this long after Redis answers again.
+		 */
+		private Duration maxDelay = Duration.ofSeconds(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getMaxDelay() {
+			return this.maxDelay;
+		}
+
+		public void setMaxDelay(Duration maxDelay) {
+			this.maxDelay = maxDelay;
+		}
+
 	}
 
 	public static class Cluster {

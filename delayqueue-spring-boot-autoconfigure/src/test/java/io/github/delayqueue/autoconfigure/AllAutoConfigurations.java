@@ -46,9 +46,9 @@ final class AllAutoConfigurations {
 	static ApplicationContextRunner runner() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-					DelayQueueRedisClusterAutoConfiguration.class, DelayQueueAutoConfiguration.class,
-					DelayQueueMetricsAutoConfiguration.class, DelayQueueEndpointAutoConfiguration.class,
-					DelayQueueHealthContributorAutoConfiguration.class))
+					DelayQueueRedisClusterAutoConfiguration.class, DelayQueueRedisReconnectAutoConfiguration.class,
+					DelayQueueAutoConfiguration.class, DelayQueueMetricsAutoConfiguration.class,
+					DelayQueueEndpointAutoConfiguration.class, DelayQueueHealthContributorAutoConfiguration.class))
 			.withPropertyValues("management.endpoints.web.exposure.include=*");
 	}
 

@@ -93,6 +93,32 @@ class OutboxAutoConfigurationTests {
 	}
 
 	@Test
+	void theHealthNamesTheDatabaseWhenTheOutboxBacklogCannotBeReadInTime() {
+		this.runner
+			.withPropertyValues("delayqueue.outbox.enabled=true", "delayqueue.outbox.initialize-schema=true",
+					"delayqueue.outbox.poll-interval=100ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				DelayQueueHealthIndicator indicator = context.getBean(DelayQueueHealthIndicator.class);
+				// the database restarting: a connection takes 1.5 s, then fails
+				context.getBean(RestartingDataSource.class).stallMillis = 1500;
+				try {
+					long started = System.nanoTime();
+					Health health = indicator.health();
+					assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(1500);
+					@SuppressWarnings("unchecked")
+					Map<String, Object> outbox = (Map<String, Object>) health.getDetails().get("outbox");
+					assertThat((String) outbox.get("error"))
+						.isEqualTo("The outbox's backlog cannot be read: the database did not answer within 1000 ms");
+					assertThat(health.getDetails()).as("Redis answered").doesNotContainKey("error");
+				}
+				finally {
+					context.getBean(RestartingDataSource.class).stallMillis = 0;
+				}
+			});
+	}
+
+	@Test
 	void aMissingTableFailsTheStartUpWithItsDdl() {
 		this.runner.withPropertyValues("delayqueue.outbox.enabled=true", "delayqueue.outbox.table=missing_outbox")
 			.run((context) -> assertThat(context).getFailure()
@@ -119,14 +145,41 @@ class OutboxAutoConfigurationTests {
 				.hasMessageContaining("delayqueue.outbox.enabled=true needs one DataSource bean"));
 	}
 
+	/** An H2 database that can be made to answer as one restarting does. */
+	static class RestartingDataSource extends DriverManagerDataSource {
+
+		volatile long stallMillis;
+
+		RestartingDataSource(String url) {
+			super(url);
+		}
+
+		@Override
+		protected java.sql.Connection getConnectionFromDriver(java.util.Properties properties)
+				throws java.sql.SQLException {
+			long stall = this.stallMillis;
+			if (stall > 0) {
+				try {
+					Thread.sleep(stall);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				throw new java.sql.SQLException("the database system is starting up");
+			}
+			return super.getConnectionFromDriver(properties);
+		}
+
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class Application {
 
 		final BlockingQueue<String> received = new LinkedBlockingQueue<>();
 
 		@Bean
-		DataSource dataSource() {
-			return new DriverManagerDataSource("jdbc:h2:mem:boot-outbox;DB_CLOSE_DELAY=-1");
+		RestartingDataSource dataSource() {
+			return new RestartingDataSource("jdbc:h2:mem:boot-outbox;DB_CLOSE_DELAY=-1");
 		}
 
 		@Bean

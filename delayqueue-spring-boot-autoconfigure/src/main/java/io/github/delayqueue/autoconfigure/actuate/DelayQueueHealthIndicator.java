@@ -83,7 +83,8 @@ public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
 		DelayQueueOutbox outbox = this.engine.outbox();
 		details.put("table", outbox.table());
 		try {
-			DelayQueueOutbox.Backlog backlog = BoundedCalls.call(DelayQueueEndpoint.READ_BOUND, outbox::backlog);
+			DelayQueueOutbox.Backlog backlog = BoundedCalls.call(DelayQueueEndpoint.READ_BOUND, "the database",
+					outbox::backlog);
 			details.put("rows", backlog.rows());
 			details.put("oldest", backlog.oldest().toString());
 		}

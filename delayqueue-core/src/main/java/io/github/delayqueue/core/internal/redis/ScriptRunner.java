@@ -199,13 +199,17 @@ public final class ScriptRunner {
 	/**
 	 * Runs a callback with a connection from the factory, closing it after, with no bound
 	 * of its own: for a callback that bounds each of its calls with
-	 * {@link #bounded(Duration, Supplier)} (e.g. a send of many chunks).
+	 * {@link #bounded(Duration, Supplier)} (e.g. a send of many chunks). Getting the
+	 * connection is bounded (a new connection's handshake with a hung server would wait
+	 * for the client's timeout).
 	 * @param callback the callback
 	 * @param <T> the result type
 	 * @return the callback's result
 	 */
 	public <T> T executeUnbounded(Function<RedisConnection, T> callback) {
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+		RedisConnection acquired = (BoundedCalls.nanosLeft() == Long.MAX_VALUE)
+				? bounded(this.bound, this.connectionFactory::getConnection) : this.connectionFactory.getConnection();
+		try (RedisConnection connection = acquired) {
 			return callback.apply(connection);
 		}
 	}

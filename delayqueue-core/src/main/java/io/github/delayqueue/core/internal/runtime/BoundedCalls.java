@@ -60,6 +60,20 @@ public final class BoundedCalls {
 	 * @throws TimeoutException when the bound passed first
 	 */
 	public static <T> T call(Duration bound, Supplier<T> call) {
+		return call(bound, "Redis", call);
+	}
+
+	/**
+	 * Runs a call on this thread, bounded in time, to a server other than Redis.
+	 * @param bound the longest the call may take; {@code null} for no bound
+	 * @param server what the call waits for, as the timeout names it (e.g. "the
+	 * database")
+	 * @param call the call
+	 * @param <T> its result
+	 * @return its result
+	 * @throws TimeoutException when the bound passed first
+	 */
+	public static <T> T call(Duration bound, String server, Supplier<T> call) {
 		if (bound == null) {
 			return call.get();
 		}
@@ -76,7 +90,7 @@ public final class BoundedCalls {
 		}
 		catch (RuntimeException | Error ex) {
 			if (watch.finish()) {
-				TimeoutException timeout = new TimeoutException(bound);
+				TimeoutException timeout = new TimeoutException(server, bound);
 				timeout.addSuppressed(ex);
 				throw timeout;
 			}
@@ -135,14 +149,15 @@ public final class BoundedCalls {
 	}
 
 	/**
-	 * A call that did not end within its bound; it may or may not have been applied.
+	 * A call that did not end within its bound; it may or may not have been applied. Its
+	 * message names the server that did not answer.
 	 */
 	public static final class TimeoutException extends RuntimeException {
 
 		private static final long serialVersionUID = 1L;
 
-		TimeoutException(Duration bound) {
-			super("Redis did not answer within " + bound.toMillis() + " ms");
+		TimeoutException(String server, Duration bound) {
+			super(server + " did not answer within " + bound.toMillis() + " ms");
 		}
 
 	}
