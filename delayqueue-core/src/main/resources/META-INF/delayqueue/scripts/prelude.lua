@@ -563,6 +563,11 @@ function dq.add_ready(stream, id, envelope, due, attempt, class, message, trace)
   return redis.call('XADD', stream, '*', '{{ID}}', id, '{{ENVELOPE}}', envelope, '{{DUE}}', due,
     '{{ATTEMPT}}', attempt, '{{ERROR_CLASS}}', class, '{{ERROR_MESSAGE}}', message, '{{STACK_TRACE}}', trace)
 end
+-- adds a due message whose envelope is missing to a stream, as an entry without one: every group
+-- dead-letters it saying so (WireFormat.Ready)
+function dq.add_unreadable(stream, id, due)
+  return redis.call('XADD', stream, '*', '{{ID}}', id, '{{DUE}}', due, '{{ATTEMPT}}', 1)
+end
 -- a retry schedule member: <origin entry id>:<attempt>:<id byte length>:<id><envelope>; with the
 -- failure that caused the retry, <origin>:<attempt>f<failure length>:<id length>:<id><failure>
 -- <envelope>, the failure being <class length>:<message length>:<class><message><stack trace>

@@ -80,6 +80,10 @@ for i = 1, #due, 2 do
       else
         dq.add_ready(stream, id, dq.start_expiry(env, due[i + 1]), due[i + 1], 1)
       end
+    else
+      -- a member without its envelope (another program's ZADD, or an envelope lost): moved
+      -- as an entry without one, which every group dead-letters saying so, never dropped
+      dq.add_unreadable(KEYS[3], id, due[i + 1])
     end
     done[#done + 1] = id
   end

@@ -198,6 +198,26 @@ class CodecTests {
 	}
 
 	@Test
+	void deadLettersAScheduledMemberWhoseEnvelopeIsMissingInsteadOfDroppingIt() throws Exception {
+		BlockingQueue<String> received = listen(this.engine, "g", String.class);
+		this.engine.template().send(this.queue, "fine", Duration.ZERO);
+		assertThat(received.poll(5, TimeUnit.SECONDS)).isEqualTo("fine");
+		// a member of the schedule with no envelope beside it
+		try (org.springframework.data.redis.connection.RedisConnection connection = this.connectionFactory
+			.getConnection()) {
+			connection.zSetCommands()
+				.zAdd(QueueKeys.bytes(this.engine.keys(this.queue).delayed()), System.currentTimeMillis(),
+						QueueKeys.bytes("orphan"));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.engine.admin().stats(this.queue).dead() == 1);
+		DeadLetter letter = this.engine.admin().deadLetters(this.queue, null, 1).get(0);
+		assertThat(letter.messageId()).isEqualTo("orphan");
+		assertThat(letter.errorClass()).isEqualTo(MessageDecodingException.class.getName());
+		assertThat(letter.errorMessage()).startsWith("The stream entry of message 'orphan' has no envelope");
+		assertThat(received.poll(300, TimeUnit.MILLISECONDS)).isNull();
+	}
+
+	@Test
 	void deadLettersAJsonNullUnlessTheHandlerAcceptsNull() throws Exception {
 		BlockingQueue<Order> received = listen(this.engine, "strict", Order.class);
 		List<Object> lenient = new java.util.concurrent.CopyOnWriteArrayList<>();

@@ -83,6 +83,15 @@ abstract class ExpiryContract extends QueueTestFixture {
 		return attempts;
 	}
 
+	/** Retries 300 ms apart, no jitter. */
+	private static Consumer<ListenerSetters<?>> everyRetryAfter300Ms(int maxAttempts, boolean ordered) {
+		return (settings) -> settings.ordered(ordered)
+			.maxAttempts(maxAttempts)
+			.initialBackoff(Duration.ofMillis(300))
+			.backoffMultiplier(1.0)
+			.jitter(0);
+	}
+
 	private void send(DelayQueueEngine engine, String payload, Duration delay, Duration expireAfter) {
 		DelayMessage.Builder<String> message = DelayMessage.builder(payload).queue(this.queue).delay(delay);
 		if (expireAfter != null) {
@@ -130,11 +139,7 @@ abstract class ExpiryContract extends QueueTestFixture {
 	@Test
 	void retriesStopAtExpiry() {
 		DelayQueueEngine engine = engine();
-		Map<String, List<Integer>> seen = listen(engine, "g",
-				(settings) -> settings.maxAttempts(20)
-					.initialBackoff(Duration.ofMillis(300))
-					.backoffMultiplier(1.0)
-					.jitter(0));
+		Map<String, List<Integer>> seen = listen(engine, "g", everyRetryAfter300Ms(20, false));
 		send(engine, "fail-1", Duration.ZERO, Duration.ofMillis(1000));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.expired.size() == 1);
 		// attempts at about 0, 300, 600, 900 ms: the next would be due after the expiry
@@ -154,11 +159,7 @@ abstract class ExpiryContract extends QueueTestFixture {
 	@Test
 	void aRetryThatExpiresBeforeItStartsKeepsTheFailureThatCausedIt() {
 		DelayQueueEngine engine = engine();
-		Map<String, List<Integer>> seen = listen(engine, "g",
-				(settings) -> settings.maxAttempts(5)
-					.initialBackoff(Duration.ofMillis(300))
-					.backoffMultiplier(1.0)
-					.jitter(0));
+		Map<String, List<Integer>> seen = listen(engine, "g", everyRetryAfter300Ms(5, false));
 		send(engine, "fail-1", Duration.ZERO, Duration.ofMillis(1500));
 		await().atMost(Duration.ofSeconds(10)).until(() -> seen.containsKey("fail-1"));
 		// the retry comes due while the queue is paused, and the message expires waiting
@@ -181,12 +182,7 @@ abstract class ExpiryContract extends QueueTestFixture {
 	@Test
 	void anOrderedListenerRetryingInPlaceStopsAtExpiry() {
 		DelayQueueEngine engine = engine();
-		Map<String, List<Integer>> seen = listen(engine, "g",
-				(settings) -> settings.ordered(true)
-					.maxAttempts(20)
-					.initialBackoff(Duration.ofMillis(300))
-					.backoffMultiplier(1.0)
-					.jitter(0));
+		Map<String, List<Integer>> seen = listen(engine, "g", everyRetryAfter300Ms(20, true));
 		send(engine, "fail-1", Duration.ZERO, Duration.ofMillis(1000));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.expired.size() == 1);
 		assertThat(seen.get("fail-1")).hasSizeBetween(2, 4);

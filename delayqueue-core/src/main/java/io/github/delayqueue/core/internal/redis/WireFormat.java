@@ -166,9 +166,12 @@ public final class WireFormat {
 			byte[] envelope = fields.get(ENVELOPE);
 			String unreadable = null;
 			if (envelope == null) {
-				unreadable = "The stream entry is not a message of this library: it has no field '" + ENVELOPE
-						+ "' (fields: " + String.join(", ", fields.keySet()) + "); its dead letter's payload is "
-						+ "its fields as name=value lines";
+				String what = (fields.get(ID) != null)
+						? "The stream entry of message '" + text(fields.get(ID), "") + "' has no envelope (field '"
+								+ ENVELOPE + "'): another program wrote it, or its envelope was lost"
+						: "The stream entry is not a message of this library: it has no field '" + ENVELOPE + "'";
+				unreadable = what + " (fields: " + String.join(", ", fields.keySet())
+						+ "); its dead letter's payload is its fields as name=value lines";
 				envelope = asText(fields);
 			}
 			Failure lastFailure = (fields.get(ERROR_CLASS) != null) ? new Failure(text(fields.get(ERROR_CLASS), ""),

@@ -128,6 +128,14 @@ class DashboardBrowserTests {
 			.until(ExpectedConditions.visibilityOfElementLocated(by));
 	}
 
+	private void signInAsTheOperator() {
+		browser.get(url("/login"));
+		visible(By.id("username")).sendKeys("ops");
+		browser.findElement(By.id("password")).sendKeys("ops-demo");
+		browser.findElement(By.cssSelector("button[type=submit]")).click();
+		new WebDriverWait(browser, Duration.ofSeconds(15)).until(ExpectedConditions.urlContains("/delayqueue/"));
+	}
+
 	private void confirm() {
 		new WebDriverWait(browser, Duration.ofSeconds(5)).until(ExpectedConditions.alertIsPresent()).accept();
 	}
@@ -167,12 +175,7 @@ class DashboardBrowserTests {
 				this.engine.template().send(queue, "later-" + i, Duration.ofHours(1));
 			}
 
-			// sign in as the operator
-			browser.get(url("/login"));
-			visible(By.id("username")).sendKeys("ops");
-			browser.findElement(By.id("password")).sendKeys("ops-demo");
-			browser.findElement(By.cssSelector("button[type=submit]")).click();
-			new WebDriverWait(browser, Duration.ofSeconds(15)).until(ExpectedConditions.urlContains("/delayqueue/"));
+			signInAsTheOperator();
 
 			// all queues, with their counts
 			WebElement row = visible(By.cssSelector("tr[data-queue='" + queue + "'][data-group='billing']"));
@@ -292,11 +295,7 @@ class DashboardBrowserTests {
 		this.engine.template()
 			.send(DelayMessage.builder("pay " + spoofed).queue(queue).id(spoofed).delay(Duration.ofHours(2)).build());
 
-		browser.get(url("/login"));
-		visible(By.id("username")).sendKeys("ops");
-		browser.findElement(By.id("password")).sendKeys("ops-demo");
-		browser.findElement(By.cssSelector("button[type=submit]")).click();
-		new WebDriverWait(browser, Duration.ofSeconds(15)).until(ExpectedConditions.urlContains("/delayqueue/"));
+		signInAsTheOperator();
 
 		// no group reads the queue yet: its ready messages show all the same
 		WebElement row = visible(By.cssSelector("tr[data-queue='" + queue + "']"));
