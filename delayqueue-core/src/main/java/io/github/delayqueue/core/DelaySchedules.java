@@ -266,6 +266,59 @@ public class DelaySchedules {
 				: Optional.empty();
 	}
 
+	/**
+	 * Acts on a schedule: the one place the endpoint and the dashboard (and any tool)
+	 * turn an operator's action into a call.
+	 * @param queue the queue
+	 * @param name the schedule
+	 * @param action what to do
+	 * @return the schedule's name, or for {@link Action#TRIGGER} the id of the message
+	 * sent; empty when the queue has no such schedule
+	 */
+	public Optional<String> apply(String queue, String name, Action action) {
+		return switch (action) {
+			case PAUSE -> pause(queue, name) ? Optional.of(name) : Optional.empty();
+			case RESUME -> resume(queue, name) ? Optional.of(name) : Optional.empty();
+			case TRIGGER -> trigger(queue, name);
+			case DELETE -> delete(queue, name) ? Optional.of(name) : Optional.empty();
+		};
+	}
+
+	/**
+	 * What an operator can do to a schedule ({@link #apply}).
+	 */
+	public enum Action {
+
+		/** {@link DelaySchedules#pause}. */
+		PAUSE,
+
+		/** {@link DelaySchedules#resume}. */
+		RESUME,
+
+		/** {@link DelaySchedules#trigger}. */
+		TRIGGER,
+
+		/** {@link DelaySchedules#delete}. */
+		DELETE;
+
+		/**
+		 * Reads an action by its name, in any case ({@code pause}, {@code TRIGGER}).
+		 * @param name the name
+		 * @return the action
+		 * @throws IllegalArgumentException naming the actions, for any other name
+		 */
+		public static Action parse(String name) {
+			for (Action action : values()) {
+				if (action.name().equalsIgnoreCase(name)) {
+					return action;
+				}
+			}
+			throw new IllegalArgumentException(
+					"Schedule action must be 'pause', 'resume', 'trigger' or 'delete', but was '" + name + "'");
+		}
+
+	}
+
 	private List<Object> admin(String queue, String name, String operation, String ticks) {
 		QueueNames.schedule(name);
 		QueueKeys keys = this.engine.keys(queue);

@@ -363,6 +363,24 @@ abstract class ScheduleContract extends QueueTestFixture {
 	}
 
 	@Test
+	void theOperatorsActionsAreOneCallEachAndAnUnknownActionIsRefusedNamingTheOthers() {
+		DelayQueueEngine engine = engine();
+		DelaySchedules schedules = engine.admin().schedules();
+		schedules.register(every("acted", 3_600_000).build());
+		assertThat(schedules.apply(this.queue, "acted", DelaySchedules.Action.parse("pause"))).contains("acted");
+		assertThat(schedules.find(this.queue, "acted").orElseThrow().paused()).isTrue();
+		assertThat(schedules.apply(this.queue, "acted", DelaySchedules.Action.parse("RESUME"))).contains("acted");
+		assertThat(schedules.find(this.queue, "acted").orElseThrow().paused()).isFalse();
+		assertThat(schedules.apply(this.queue, "acted", DelaySchedules.Action.TRIGGER))
+			.hasValueSatisfying((id) -> assertThat(id).startsWith("schedule/acted/now-"));
+		assertThat(schedules.apply(this.queue, "acted", DelaySchedules.Action.DELETE)).contains("acted");
+		assertThat(schedules.find(this.queue, "acted")).isEmpty();
+		assertThat(schedules.apply(this.queue, "acted", DelaySchedules.Action.PAUSE)).isEmpty();
+		assertThatIllegalArgumentException().isThrownBy(() -> DelaySchedules.Action.parse("stop"))
+			.withMessage("Schedule action must be 'pause', 'resume', 'trigger' or 'delete', but was 'stop'");
+	}
+
+	@Test
 	void badSchedulesAreRefusedBeforeAnythingIsWritten() {
 		DelayQueueEngine engine = engine();
 		assertThatIllegalArgumentException()

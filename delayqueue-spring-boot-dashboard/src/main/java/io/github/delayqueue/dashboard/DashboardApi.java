@@ -225,18 +225,11 @@ class DashboardApi {
 	Map<String, Object> schedule(@PathVariable String queue, @PathVariable String name, @PathVariable String action,
 			HttpServletRequest request) {
 		requireWritable(queue, request);
-		DelaySchedules schedules = this.engine.admin().schedules();
-		Object done = switch (action) {
-			case "pause" -> schedules.pause(queue, name) ? name : null;
-			case "resume" -> schedules.resume(queue, name) ? name : null;
-			case "trigger" -> schedules.trigger(queue, name).orElse(null);
-			case "delete" -> schedules.delete(queue, name) ? name : null;
-			default -> throw new IllegalArgumentException(
-					"Schedule action must be 'pause', 'resume', 'trigger' or 'delete', but was '" + action + "'");
-		};
-		if (done == null) {
-			throw new NotFoundException("No schedule '" + name + "' in queue '" + queue + "'");
-		}
+		DelaySchedules.Action act = DelaySchedules.Action.parse(action);
+		String done = this.engine.admin()
+			.schedules()
+			.apply(queue, name, act)
+			.orElseThrow(() -> new NotFoundException("No schedule '" + name + "' in queue '" + queue + "'"));
 		return Map.of("queue", queue, "schedule", name, "done", action, "result", done);
 	}
 

@@ -246,17 +246,12 @@ public class DelayQueueEndpoint {
 		if (schedule == null) {
 			throw new IllegalArgumentException("Action '" + action + "' needs a schedule (its name)");
 		}
-		DelaySchedules schedules = this.engine.admin().schedules();
-		Object done = switch (action) {
-			case "pause-schedule" -> schedules.pause(queue, schedule) ? schedule : null;
-			case "resume-schedule" -> schedules.resume(queue, schedule) ? schedule : null;
-			case "trigger-schedule" -> schedules.trigger(queue, schedule).orElse(null);
-			default -> schedules.delete(queue, schedule) ? schedule : null;
-		};
-		if (done == null) {
-			throw new NotFoundException("No schedule '" + schedule + "' in queue '" + queue + "'");
-		}
-		return "trigger-schedule".equals(action) ? Map.of("name", schedule, "messageId", done) : schedule;
+		DelaySchedules.Action act = DelaySchedules.Action.parse(action.substring(0, action.indexOf('-')));
+		String done = this.engine.admin()
+			.schedules()
+			.apply(queue, schedule, act)
+			.orElseThrow(() -> new NotFoundException("No schedule '" + schedule + "' in queue '" + queue + "'"));
+		return (act == DelaySchedules.Action.TRIGGER) ? Map.of("name", schedule, "messageId", done) : schedule;
 	}
 
 	/**
