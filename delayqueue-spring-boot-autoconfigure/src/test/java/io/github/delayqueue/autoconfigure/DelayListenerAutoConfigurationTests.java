@@ -22,6 +22,7 @@ import java.util.concurrent.Executor;
 
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueAdminAccessEnvironmentPostProcessor;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.autoconfigure.actuate.QueueDescriptor;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.autoconfigure.metrics.MicrometerDelayQueueObserver;
 import io.github.delayqueue.core.DelayQueueEngine;
@@ -183,8 +184,7 @@ class DelayListenerAutoConfigurationTests {
 					.tags("queue", "orders", "group", orders.group())
 					.gauge()
 					.value()).isEqualTo(3);
-				DelayQueueEndpoint.QueueDescriptor queue = context.getBean(DelayQueueEndpoint.class)
-					.queue("orders", null);
+				QueueDescriptor queue = context.getBean(DelayQueueEndpoint.class).queue("orders", null);
 				assertThat(queue.partitionOwners()).containsEntry(orders.group(),
 						Map.of(0, orders.consumerName(), 1, orders.consumerName(), 2, orders.consumerName()));
 				assertThat(context.getBean(DelayQueueEndpoint.class).queues().listeners())

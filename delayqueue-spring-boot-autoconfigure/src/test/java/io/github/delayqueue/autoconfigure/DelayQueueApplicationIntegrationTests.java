@@ -25,6 +25,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.autoconfigure.actuate.ScheduleDescriptor;
+import io.github.delayqueue.autoconfigure.actuate.QueuesDescriptor;
+import io.github.delayqueue.autoconfigure.actuate.ListenerDescriptor;
+import io.github.delayqueue.autoconfigure.actuate.DeadLetterDescriptor;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.DelayQueueAdmin;
@@ -119,12 +123,12 @@ class DelayQueueApplicationIntegrationTests {
 				.isEqualTo(1);
 			assertThat(meters.get("delayqueue.messages.dead").tags("queue", "payments").gauge().value()).isEqualTo(1);
 
-			DelayQueueEndpoint.QueuesDescriptor queues = endpoint.queues();
+			QueuesDescriptor queues = endpoint.queues();
 			assertThat(queues.queues()).containsKeys("order-timeout", "payments");
 			assertThat(queues.queues().get("payments").dead()).isEqualTo(1);
-			assertThat(queues.listeners()).extracting(DelayQueueEndpoint.ListenerDescriptor::queue)
+			assertThat(queues.listeners()).extracting(ListenerDescriptor::queue)
 				.containsExactlyInAnyOrder("order-timeout", "payments");
-			DelayQueueEndpoint.DeadLetterDescriptor letter = endpoint.queue("payments", null).deadLetters().get(0);
+			DeadLetterDescriptor letter = endpoint.queue("payments", null).deadLetters().get(0);
 			assertThat(letter.attempts()).isEqualTo(3);
 			assertThat(letter.errorMessage()).isEqualTo("card declined");
 			assertThat(letter.payload()).isEqualTo("{\"orderId\":\"o-2\"}");
@@ -214,8 +218,7 @@ class DelayQueueApplicationIntegrationTests {
 			.run((context) -> {
 				DelayQueueEndpoint endpoint = context.getBean(DelayQueueEndpoint.class);
 				Listeners listeners = context.getBean(Listeners.class);
-				List<DelayQueueEndpoint.ScheduleDescriptor> schedules = endpoint.queue("order-timeout", null)
-					.schedules();
+				List<ScheduleDescriptor> schedules = endpoint.queue("order-timeout", null).schedules();
 				assertThat(schedules).hasSize(1);
 				assertThat(schedules.get(0).name()).isEqualTo("reminder");
 				assertThat(schedules.get(0).ticks()).isEqualTo("every PT1H");

@@ -24,6 +24,8 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.autoconfigure.actuate.QueuesDescriptor;
+import io.github.delayqueue.autoconfigure.actuate.QueueDescriptor;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
@@ -165,10 +167,10 @@ class DelayQueueRedisClusterAutoConfigurationTests {
 					assertThat(context.getBean(DelayQueueHealthIndicator.class).health().getStatus())
 						.isEqualTo(Status.UP);
 					DelayQueueEndpoint endpoint = context.getBean(DelayQueueEndpoint.class);
-					DelayQueueEndpoint.QueuesDescriptor queues = endpoint.queues();
+					QueuesDescriptor queues = endpoint.queues();
 					assertThat(queues.error()).isNull();
 					assertThat(queues.queues().get("ops").scheduled()).isEqualTo(1);
-					DelayQueueEndpoint.QueueDescriptor queue = endpoint.queue("ops", null);
+					QueueDescriptor queue = endpoint.queue("ops", null);
 					assertThat(queue.deadLetters()).hasSize(1);
 				}
 				finally {

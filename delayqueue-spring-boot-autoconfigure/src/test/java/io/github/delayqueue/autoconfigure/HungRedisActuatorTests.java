@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.autoconfigure.actuate.QueuesDescriptor;
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.core.DelayQueueException;
 import io.github.delayqueue.core.DelayQueueTemplate;
@@ -72,7 +73,7 @@ class HungRedisActuatorTests {
 			assertThat(down.getDetails()).containsEntry("error", "Redis did not answer within 1000 ms");
 
 			started = System.nanoTime();
-			DelayQueueEndpoint.QueuesDescriptor queues = endpoint.queues();
+			QueuesDescriptor queues = endpoint.queues();
 			assertThat(elapsedMillis(started)).as("endpoint answered after (ms)").isLessThan(1800);
 			assertThat(queues.error()).isEqualTo("Redis did not answer within 1000 ms");
 			started = System.nanoTime();

@@ -66,7 +66,7 @@ public class DelayQueueEndpoint {
 			+ "'change-partitions' (partitions), 'finish-partition-change', or 'pause-schedule', "
 			+ "'resume-schedule', 'trigger-schedule' or 'delete-schedule' (schedule)";
 
-	private static final int MAX_PAYLOAD_SHOWN = 1024;
+	static final int MAX_PAYLOAD_SHOWN = 1024;
 
 	/** How long a read of the endpoint or the health indicator waits for Redis. */
 	static final Duration READ_BOUND = Duration.ofSeconds(1);
@@ -326,113 +326,6 @@ public class DelayQueueEndpoint {
 					container.settings().concurrency(), container.heldMessages(),
 					List.copyOf(container.partitionsRead()));
 		}).toList();
-	}
-
-	/**
-	 * Every queue's counts and this application's listeners.
-	 *
-	 * @param queues counts by queue name
-	 * @param paused the queues that are paused, or have a paused group, with what is
-	 * paused
-	 * @param listeners the listeners
-	 * @param error why the counts are missing or incomplete (Redis did not answer in
-	 * time), or {@code null}
-	 */
-	public record QueuesDescriptor(Map<String, QueueStats> queues, Map<String, QueueControlState> paused,
-			List<ListenerDescriptor> listeners, @Nullable String error) {
-	}
-
-	/**
-	 * One listener of this application.
-	 *
-	 * @param id the endpoint id
-	 * @param queue the queue
-	 * @param group the group
-	 * @param running whether it is running
-	 * @param concurrency how many handlers run at once
-	 * @param held deliveries it holds (running or prefetched)
-	 * @param partitions the partitions it reads (those it owns, when exclusive or
-	 * ordered)
-	 */
-	public record ListenerDescriptor(String id, String queue, String group, boolean running, int concurrency, int held,
-			List<Integer> partitions) {
-	}
-
-	/**
-	 * One queue's counts and a page of its dead letters.
-	 *
-	 * @param stats the counts
-	 * @param controls whether the queue, or which of its groups, is paused
-	 * @param sizeLimit the queue's maximum of waiting messages, {@code null} for none
-	 * @param partitions the partition count in Redis, and a change of it in progress
-	 * @param partitionOwners for each group consuming the queue exclusively or in order:
-	 * the consumer owning each partition
-	 * @param deadLetters the oldest dead letters (after the requested entry)
-	 * @param schedules the queue's recurring schedules
-	 * @param fairShare whether this application declares the queue fair-share
-	 * @param error why the counts are missing (Redis did not answer in time), or
-	 * {@code null}
-	 */
-	public record QueueDescriptor(@Nullable QueueStats stats, @Nullable QueueControlState controls,
-			@Nullable Long sizeLimit, @Nullable PartitionLayout partitions,
-			Map<String, Map<Integer, String>> partitionOwners, List<DeadLetterDescriptor> deadLetters,
-			List<ScheduleDescriptor> schedules, boolean fairShare, @Nullable String error) {
-	}
-
-	/**
-	 * A recurring schedule as shown by the endpoint.
-	 *
-	 * @param name its name
-	 * @param ticks how it ticks ({@code cron ... (zone)} or {@code every ...})
-	 * @param missedTicks what happens to missed ticks
-	 * @param paused whether it is paused
-	 * @param nextTick its pending tick, or {@code null}
-	 * @param lastTick its last tick, or {@code null}
-	 * @param fired the ticks fired
-	 * @param skipped the ticks skipped
-	 * @param headers the headers of its messages
-	 * @param payload its payload as text, as for dead letters
-	 */
-	public record ScheduleDescriptor(String name, String ticks, String missedTicks, boolean paused,
-			@Nullable Instant nextTick, @Nullable Instant lastTick, long fired, long skipped,
-			Map<String, String> headers, String payload) {
-
-		static ScheduleDescriptor of(ScheduleInfo schedule) {
-			return new ScheduleDescriptor(schedule.name(), schedule.description(), schedule.missedTicks().name(),
-					schedule.paused(), schedule.nextTick(), schedule.lastTick(), schedule.fired(), schedule.skipped(),
-					schedule.headers(), DeadLetterDescriptor.text(schedule.payload()));
-		}
-
-	}
-
-	/**
-	 * A dead letter as shown by the endpoint: the payload as UTF-8 text when it is text
-	 * (cut at 1 KiB), else its size.
-	 *
-	 * @param entryId the entry id (to replay or delete it)
-	 * @param messageId the message id
-	 * @param group the group whose attempts failed
-	 * @param attempts the attempts made
-	 * @param errorClass the last failure's class
-	 * @param errorMessage the last failure's message
-	 * @param dueTime when the message was due
-	 * @param deadTime when it was dead-lettered
-	 * @param headers the headers
-	 * @param payload the payload text, or a description of binary content
-	 */
-	public record DeadLetterDescriptor(String entryId, String messageId, String group, int attempts, String errorClass,
-			String errorMessage, Instant dueTime, Instant deadTime, Map<String, String> headers, String payload) {
-
-		static DeadLetterDescriptor of(DeadLetter letter) {
-			return new DeadLetterDescriptor(letter.entryId(), letter.messageId(), letter.group(), letter.attempts(),
-					letter.errorClass(), letter.errorMessage(), letter.dueTime(), letter.deadTime(), letter.headers(),
-					text(letter.payload()));
-		}
-
-		static String text(byte[] payload) {
-			return PayloadText.preview(payload, MAX_PAYLOAD_SHOWN);
-		}
-
 	}
 
 }

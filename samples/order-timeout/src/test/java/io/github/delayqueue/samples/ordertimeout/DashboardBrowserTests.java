@@ -44,6 +44,7 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -128,6 +129,18 @@ class DashboardBrowserTests {
 			.until(ExpectedConditions.visibilityOfElementLocated(by));
 	}
 
+	/**
+	 * Clicks an element, found again when the page re-rendered meanwhile (an action
+	 * re-renders it once its answer arrives).
+	 */
+	private static void click(By by) {
+		new WebDriverWait(browser, Duration.ofSeconds(10)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> {
+				driver.findElement(by).click();
+				return true;
+			});
+	}
+
 	private void signInAsTheOperator() {
 		browser.get(url("/login"));
 		visible(By.id("username")).sendKeys("ops");
@@ -188,7 +201,7 @@ class DashboardBrowserTests {
 			// one queue: pause and resume
 			row.findElement(By.linkText(queue)).click();
 			assertThat(visible(By.id("queue-name")).getText()).isEqualTo(queue);
-			browser.findElement(By.xpath("//button[text()='Pause']")).click();
+			click(By.xpath("//button[text()='Pause']"));
 			confirm();
 			new WebDriverWait(browser, Duration.ofSeconds(10))
 				.until(ExpectedConditions.textToBe(By.id("queue-state"), "paused"));
@@ -218,7 +231,7 @@ class DashboardBrowserTests {
 
 			// the dead letter: its payload and headers as text, then replayed and
 			// delivered
-			browser.findElement(By.id("tab-dead-letters")).click();
+			click(By.id("tab-dead-letters"));
 			WebElement dead = visible(By.cssSelector("tr[data-id='doomed']"));
 			assertThat(dead.findElement(By.cssSelector("pre.payload")).getText()).isEqualTo(XSS);
 			assertThat(dead.getText()).contains("note=" + XSS);
@@ -237,7 +250,7 @@ class DashboardBrowserTests {
 					.payload(XSS)
 					.header("note", XSS)
 					.build());
-			browser.findElement(By.id("tab-schedules")).click();
+			click(By.id("tab-schedules"));
 			WebElement schedule = visible(By.xpath("//tr[td[text()='hourly-report']]"));
 			assertThat(schedule.getText()).contains("every PT1H").contains("note=" + XSS);
 			assertThat(schedule.findElements(By.tagName("pre"))).extracting(WebElement::getText).contains(XSS);
