@@ -18,8 +18,6 @@ package io.github.delayqueue.core.internal.delivery;
 
 import java.lang.reflect.Type;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -28,30 +26,24 @@ import org.apache.commons.logging.LogFactory;
 import io.github.delayqueue.core.codec.MessageDecodingException;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
-import io.github.delayqueue.core.listener.MessageExpiredException;
 import io.github.delayqueue.core.listener.RateLimitedException;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.core.internal.redis.Envelope;
-import io.github.delayqueue.core.internal.redis.QueueNames;
-import io.github.delayqueue.core.internal.redis.ScriptRunner;
-import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 import io.github.delayqueue.core.observation.DelayQueueObservations;
 import io.micrometer.observation.Observation;
 
 /**
- * Runs the handler of one delivery and settles it: acknowledged when the handler
- * returned; retried after the policy's backoff, or dead-lettered, when it threw or could
- * not be decoded. Whatever the handler does (throws an {@link Error}, throws an exception
- * whose message cannot be read, leaves its thread interrupted), the worker goes on.
+ * Runs the handler of one delivery: waits for its start, decodes it, checks its expiry,
+ * runs the handler (again in place, for an ordered listener's blocking retries), then has
+ * it acknowledged when the handler returned, or settled by {@link Settlements} when it
+ * threw or could not be decoded. Whatever the handler does (throws an {@link Error},
+ * throws an exception whose message cannot be read, leaves its thread interrupted), the
+ * worker goes on.
  */
 final class Processor {
 
 	private static final Log logger = LogFactory.getLog(Processor.class);
-
-	private static final int MAX_ERROR_MESSAGE = 1024;
-
-	private static final int MAX_STACK_TRACE = 8 * 1024;
 
 	private final ListenerContext context;
 
@@ -65,6 +57,8 @@ final class Processor {
 
 	private final DelayMessageHandler<Object> handler;
 
+	private final Settlements settlements;
+
 	@SuppressWarnings("unchecked")
 	Processor(ListenerContext context, Holdings holdings, Acker acker, Type payloadType,
 			DelayMessageHandler<?> handler) {
@@ -74,6 +68,7 @@ final class Processor {
 		this.acker = acker;
 		this.payloadType = payloadType;
 		this.handler = (DelayMessageHandler<Object>) handler;
+		this.settlements = new Settlements(context, holdings, this.permits);
 	}
 
 	void prepare() {
@@ -104,13 +99,13 @@ final class Processor {
 					// dead-letter line carries the message's trace
 					observe(delivery).error(ex).stop();
 				}
-				delivery.inTrace(() -> deadLetter(delivery, ex));
+				delivery.inTrace(() -> this.settlements.deadLetter(delivery, ex));
 			}
 			return;
 		}
 		if (expired(delivery)) {
 			if (delivery.settle()) {
-				delivery.inTrace(() -> expire(delivery));
+				delivery.inTrace(() -> this.settlements.expire(delivery));
 			}
 			return;
 		}
@@ -134,7 +129,7 @@ final class Processor {
 				this.acker.add(delivery);
 			}
 			else {
-				fail(delivery, failure);
+				this.settlements.fail(delivery, failure);
 			}
 		}
 		catch (RuntimeException | Error ex) {
@@ -162,33 +157,10 @@ final class Processor {
 				this.holdings.finished(delivery);
 			}
 			else {
-				redelay(delivery, permit);
+				this.settlements.redelay(delivery, permit);
 			}
 		}
 		return false;
-	}
-
-	/** Returns a message whose key is over its rate limit, without costing an attempt. */
-	private void redelay(Delivery delivery, long waitNanos) {
-		long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos + 999_999));
-		if (nack(delivery, "retry", millis, carried(delivery), delivery.attempt) != null) {
-			this.context.observer().rateLimited(this.context.queue(), this.context.group(), true);
-		}
-	}
-
-	/**
-	 * A handler pushed back: holds the group's starts here, and in its limiter in Redis
-	 * for every instance when it has a rate limit; the message goes back without costing
-	 * an attempt.
-	 */
-	private void pushBack(Delivery delivery, RateLimitedException pushBack) {
-		Duration hold = pushBack.getHoldFor();
-		this.context.gate().holdEverywhere(hold);
-		this.permits.hold(hold);
-		logger.info("The handler of " + this.context.label() + " pushed back (" + pushBack.getMessage()
-				+ "): holding the group's starts for " + hold.toMillis() + " ms; message '" + delivery.messageId
-				+ "' is due again then, at the same attempt");
-		nack(delivery, "retry", hold.toMillis(), carried(delivery), delivery.attempt);
 	}
 
 	private Throwable handle(Object payload, Delivery delivery) {
@@ -299,33 +271,6 @@ final class Processor {
 		return expiry > 0 && this.context.redisClock().millis(delivery.context.keys()) + millis >= expiry;
 	}
 
-	/** Dead-letters or discards an expired message without handing it to its handler. */
-	private void expire(Delivery delivery) {
-		String message = "Expired at " + Instant.ofEpochMilli(delivery.envelope.expiry())
-				+ " (Redis clock) before attempt " + delivery.attempt + " started, "
-				+ (delivery.envelope.expiry() - delivery.dueMillis) + " ms after it was due";
-		WireFormat.Failure last = delivery.lastFailure;
-		WireFormat.Failure expired = (last != null) ? new WireFormat.Failure(MessageExpiredException.class.getName(),
-				truncate(message + "; the last attempt failed with " + last.errorClass() + ": " + last.message(),
-						MAX_ERROR_MESSAGE),
-				last.stackTrace()) : failure(new MessageExpiredException(message));
-		// attempt N never started: N - 1 were made
-		String result = nack(delivery, "expire", 0, expired, delivery.attempt + 1, delivery.attempt - 1);
-		if (result != null) {
-			expired(delivery, result);
-		}
-	}
-
-	/** Logs and counts an expired message: {@code deadEntry} empty when discarded. */
-	private void expired(Delivery delivery, String deadEntry) {
-		boolean dead = !deadEntry.isEmpty();
-		logger.info("Message '" + delivery.messageId + "' of " + delivery.context.label() + " expired at "
-				+ Instant.ofEpochMilli(delivery.envelope.expiry()) + " (Redis clock) and was "
-				+ (dead ? "dead-lettered as " + QueueNames.deadLetterId(delivery.context.keys().partition(), deadEntry)
-						: "discarded"));
-		this.context.observer().expired(this.context.queue(), this.context.group(), dead);
-	}
-
 	private Object decode(Delivery delivery) {
 		if (delivery.unreadable != null) {
 			throw new MessageDecodingException(delivery.unreadable, null);
@@ -368,143 +313,15 @@ final class Processor {
 	}
 
 	/**
-	 * Settles a delivery whose handler failed: a retry after the policy's backoff while
-	 * attempts are left and the failure is retryable, else a dead letter. The caller
+	 * Settles a delivery whose handler failed (see {@link Settlements#fail}). The caller
 	 * holds the right to settle it.
 	 */
 	void fail(Delivery delivery, Throwable failure) {
-		delivery.inTrace(() -> settleFailure(delivery, failure));
-	}
-
-	private void settleFailure(Delivery delivery, Throwable failure) {
-		if (failure instanceof RateLimitedException pushBack) {
-			pushBack(delivery, pushBack);
-			return;
-		}
-		RetryPolicy policy = this.context.settings().retryPolicy();
-		if (policy.isRetryable(failure) && delivery.attempt < delivery.maxAttempts) {
-			Duration backoff = policy.backoff(delivery.attempt);
-			logger.warn("Attempt " + delivery.attempt + " of " + delivery.maxAttempts + " of message '"
-					+ delivery.messageId + "' (" + delivery.context.label() + ") failed, retrying in "
-					+ backoff.toMillis() + " ms: " + Failures.summary(failure));
-			if (nack(delivery, "retry", backoff.toMillis(), failure(failure)) != null) {
-				this.context.observer()
-					.retried(this.context.queue(), this.context.group(), delivery.processingTime(), failure);
-			}
-		}
-		else {
-			deadLetter(delivery, failure);
-		}
-	}
-
-	private void deadLetter(Delivery delivery, Throwable failure) {
-		String deadEntry = nack(delivery, "dead", 0, failure(failure));
-		if (deadEntry != null) {
-			Failures.logError(logger,
-					"Dead-lettered message '" + delivery.messageId + "' of " + delivery.context.label() + " after "
-							+ Math.min(delivery.attempt, delivery.maxAttempts) + " attempt(s) as dead letter "
-							+ QueueNames.deadLetterId(delivery.context.keys().partition(), deadEntry)
-							+ " (replay it with that entry id): " + Failures.summary(failure),
-					failure);
-			this.context.observer()
-				.dead(this.context.queue(), this.context.group(), delivery.processingTime(), failure);
-		}
-	}
-
-	/**
-	 * Runs the nack script; on a Redis failure tries twice more, then leaves the message
-	 * to lease recovery (it is redelivered after the visibility timeout).
-	 * @return the dead-letter entry id or the retry's due time; {@code null} when the
-	 * delivery was not this consumer's any more or Redis could not be reached
-	 */
-	private String nack(Delivery delivery, String action, long delayMillis, WireFormat.Failure error) {
-		return nack(delivery, action, delayMillis, error, delivery.attempt + 1);
-	}
-
-	/**
-	 * @param nextAttempt the attempt a retry is
-	 */
-	private String nack(Delivery delivery, String action, long delayMillis, WireFormat.Failure error, int nextAttempt) {
-		// a retry at the same attempt (held back by a rate limit or a push back) never
-		// started that attempt
-		int made = (nextAttempt > delivery.attempt) ? Math.min(delivery.attempt, delivery.maxAttempts)
-				: delivery.attempt - 1;
-		return nack(delivery, action, delayMillis, error, nextAttempt, made);
-	}
-
-	/**
-	 * @param attemptsMade the attempts made, for a dead letter
-	 */
-	private String nack(Delivery delivery, String action, long delayMillis, WireFormat.Failure error, int nextAttempt,
-			int attemptsMade) {
-		try {
-			for (int attempt = 1;; attempt++) {
-				try {
-					List<Object> reply = this.context.scripts()
-						.run(Scripts.NACK,
-								List.of(delivery.stream, delivery.context.keys().retryDelayed(this.context.group()),
-										delivery.context.keys().dead()),
-								this.context.group(), this.context.consumer(), delivery.entryId, action, delayMillis,
-								nextAttempt, delivery.messageId, delivery.envelopeBytes, attemptsMade,
-								error.errorClass(), error.message(), delivery.context.keys().wakeChannel(),
-								delivery.dueMillis, error.stackTrace(),
-								this.context.settings().discardExpired() ? "discard" : "dead",
-								MessageExpiredException.class.getName());
-					long status = ScriptRunner.asLong(reply.get(0));
-					if (status == 0) {
-						logger
-							.info("The lease of " + delivery + " was lost to another consumer; leaving it to that one");
-						return null;
-					}
-					String result = ScriptRunner.asString(reply.get(1));
-					if (status == 2 && !action.equals("expire")) {
-						// a retry that would be due after the expiry: expired instead
-						expired(delivery, result);
-						return null;
-					}
-					return result;
-				}
-				catch (RuntimeException ex) {
-					if (attempt >= 3) {
-						logger.warn("Cannot record the failure of " + delivery
-								+ " in Redis; it will be redelivered after the visibility timeout: "
-								+ Failures.describe(ex));
-						return null;
-					}
-					sleep(100L * attempt);
-				}
-			}
-		}
-		finally {
-			this.holdings.finished(delivery);
-		}
-	}
-
-	/** A failure as Redis keeps it: its message and stack trace truncated. */
-	private static WireFormat.Failure failure(Throwable error) {
-		return new WireFormat.Failure(error.getClass().getName(), truncate(Failures.message(error), MAX_ERROR_MESSAGE),
-				Failures.stackTrace(error, MAX_STACK_TRACE));
-	}
-
-	/**
-	 * The failure a message held back without starting carries on: the one of its attempt
-	 * before, if any.
-	 */
-	private static WireFormat.Failure carried(Delivery delivery) {
-		return (delivery.lastFailure != null) ? delivery.lastFailure : WireFormat.Failure.NONE;
-	}
-
-	private static String truncate(String text, int max) {
-		return (text.length() > max) ? text.substring(0, max) + "..." : text;
+		this.settlements.fail(delivery, failure);
 	}
 
 	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		Settlements.sleep(millis);
 	}
 
 }
