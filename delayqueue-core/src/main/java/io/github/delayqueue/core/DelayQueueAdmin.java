@@ -16,35 +16,25 @@
 
 package io.github.delayqueue.core;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SortedMap;
-import java.util.Properties;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Function;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
-import io.github.delayqueue.core.internal.redis.QueueNames;
-
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisClusterNode;
-import org.springframework.data.redis.connection.RedisClusterServerCommands;
-import org.springframework.data.redis.connection.RedisConnection;
 
 /**
  * Inspects queues and manages dead letters: stats, list, replay, delete, purge. Obtain it
  * with {@link DelayQueueEngine#admin()}. Reads use the queue registry and per-queue keys,
  * never {@code SCAN}.
  * <p>
- * The work is done by one class per concern: {@code QueueInspection} (stats, partition
- * owners), {@code DeadLetters} (list, replay, delete, purge) and
- * {@code PartitionChanges}; this class is their API.
+ * The work is done by one class per concern: {@code QueueInspection} (queues, groups,
+ * stats, partition owners), {@code QueueControls} (pause, rate and size limits),
+ * {@code DeadLetters} (list, replay, delete, purge), {@code ScheduledMessages},
+ * {@code InFlightMessages}, {@code Histories}, {@code PartitionChanges} and
+ * {@code ServerChecks}; this class is their API.
  */
 public class DelayQueueAdmin {
 
@@ -64,6 +54,10 @@ public class DelayQueueAdmin {
 
 	private final DelaySchedules schedules;
 
+	private final QueueControls controls;
+
+	private final ServerChecks servers;
+
 	DelayQueueAdmin(DelayQueueEngine engine) {
 		this.engine = engine;
 		this.partitionChanges = new PartitionChanges(engine);
@@ -73,6 +67,8 @@ public class DelayQueueAdmin {
 		this.inFlight = new InFlightMessages(engine);
 		this.histories = new Histories(engine);
 		this.schedules = new DelaySchedules(engine);
+		this.controls = new QueueControls(engine);
+		this.servers = new ServerChecks(engine);
 	}
 
 	/**
@@ -131,15 +127,7 @@ public class DelayQueueAdmin {
 	 * @return the queue names, sorted
 	 */
 	public Set<String> queues() {
-		String registry = this.engine.keyPrefix() + ":queues";
-		return RedisCalls.inRedis("list queues", () -> this.engine.scripts().execute((connection) -> {
-			Set<String> names = new TreeSet<>();
-			Set<byte[]> members = connection.setCommands().sMembers(QueueKeys.bytes(registry));
-			if (members != null) {
-				members.forEach((member) -> names.add(new String(member, StandardCharsets.UTF_8)));
-			}
-			return names;
-		}));
+		return this.inspection.queues();
 	}
 
 	/**
@@ -152,54 +140,7 @@ public class DelayQueueAdmin {
 	 * @throws DelayQueueException when Redis cannot be reached
 	 */
 	public ServerCheck checkServer() {
-		return RedisCalls.inRedis("check the Redis server", () -> this.engine.scripts().execute((connection) -> {
-			if (connection instanceof RedisClusterConnection cluster) {
-				// a cluster connection's INFO and CONFIG name every key after its
-				// node: read
-				// each master on its own, and report the weakest
-				List<ServerCheck> masters = new ArrayList<>();
-				for (RedisClusterNode node : cluster.clusterGetNodes()) {
-					if (node.isMaster() && !node.isMarkedAsFail()) {
-						RedisClusterServerCommands server = cluster.serverCommands();
-						masters.add(read((section) -> server.info(node, section),
-								(parameter) -> server.getConfig(node, parameter)));
-					}
-				}
-				return ServerCheck.weakest(masters);
-			}
-			return read(connection.serverCommands()::info, connection.serverCommands()::getConfig);
-		}));
-	}
-
-	private static ServerCheck read(Function<String, Properties> info, Function<String, Properties> config) {
-		Properties persistence = info.apply("persistence");
-		Properties server = info.apply("server");
-		String policy = null;
-		String fsync = null;
-		try {
-			policy = config.apply("maxmemory-policy").getProperty("maxmemory-policy");
-			fsync = config.apply("appendfsync").getProperty("appendfsync");
-		}
-		catch (DataAccessException ex) {
-			// CONFIG disabled or not permitted (managed Redis, ACL): unknown
-		}
-		String aof = (persistence != null) ? persistence.getProperty("aof_enabled") : null;
-		return new ServerCheck((server != null) ? server.getProperty("redis_version") : null, policy,
-				(aof != null) ? "1".equals(aof.trim()) : null, fsync);
-	}
-
-	/**
-	 * Reads the server's version ({@code INFO server}); on a cluster, the version of the
-	 * master that serves a key.
-	 * @param connection the connection
-	 * @param key a key, for a cluster
-	 * @return the version, or {@code null} when the server does not say
-	 */
-	static String serverVersion(RedisConnection connection, String key) {
-		Properties server = (connection instanceof RedisClusterConnection cluster)
-				? cluster.serverCommands().info(cluster.clusterGetNodeForKey(QueueKeys.bytes(key)), "server")
-				: connection.serverCommands().info("server");
-		return (server != null) ? server.getProperty("redis_version") : null;
+		return this.servers.check();
 	}
 
 	/**
@@ -226,7 +167,7 @@ public class DelayQueueAdmin {
 	 * @return the queue's state after the change
 	 */
 	public QueueControlState pause(String queue) {
-		return control(queue, null, true);
+		return this.controls.pause(queue, null, true);
 	}
 
 	/**
@@ -239,7 +180,7 @@ public class DelayQueueAdmin {
 	 * {@link #groups(String)}), naming the groups it has
 	 */
 	public QueueControlState pause(String queue, String group) {
-		return control(queue, this.inspection.requireGroup(queue, group), true);
+		return this.controls.pause(queue, this.inspection.requireGroup(queue, group), true);
 	}
 
 	/**
@@ -249,7 +190,7 @@ public class DelayQueueAdmin {
 	 * @return the queue's state after the change
 	 */
 	public QueueControlState resume(String queue) {
-		return control(queue, null, false);
+		return this.controls.pause(queue, null, false);
 	}
 
 	/**
@@ -262,7 +203,7 @@ public class DelayQueueAdmin {
 	 * {@link #groups(String)}), naming the groups it has
 	 */
 	public QueueControlState resume(String queue, String group) {
-		return control(queue, this.inspection.requireGroup(queue, group), false);
+		return this.controls.pause(queue, this.inspection.requireGroup(queue, group), false);
 	}
 
 	/**
@@ -271,9 +212,7 @@ public class DelayQueueAdmin {
 	 * @return whether it, or which of its groups, is paused
 	 */
 	public QueueControlState controls(String queue) {
-		QueueNames.queue(queue);
-		return RedisCalls.inRedis("read the controls of queue '" + queue + "'",
-				() -> this.engine.controls().read(queue));
+		return this.controls.read(queue);
 	}
 
 	/**
@@ -289,7 +228,7 @@ public class DelayQueueAdmin {
 	 * @return the queue's controls after the change
 	 */
 	public QueueControlState limitRate(String queue, RateLimit limit) {
-		return rate(queue, null, Objects.requireNonNull(limit, "Rate limit must not be null"));
+		return this.controls.rate(queue, null, Objects.requireNonNull(limit, "Rate limit must not be null"));
 	}
 
 	/**
@@ -304,7 +243,7 @@ public class DelayQueueAdmin {
 	 */
 	public QueueControlState limitRate(String queue, String group, RateLimit limit) {
 		Objects.requireNonNull(limit, "Rate limit must not be null");
-		return rate(queue, this.inspection.requireGroup(queue, group), limit);
+		return this.controls.rate(queue, this.inspection.requireGroup(queue, group), limit);
 	}
 
 	/**
@@ -313,7 +252,7 @@ public class DelayQueueAdmin {
 	 * @return the queue's controls after the change
 	 */
 	public QueueControlState removeRateLimit(String queue) {
-		return rate(queue, null, null);
+		return this.controls.rate(queue, null, null);
 	}
 
 	/**
@@ -325,14 +264,7 @@ public class DelayQueueAdmin {
 	 * {@link #groups(String)}), naming the groups it has
 	 */
 	public QueueControlState removeRateLimit(String queue, String group) {
-		return rate(queue, this.inspection.requireGroup(queue, group), null);
-	}
-
-	private QueueControlState rate(String queue, String group, RateLimit limit) {
-		QueueNames.queue(queue);
-		String what = ((limit != null) ? "limit the rate of" : "remove the rate limit of") + " queue '" + queue + "'"
-				+ ((group != null) ? ", group '" + group + "'" : "");
-		return RedisCalls.inRedis(what, () -> this.engine.controls().limitRate(queue, group, limit));
+		return this.controls.rate(queue, this.inspection.requireGroup(queue, group), null);
 	}
 
 	/**
@@ -347,9 +279,7 @@ public class DelayQueueAdmin {
 	 * @throws IllegalArgumentException when the limit is out of range
 	 */
 	public void limitSize(String queue, long max) {
-		QueueNames.queue(queue);
-		SizeLimits.check(queue, max);
-		writeSizeLimit(queue, max);
+		this.controls.limitSize(queue, max);
 	}
 
 	/**
@@ -357,8 +287,7 @@ public class DelayQueueAdmin {
 	 * @param queue the queue
 	 */
 	public void removeSizeLimit(String queue) {
-		QueueNames.queue(queue);
-		writeSizeLimit(queue, null);
+		this.controls.limitSize(queue, null);
 	}
 
 	/**
@@ -367,28 +296,7 @@ public class DelayQueueAdmin {
 	 * @return the maximum of waiting messages, empty when unlimited
 	 */
 	public OptionalLong sizeLimit(String queue) {
-		QueueNames.queue(queue);
-		return RedisCalls.inRedis("read the size limit of queue '" + queue + "'", () -> this.engine.scripts()
-			.execute((connection) -> SizeLimits.read(connection, this.engine.partitionKeys(queue).get(0))));
-	}
-
-	private void writeSizeLimit(String queue, Long max) {
-		RedisCalls.inRedis(
-				((max != null) ? "limit the size of" : "remove the size limit of") + " queue '" + queue + "'", () -> {
-					this.engine.layouts().verifyPartitions(queue);
-					return this.engine.scripts().execute((connection) -> {
-						SizeLimits.write(connection, this.engine.partitionKeys(queue), max);
-						return null;
-					});
-				});
-	}
-
-	private QueueControlState control(String queue, String group, boolean pause) {
-		QueueNames.queue(queue);
-		String what = (pause ? "pause" : "resume") + " queue '" + queue + "'"
-				+ ((group != null) ? ", group '" + group + "'" : "");
-		return RedisCalls.inRedis(what,
-				() -> pause ? this.engine.controls().pause(queue, group) : this.engine.controls().resume(queue, group));
+		return this.controls.sizeLimit(queue);
 	}
 
 	/**

@@ -288,7 +288,7 @@ final class DurableSends {
 	}
 
 	private static void requireWaitAof(RedisConnection connection, String key) {
-		String version = DelayQueueAdmin.serverVersion(connection, key);
+		String version = ServerChecks.version(connection, key);
 		if (version != null && ServerCheck.compare(version, "7.2") < 0) {
 			throw new UnsupportedOperationException("A durable send that waits for the AOF needs WAITAOF, "
 					+ "which Redis " + version + " does not have (Redis 7.2+); use Durability.replicas(...) instead");

@@ -46,6 +46,22 @@ final class QueueInspection {
 	}
 
 	/**
+	 * Returns the names of all queues ever sent to or consumed under this key prefix.
+	 * @return the queue names, sorted
+	 */
+	java.util.Set<String> queues() {
+		String registry = this.engine.keyPrefix() + ":queues";
+		return RedisCalls.inRedis("list queues", () -> this.engine.scripts().execute((connection) -> {
+			java.util.Set<String> names = new TreeSet<>();
+			java.util.Set<byte[]> members = connection.setCommands().sMembers(QueueKeys.bytes(registry));
+			if (members != null) {
+				members.forEach((member) -> names.add(new String(member, StandardCharsets.UTF_8)));
+			}
+			return names;
+		}));
+	}
+
+	/**
 	 * Returns a snapshot of a queue.
 	 * @param queue the queue
 	 * @return its stats

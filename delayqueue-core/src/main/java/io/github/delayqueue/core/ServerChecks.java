@@ -1,0 +1,97 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.function.Function;
+
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.connection.RedisClusterServerCommands;
+import org.springframework.data.redis.connection.RedisConnection;
+
+/**
+ * Reads what the Redis server says of itself: the settings that decide what delayqueue
+ * can promise ({@link DelayQueueAdmin#checkServer()}), and its version, for a send that
+ * needs a command of a later one.
+ */
+final class ServerChecks {
+
+	private final DelayQueueEngine engine;
+
+	ServerChecks(DelayQueueEngine engine) {
+		this.engine = engine;
+	}
+
+	/** See {@link DelayQueueAdmin#checkServer()}. */
+	ServerCheck check() {
+		return RedisCalls.inRedis("check the Redis server", () -> this.engine.scripts().execute((connection) -> {
+			if (connection instanceof RedisClusterConnection cluster) {
+				// a cluster connection's INFO and CONFIG name every key after its
+				// node: read
+				// each master on its own, and report the weakest
+				List<ServerCheck> masters = new ArrayList<>();
+				for (RedisClusterNode node : cluster.clusterGetNodes()) {
+					if (node.isMaster() && !node.isMarkedAsFail()) {
+						RedisClusterServerCommands server = cluster.serverCommands();
+						masters.add(read((section) -> server.info(node, section),
+								(parameter) -> server.getConfig(node, parameter)));
+					}
+				}
+				return ServerCheck.weakest(masters);
+			}
+			return read(connection.serverCommands()::info, connection.serverCommands()::getConfig);
+		}));
+	}
+
+	private static ServerCheck read(Function<String, Properties> info, Function<String, Properties> config) {
+		Properties persistence = info.apply("persistence");
+		Properties server = info.apply("server");
+		String policy = null;
+		String fsync = null;
+		try {
+			policy = config.apply("maxmemory-policy").getProperty("maxmemory-policy");
+			fsync = config.apply("appendfsync").getProperty("appendfsync");
+		}
+		catch (DataAccessException ex) {
+			// CONFIG disabled or not permitted (managed Redis, ACL): unknown
+		}
+		String aof = (persistence != null) ? persistence.getProperty("aof_enabled") : null;
+		return new ServerCheck((server != null) ? server.getProperty("redis_version") : null, policy,
+				(aof != null) ? "1".equals(aof.trim()) : null, fsync);
+	}
+
+	/**
+	 * Reads the server's version ({@code INFO server}); on a cluster, the version of the
+	 * master that serves a key.
+	 * @param connection the connection
+	 * @param key a key, for a cluster
+	 * @return the version, or {@code null} when the server does not say
+	 */
+	static String version(RedisConnection connection, String key) {
+		Properties server = (connection instanceof RedisClusterConnection cluster)
+				? cluster.serverCommands().info(cluster.clusterGetNodeForKey(QueueKeys.bytes(key)), "server")
+				: connection.serverCommands().info("server");
+		return (server != null) ? server.getProperty("redis_version") : null;
+	}
+
+}
