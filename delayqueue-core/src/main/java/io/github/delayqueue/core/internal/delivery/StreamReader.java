@@ -30,8 +30,6 @@ import org.apache.commons.logging.LogFactory;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
-import io.github.delayqueue.core.internal.redis.ScriptRunner;
-import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.SlotRetries;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 
@@ -72,7 +70,6 @@ final class StreamReader implements SupervisedLoop.Job {
 	/** How long a paused reader waits for the resume before it looks again. */
 	private static final long PAUSED_WAIT_MILLIS = 100;
 
-	/** The slots a read reserves while its partition has no backlog. */
 	/**
 	 * How many readers (one per partition) share the holdings: it grows with old
 	 * partitions.
@@ -82,45 +79,10 @@ final class StreamReader implements SupervisedLoop.Job {
 	/** Whether the last read returned all it asked for: the partition has a backlog. */
 	private boolean backlog;
 
-	/**
-	 * Whether the last read returned prioritized messages: the next one reads the urgent
-	 * stream alone first.
-	 */
-	private boolean urgentBacklog;
-
-	/** When a read last returned a prioritized message (System.nanoTime). */
-	private long urgentSeen = System.nanoTime() - URGENT_SEEN_NANOS;
-
-	/**
-	 * How long after the last prioritized message the urgent stream gets a third of a
-	 * read.
-	 */
-	static final long URGENT_SEEN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-
-	/** When every stream was last read (System.nanoTime). */
-	private long lastFullRead = System.nanoTime();
-
-	/**
-	 * How long prioritized messages with a backlog are read alone, at most, before a read
-	 * of every stream.
-	 */
-	static final long FULL_READ_PERIOD_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(500);
+	/** Which streams the next read reads, and the fair-share fill before it. */
+	private final ReadMix mix;
 
 	private volatile RedisConnection connection;
-
-	/**
-	 * In a fair-share queue, how many times the container's capacity (concurrency +
-	 * prefetch) a fill leaves in the stream for the group to read: enough for several
-	 * reads between two fills.
-	 */
-	static final int FAIR_WINDOW_CAPACITIES = 2;
-
-	/**
-	 * In a fair-share queue: whether due messages may wait for their turn, so the next
-	 * read that follows one without a backlog fills the stream first (after a fill that
-	 * left some, or a read that got entries).
-	 */
-	private boolean fill = true;
 
 	/** When a connected reader runs the check of the queue again (System.nanoTime). */
 	private long nextCheck;
@@ -143,6 +105,7 @@ final class StreamReader implements SupervisedLoop.Job {
 		this.leases = leases;
 		this.onConnected = onConnected;
 		this.readers = readers;
+		this.mix = new ReadMix(context, holdings);
 		this.loop = new SupervisedLoop("reader of " + context.label(), context.threadName("reader"), this);
 	}
 
@@ -278,62 +241,40 @@ final class StreamReader implements SupervisedLoop.Job {
 	 */
 	private void read(RedisConnection connection, ReadOffset offset, Duration block, int granted) {
 		boolean history = block == null;
-		// in a fair-share queue with messages waiting for their turn, a read that
-		// follows a backlog reads what is left without a fill, and does not block:
-		// when the stream is empty, the next read fills it
-		boolean mayBlock = true;
-		if (this.context.fairShare() && !history && this.fill && this.backlog) {
-			mayBlock = false;
-		}
-		else if (this.context.fairShare() && !history && this.fill) {
-			List<Object> filled = ScriptRunner.run(connection, Scripts.FAIR_FILL,
-					List.of(this.context.keys().fair(), this.context.keys().fairState(), this.context.keys().stream(),
-							this.context.keys().delayed()),
-					this.context.group(), FAIR_WINDOW_CAPACITIES * this.holdings.limit(),
-					this.context.keys().wakeChannel());
-			this.fill = ScriptRunner.asLong(filled.get(1)) > 0;
-		}
+		boolean mayBlock = this.mix.fillBefore(connection, history, this.backlog);
 		List<String> streams = this.context.streams();
-		if (this.urgentBacklog && !history && System.nanoTime() - this.lastFullRead < FULL_READ_PERIOD_NANOS) {
-			// prioritized messages wait: they alone, at once, before anything else (but
-			// every stream is read at least every FULL_READ_PERIOD: the others are never
-			// starved)
+		if (this.mix.urgentAlone(history)) {
+			// prioritized messages wait: they alone, at once, before anything else
 			List<ByteRecord> urgent = readGroup(connection, StreamReadOptions.empty().count(granted), offset,
 					streams.get(2));
-			this.urgentBacklog = urgent != null && urgent.size() >= granted;
-			if (urgent != null && !urgent.isEmpty()) {
-				this.urgentSeen = System.nanoTime();
+			if (this.mix.urgentRead(urgent, granted)) {
 				accept(connection, urgent, granted, false);
 				return;
 			}
 		}
-		this.lastFullRead = System.nanoTime();
 		// COUNT applies per stream; a history read returns the held entries too. While
 		// prioritized messages come, a third each: the reply fits the slots granted, none
-		// is
-		// given back
-		boolean threeStreams = this.lastFullRead - this.urgentSeen < URGENT_SEEN_NANOS;
+		// is given back
+		boolean threeStreams = this.mix.fullRead();
 		int perStream = Math.max(1, granted / (threeStreams ? 3 : 2)) + (history ? this.holdings.size() : 0);
 		StreamReadOptions options = StreamReadOptions.empty().count(perStream);
 		if (block != null && mayBlock) {
 			options = options.block(block);
 		}
 		// the urgent stream first, then the retry stream: a prioritized message, then a
-		// due
-		// retry, go before the backlog
+		// due retry, go before the backlog
 		List<ByteRecord> records = readGroup(connection, options, offset, streams.get(2), streams.get(1),
 				streams.get(0));
 		if (records == null) {
 			this.backlog = false;
 			return;
 		}
-		this.fill |= !records.isEmpty();
+		this.mix.readReturned(!records.isEmpty());
 		if (!history) {
 			this.backlog = records.size() >= perStream;
 		}
 		if (accept(connection, records, granted, history) && !history) {
-			this.urgentBacklog = true;
-			this.urgentSeen = System.nanoTime();
+			this.mix.urgentAccepted();
 		}
 	}
 
