@@ -247,6 +247,9 @@ class HungRedisTests {
 		if (type == QueueHistory.Span.class) {
 			return QueueHistory.Span.HOUR;
 		}
+		if (type == DelaySchedules.Action.class) {
+			return DelaySchedules.Action.TRIGGER;
+		}
 		if (type == DelaySchedule.class) {
 			return DelaySchedule.builder("s", fresh()).every(Duration.ofHours(1)).payload("tick").build();
 		}
