@@ -50,7 +50,7 @@ class BenchmarkSmokeTests {
 		assertThat(results.get(results.size() - 1)).containsEntry("scenario", "sends").containsEntry("scheduled", 200L);
 		assertThat((double) results.get(results.size() - 1).get("sends_per_s")).isPositive();
 		assertThat(results.get(1)).containsEntry("complete", true).containsEntry("received", 200);
-		assertThat(results.get(2)).containsEntry("scheduled", 200L).containsEntry("payload_bytes", 64);
+		assertThat(results.get(2)).containsEntry("scheduled", 2000L).containsEntry("payload_bytes", 64);
 		assertThat((double) results.get(2).get("bytes_per_message")).isPositive();
 		assertThat((double) results.get(3).get("commands_per_s")).isPositive();
 		assertThat((int) results.get(4).get("cycles")).isPositive();

@@ -47,7 +47,7 @@ class ClusterBenchmarkSmokeTests {
 			List<Map<String, Object>> results = Benchmark.run(factory, Map.of("scenario", "smoke", "n", "200"));
 			assertThat(results.get(0)).containsEntry("complete", true).containsEntry("acked", 200);
 			assertThat(results.get(1)).containsEntry("complete", true).containsEntry("received", 200);
-			assertThat(results.get(2)).containsEntry("scheduled", 200L);
+			assertThat(results.get(2)).containsEntry("scheduled", 2000L);
 			assertThat((double) results.get(2).get("bytes_per_message")).isPositive();
 			assertThat((double) results.get(3).get("commands_per_s")).isPositive();
 		}
