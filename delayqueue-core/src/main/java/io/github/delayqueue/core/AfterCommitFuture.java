@@ -49,15 +49,6 @@ final class AfterCommitFuture<T> extends CompletableFuture<T> {
 		this.transaction.ended = true;
 	}
 
-	/**
-	 * A future of the same transaction, completed with what another one completes with.
-	 * @param <U> its result type
-	 * @return the future
-	 */
-	<U> AfterCommitFuture<U> sibling() {
-		return new AfterCommitFuture<>(this.transaction);
-	}
-
 	@Override
 	public <U> CompletableFuture<U> newIncompleteFuture() {
 		return new AfterCommitFuture<>(this.transaction);

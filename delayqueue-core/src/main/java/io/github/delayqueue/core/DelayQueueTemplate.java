@@ -152,11 +152,19 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 * back.
 	 */
 	private void refuseForeignTransaction(SendBatch batch) {
-		if (this.engine.sendThroughOutbox() && !this.sends.defersToCommit()
-				&& TransactionSynchronizationManager.isActualTransactionActive()) {
+		if (inForeignTransaction()) {
 			batch.stop(null);
 			throw foreignTransaction();
 		}
+	}
+
+	/**
+	 * See {@link #refuseForeignTransaction}: the outbox's own transaction is checked
+	 * first.
+	 */
+	private boolean inForeignTransaction() {
+		return this.engine.sendThroughOutbox() && !this.sends.defersToCommit()
+				&& TransactionSynchronizationManager.isActualTransactionActive();
 	}
 
 	private static IllegalStateException foreignTransaction() {
@@ -217,8 +225,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 				return CompletableFuture.failedFuture(ex);
 			}
 		}
-		if (this.engine.sendThroughOutbox() && !this.sends.defersToCommit()
-				&& TransactionSynchronizationManager.isActualTransactionActive()) {
+		if (inForeignTransaction()) {
 			return CompletableFuture.failedFuture(foreignTransaction());
 		}
 		if (this.sends.defersToCommit()) {

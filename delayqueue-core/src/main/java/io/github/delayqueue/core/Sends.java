@@ -144,8 +144,9 @@ final class Sends {
 
 	/** The first result of a batch's future; cancelled (not failed) when it is. */
 	static CompletableFuture<SendResult> first(CompletableFuture<List<SendResult>> results) {
-		CompletableFuture<SendResult> result = (results instanceof AfterCommitFuture<List<SendResult>> deferred)
-				? deferred.sibling() : new CompletableFuture<>();
+		// of the same kind: a deferred send's keeps refusing a wait inside its
+		// transaction
+		CompletableFuture<SendResult> result = results.newIncompleteFuture();
 		// not thenApply: a rollback must cancel this future too, not fail it
 		results.whenComplete((all, failure) -> {
 			if (failure instanceof CancellationException) {

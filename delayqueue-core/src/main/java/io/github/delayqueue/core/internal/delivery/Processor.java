@@ -247,7 +247,7 @@ final class Processor {
 				}
 				return InPlace.LEFT;
 			}
-			sleep(Math.min(50, Math.max(1, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime()))));
+			Settlements.sleep(Math.min(50, Math.max(1, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime()))));
 		}
 		delivery.attempt++;
 		delivery.startedNanos = System.nanoTime();
@@ -318,10 +318,6 @@ final class Processor {
 	 */
 	void fail(Delivery delivery, Throwable failure) {
 		this.settlements.fail(delivery, failure);
-	}
-
-	private static void sleep(long millis) {
-		Settlements.sleep(millis);
 	}
 
 }
