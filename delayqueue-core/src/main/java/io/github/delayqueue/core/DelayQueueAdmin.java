@@ -24,6 +24,7 @@ import java.util.SortedMap;
 import java.util.Set;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.ServerChecks;
 
 /**
  * Inspects queues and manages dead letters: stats, list, replay, delete, purge. Obtain it
@@ -34,7 +35,7 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
  * stats, partition owners), {@code QueueControls} (pause, rate and size limits),
  * {@code DeadLetters} (list, replay, delete, purge), {@code ScheduledMessages},
  * {@code InFlightMessages}, {@code Histories}, {@code PartitionChanges} and
- * {@code ServerChecks}; this class is their API.
+ * {@code internal.redis.ServerChecks}; this class is their API.
  */
 public class DelayQueueAdmin {
 
@@ -56,8 +57,6 @@ public class DelayQueueAdmin {
 
 	private final QueueControls controls;
 
-	private final ServerChecks servers;
-
 	DelayQueueAdmin(DelayQueueEngine engine) {
 		this.engine = engine;
 		this.partitionChanges = new PartitionChanges(engine);
@@ -68,7 +67,6 @@ public class DelayQueueAdmin {
 		this.histories = new Histories(engine);
 		this.schedules = new DelaySchedules(engine);
 		this.controls = new QueueControls(engine);
-		this.servers = new ServerChecks(engine);
 	}
 
 	/**
@@ -140,7 +138,7 @@ public class DelayQueueAdmin {
 	 * @throws DelayQueueException when Redis cannot be reached
 	 */
 	public ServerCheck checkServer() {
-		return this.servers.check();
+		return RedisCalls.inRedis("check the Redis server", () -> this.engine.scripts().execute(ServerChecks::check));
 	}
 
 	/**

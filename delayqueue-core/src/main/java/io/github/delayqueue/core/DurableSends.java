@@ -24,6 +24,7 @@ import java.util.Map;
 import io.github.delayqueue.core.Sends.Chunk;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.internal.redis.ServerChecks;
 import io.github.delayqueue.core.internal.redis.SlotRetries;
 
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.send;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -30,11 +30,12 @@ import java.util.concurrent.TimeoutException;
  *
  * @param <T> the result type
  */
-final class AfterCommitFuture<T> extends CompletableFuture<T> {
+public final class AfterCommitFuture<T> extends CompletableFuture<T> {
 
 	private final Transaction transaction;
 
-	AfterCommitFuture() {
+	/** A future of the current thread's transaction. */
+	public AfterCommitFuture() {
 		this(new Transaction(Thread.currentThread()));
 	}
 
@@ -45,7 +46,7 @@ final class AfterCommitFuture<T> extends CompletableFuture<T> {
 	/**
 	 * Called when the transaction committed or rolled back: waiting is safe from then.
 	 */
-	void transactionEnded() {
+	public void transactionEnded() {
 		this.transaction.ended = true;
 	}
 

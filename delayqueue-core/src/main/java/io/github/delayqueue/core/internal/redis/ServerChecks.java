@@ -14,14 +14,14 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.redis;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.function.Function;
 
-import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.ServerCheck;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -31,36 +31,34 @@ import org.springframework.data.redis.connection.RedisConnection;
 
 /**
  * Reads what the Redis server says of itself: the settings that decide what delayqueue
- * can promise ({@link DelayQueueAdmin#checkServer()}), and its version, for a send that
+ * can promise ({@code DelayQueueAdmin.checkServer()}), and its version, for a send that
  * needs a command of a later one.
  */
-final class ServerChecks {
+public final class ServerChecks {
 
-	private final DelayQueueEngine engine;
-
-	ServerChecks(DelayQueueEngine engine) {
-		this.engine = engine;
+	private ServerChecks() {
 	}
 
-	/** See {@link DelayQueueAdmin#checkServer()}. */
-	ServerCheck check() {
-		return RedisCalls.inRedis("check the Redis server", () -> this.engine.scripts().execute((connection) -> {
-			if (connection instanceof RedisClusterConnection cluster) {
-				// a cluster connection's INFO and CONFIG name every key after its
-				// node: read
-				// each master on its own, and report the weakest
-				List<ServerCheck> masters = new ArrayList<>();
-				for (RedisClusterNode node : cluster.clusterGetNodes()) {
-					if (node.isMaster() && !node.isMarkedAsFail()) {
-						RedisClusterServerCommands server = cluster.serverCommands();
-						masters.add(read((section) -> server.info(node, section),
-								(parameter) -> server.getConfig(node, parameter)));
-					}
+	/**
+	 * Reads the server's settings; on Redis Cluster every master, reporting the weakest.
+	 * @param connection the connection
+	 * @return what was read
+	 */
+	public static ServerCheck check(RedisConnection connection) {
+		if (connection instanceof RedisClusterConnection cluster) {
+			// a cluster connection's INFO and CONFIG name every key after its node:
+			// read each master on its own, and report the weakest
+			List<ServerCheck> masters = new ArrayList<>();
+			for (RedisClusterNode node : cluster.clusterGetNodes()) {
+				if (node.isMaster() && !node.isMarkedAsFail()) {
+					RedisClusterServerCommands server = cluster.serverCommands();
+					masters.add(read((section) -> server.info(node, section),
+							(parameter) -> server.getConfig(node, parameter)));
 				}
-				return ServerCheck.weakest(masters);
 			}
-			return read(connection.serverCommands()::info, connection.serverCommands()::getConfig);
-		}));
+			return ServerCheck.weakest(masters);
+		}
+		return read(connection.serverCommands()::info, connection.serverCommands()::getConfig);
 	}
 
 	private static ServerCheck read(Function<String, Properties> info, Function<String, Properties> config) {
@@ -87,7 +85,7 @@ final class ServerChecks {
 	 * @param key a key, for a cluster
 	 * @return the version, or {@code null} when the server does not say
 	 */
-	static String version(RedisConnection connection, String key) {
+	public static String version(RedisConnection connection, String key) {
 		Properties server = (connection instanceof RedisClusterConnection cluster)
 				? cluster.serverCommands().info(cluster.clusterGetNodeForKey(QueueKeys.bytes(key)), "server")
 				: connection.serverCommands().info("server");
