@@ -215,6 +215,9 @@ class CodecTests {
 		assertThat(letter.errorClass()).isEqualTo(MessageDecodingException.class.getName());
 		assertThat(letter.errorMessage()).startsWith("The stream entry of message 'orphan' has no envelope");
 		assertThat(received.poll(300, TimeUnit.MILLISECONDS)).isNull();
+		// moved once: out of the schedule, one dead letter
+		assertThat(this.engine.admin().stats(this.queue).dead()).isEqualTo(1);
+		assertThat(this.engine.admin().stats(this.queue).scheduled()).isZero();
 	}
 
 	@Test

@@ -197,6 +197,8 @@ abstract class ScheduleContract extends QueueTestFixture {
 			assertThat(distinct).hasSize(triggers).allMatch((id) -> id.startsWith("schedule/racing/now-"));
 			await().atMost(WAIT).until(() -> delivered.keySet().containsAll(distinct));
 			assertThat(delivered).as("each trigger one message").hasSize(triggers);
+			sleep(300);
+			assertThat(delivered.values()).as("each delivered once").allMatch((count) -> count.get() == 1);
 		}
 		finally {
 			threads.shutdownNow();
