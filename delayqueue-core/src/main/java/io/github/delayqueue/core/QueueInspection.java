@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -49,11 +50,11 @@ final class QueueInspection {
 	 * Returns the names of all queues ever sent to or consumed under this key prefix.
 	 * @return the queue names, sorted
 	 */
-	java.util.Set<String> queues() {
+	Set<String> queues() {
 		String registry = this.engine.keyPrefix() + ":queues";
 		return RedisCalls.inRedis("list queues", () -> this.engine.scripts().execute((connection) -> {
-			java.util.Set<String> names = new TreeSet<>();
-			java.util.Set<byte[]> members = connection.setCommands().sMembers(QueueKeys.bytes(registry));
+			Set<String> names = new TreeSet<>();
+			Set<byte[]> members = connection.setCommands().sMembers(QueueKeys.bytes(registry));
 			if (members != null) {
 				members.forEach((member) -> names.add(new String(member, StandardCharsets.UTF_8)));
 			}
@@ -141,6 +142,10 @@ final class QueueInspection {
 	 */
 	String requireGroup(String queue, String group) {
 		QueueNames.group(group);
+		if (this.engine.controls().groups(queue).contains(group)) {
+			// a listener of this engine: known without asking Redis
+			return group;
+		}
 		SortedSet<String> groups = groups(queue);
 		if (!groups.contains(group)) {
 			throw new IllegalArgumentException("Queue '" + queue + "' has no consumer group '" + group + "'"
