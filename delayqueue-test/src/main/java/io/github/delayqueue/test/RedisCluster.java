@@ -50,7 +50,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 public final class RedisCluster implements AutoCloseable {
 
-	private static final int SLOTS = 16384;
+	static final int SLOTS = 16384;
 
 	/**
 	 * The nodes' {@code cluster-node-timeout}: a master unreachable for this long is
@@ -83,65 +83,19 @@ public final class RedisCluster implements AutoCloseable {
 		RedisCluster cluster = new RedisCluster();
 		try {
 			for (int i = 0; i < masters; i++) {
-				cluster.masters.add(startNode(binary));
+				cluster.masters.add(ClusterFormation.startNode(binary));
 				cluster.replicas.add(new ArrayList<>());
 			}
 			for (int i = 0; i < masters * replicasPerMaster; i++) {
-				cluster.replicas.get(i / replicasPerMaster).add(startNode(binary));
+				cluster.replicas.get(i / replicasPerMaster).add(ClusterFormation.startNode(binary));
 			}
-			cluster.assignSlots();
-			cluster.meet();
-			cluster.replicate();
+			ClusterFormation.form(cluster.masters, cluster.replicas);
 			cluster.awaitState();
 			return cluster;
 		}
 		catch (RuntimeException | Error ex) {
 			cluster.close();
 			throw ex;
-		}
-	}
-
-	private static RedisServer startNode(Path binary) {
-		return RedisServer.builder()
-			.binary(binary)
-			.config("cluster-enabled", "yes")
-			.config("cluster-node-timeout", String.valueOf(NODE_TIMEOUT.toMillis()))
-			.config("cluster-require-full-coverage", "no")
-			.start();
-	}
-
-	private void assignSlots() {
-		int count = this.masters.size();
-		for (int i = 0; i < count; i++) {
-			int first = SLOTS * i / count;
-			int last = SLOTS * (i + 1) / count - 1;
-			// ADDSLOTS (not ADDSLOTSRANGE, which is 7.0+), in chunks
-			for (int start = first; start <= last; start += 1000) {
-				List<String> command = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
-				for (int slot = start; slot <= Math.min(last, start + 999); slot++) {
-					command.add(String.valueOf(slot));
-				}
-				this.masters.get(i).execute(command.toArray(String[]::new));
-			}
-		}
-	}
-
-	private void meet() {
-		RedisServer first = this.masters.get(0);
-		for (RedisServer node : nodes()) {
-			if (node != first) {
-				first.execute("CLUSTER", "MEET", node.host(), String.valueOf(node.port()));
-			}
-		}
-		int size = nodes().size();
-		await("every node knows every other", () -> nodes().stream()
-			.allMatch((node) -> String.valueOf(node.execute("CLUSTER", "NODES")).strip().split("\n").length == size));
-	}
-
-	private void replicate() {
-		for (int i = 0; i < this.masters.size(); i++) {
-			String masterId = ClusterNodes.nodeId(this.masters.get(i));
-			this.replicas.get(i).forEach((replica) -> replica.execute("CLUSTER", "REPLICATE", masterId));
 		}
 	}
 
@@ -297,7 +251,7 @@ public final class RedisCluster implements AutoCloseable {
 		return SlotMigration.begin(slot, source, target, this::masters);
 	}
 
-	private static void await(String what, BooleanSupplier condition) {
+	static void await(String what, BooleanSupplier condition) {
 		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
 		while (!condition.getAsBoolean()) {
 			if (System.nanoTime() - deadline > 0) {

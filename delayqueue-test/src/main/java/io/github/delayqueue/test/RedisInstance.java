@@ -22,8 +22,8 @@ import java.util.List;
 
 /**
  * One running redis-server, however it was started (a local process or a container).
- * {@link RedisServer} drives it; a restart launches a new instance on the same port and
- * data directory.
+ * {@link RedisProcess} drives it for a {@link RedisServer}; a restart launches a new
+ * instance on the same port and data directory.
  */
 interface RedisInstance {
 

@@ -18,15 +18,8 @@ package io.github.delayqueue.test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Assumptions;
 
@@ -51,50 +44,13 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
  */
 public final class RedisServer implements AutoCloseable {
 
-	private static final Set<RedisServer> running = ConcurrentHashMap.newKeySet();
-
-	static {
-		Runtime.getRuntime()
-			.addShutdownHook(
-					new Thread(() -> running.forEach(RedisServer::killQuietly), "delayqueue-test-redis-shutdown"));
-	}
-
-	private final List<List<String>> config;
-
-	private final boolean killedOnJvmExit;
-
-	private final RedisInstance.Launcher launcher;
+	private final RedisProcess process;
 
 	private final String password;
 
-	private final Duration startupTimeout;
-
-	private final boolean fixedPort;
-
-	private final Path directory;
-
-	private final Object lock = new Object();
-
-	private int port;
-
-	private RedisInstance instance;
-
-	private boolean paused;
-
 	RedisServer(RedisServerBuilder builder) {
-		this.killedOnJvmExit = builder.killedOnJvmExit;
-		this.launcher = builder.launcher();
-		this.config = builder.configFor(this.launcher.majorVersion());
+		this.process = new RedisProcess(builder);
 		this.password = builder.password;
-		this.startupTimeout = builder.startupTimeout;
-		this.fixedPort = builder.port > 0;
-		this.port = builder.port;
-		try {
-			this.directory = Files.createTempDirectory("delayqueue-redis-");
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot create a data directory for redis-server", ex);
-		}
 	}
 
 	/**
@@ -119,36 +75,8 @@ public final class RedisServer implements AutoCloseable {
 	 * @return this server
 	 */
 	public RedisServer startAgain() {
-		synchronized (this.lock) {
-			if (this.instance != null && this.instance.isAlive()) {
-				return this;
-			}
-			launch();
-			return this;
-		}
-	}
-
-	private void launch() {
-		int attempts = 0;
-		while (true) {
-			if (this.port == 0) {
-				this.port = ServerProbe.freePort();
-			}
-			try {
-				this.instance = this.launcher.launch(this.config, this.port, this.directory, this.startupTimeout);
-				this.paused = false;
-				if (this.killedOnJvmExit) {
-					running.add(this);
-				}
-				return;
-			}
-			catch (RedisInstance.PortInUseException ex) {
-				if (this.fixedPort || this.instance != null || ++attempts >= 5) {
-					throw new IllegalStateException("Cannot start redis-server: port " + this.port + " is in use", ex);
-				}
-				this.port = 0;
-			}
-		}
+		this.process.startAgain();
+		return this;
 	}
 
 	/**
@@ -156,13 +84,7 @@ public final class RedisServer implements AutoCloseable {
 	 * directory is kept for {@link #restart()} or {@link #startAgain()}.
 	 */
 	public void stop() {
-		synchronized (this.lock) {
-			if (this.instance != null) {
-				resumeIfPaused();
-				this.instance.terminate(Duration.ofSeconds(30));
-				running.remove(this);
-			}
-		}
+		this.process.stop();
 	}
 
 	/**
@@ -170,13 +92,7 @@ public final class RedisServer implements AutoCloseable {
 	 * disk by the configured fsync policy is lost. The data directory is kept.
 	 */
 	public void kill() {
-		synchronized (this.lock) {
-			if (this.instance != null) {
-				this.instance.kill();
-				this.paused = false;
-				running.remove(this);
-			}
-		}
+		this.process.kill();
 	}
 
 	/**
@@ -185,11 +101,8 @@ public final class RedisServer implements AutoCloseable {
 	 * @return this server
 	 */
 	public RedisServer restart() {
-		synchronized (this.lock) {
-			stop();
-			launch();
-			return this;
-		}
+		this.process.restart();
+		return this;
 	}
 
 	/**
@@ -197,34 +110,14 @@ public final class RedisServer implements AutoCloseable {
 	 * with a hung server or a long GC-like stall.
 	 */
 	public void pause() {
-		synchronized (this.lock) {
-			requireRunning().pause();
-			this.paused = true;
-		}
+		this.process.pause();
 	}
 
 	/**
 	 * Continues a paused server with SIGCONT.
 	 */
 	public void resume() {
-		synchronized (this.lock) {
-			requireRunning().resume();
-			this.paused = false;
-		}
-	}
-
-	private void resumeIfPaused() {
-		if (this.paused) {
-			this.instance.resume();
-			this.paused = false;
-		}
-	}
-
-	private RedisInstance requireRunning() {
-		if (this.instance == null || !this.instance.isAlive()) {
-			throw new IllegalStateException("redis-server on port " + this.port + " is not running");
-		}
-		return this.instance;
+		this.process.resume();
 	}
 
 	/**
@@ -232,29 +125,11 @@ public final class RedisServer implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		synchronized (this.lock) {
-			stop();
-			deleteDirectory();
-		}
-	}
-
-	private void killQuietly() {
-		try {
-			kill();
-			deleteDirectory();
-		}
-		catch (RuntimeException ex) {
-			// the JVM is exiting
-		}
+		this.process.close();
 	}
 
 	void deleteDirectory() {
-		try (Stream<Path> paths = Files.walk(this.directory)) {
-			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-		}
-		catch (IOException ex) {
-			// best effort: it is a temp directory
-		}
+		this.process.deleteDirectory();
 	}
 
 	/**
@@ -270,7 +145,7 @@ public final class RedisServer implements AutoCloseable {
 	 * @return the port
 	 */
 	public int port() {
-		return this.port;
+		return this.process.port();
 	}
 
 	/**
@@ -278,7 +153,7 @@ public final class RedisServer implements AutoCloseable {
 	 * @return the URI
 	 */
 	public String uri() {
-		return "redis://" + ((this.password != null) ? ":" + this.password + "@" : "") + host() + ":" + this.port;
+		return "redis://" + ((this.password != null) ? ":" + this.password + "@" : "") + host() + ":" + port();
 	}
 
 	/**
@@ -294,7 +169,7 @@ public final class RedisServer implements AutoCloseable {
 	 * @return the directory
 	 */
 	public Path directory() {
-		return this.directory;
+		return this.process.directory();
 	}
 
 	/**
@@ -302,9 +177,7 @@ public final class RedisServer implements AutoCloseable {
 	 * @return whether it runs
 	 */
 	public boolean isRunning() {
-		synchronized (this.lock) {
-			return this.instance != null && this.instance.isAlive();
-		}
+		return this.process.isRunning();
 	}
 
 	/**
@@ -312,9 +185,7 @@ public final class RedisServer implements AutoCloseable {
 	 * @return the log
 	 */
 	public String log() {
-		synchronized (this.lock) {
-			return (this.instance != null) ? this.instance.log() : "";
-		}
+		return this.process.log();
 	}
 
 	/**
@@ -322,7 +193,7 @@ public final class RedisServer implements AutoCloseable {
 	 * @return a description
 	 */
 	public String describe() {
-		return this.launcher.describe() + " on " + host() + ":" + this.port;
+		return this.process.launcherDescription() + " on " + host() + ":" + port();
 	}
 
 	/**
@@ -333,7 +204,7 @@ public final class RedisServer implements AutoCloseable {
 	 */
 	public Object execute(String... command) {
 		try {
-			return RespClient.call(host(), this.port, this.password, Duration.ofSeconds(10), command);
+			return RespClient.call(host(), port(), this.password, Duration.ofSeconds(10), command);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Command " + command[0] + " failed on " + describe(), ex);
@@ -394,7 +265,7 @@ public final class RedisServer implements AutoCloseable {
 	public void requireVersion(String minimum, String feature) {
 		String version = version();
 		Assumptions.assumeTrue(compareVersions(version, minimum) >= 0, () -> "Needs Redis " + minimum + "+ for "
-				+ feature + "; the server is Redis " + version + " (" + this.launcher.describe() + ")");
+				+ feature + "; the server is Redis " + version + " (" + this.process.launcherDescription() + ")");
 	}
 
 	/**
@@ -436,7 +307,7 @@ public final class RedisServer implements AutoCloseable {
 	 * @return the configuration
 	 */
 	public RedisStandaloneConfiguration standaloneConfiguration() {
-		RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(host(), this.port);
+		RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(host(), port());
 		if (this.password != null) {
 			configuration.setPassword(RedisPassword.of(this.password));
 		}
