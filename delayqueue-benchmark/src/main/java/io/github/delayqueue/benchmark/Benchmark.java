@@ -110,6 +110,7 @@ public final class Benchmark {
 		String scenario = options.get("scenario");
 		int warmUp = Integer.parseInt(options.getOrDefault("warm-up", scenario.equals("smoke") ? "1000" : "20000"));
 		Scenarios scenarios = new Scenarios(factory, Math.max(1000, warmUp / 1000 * 1000));
+		SendScenarios sendScenarios = new SendScenarios(factory, scenarios);
 		Integer n = options.containsKey("n") ? Integer.valueOf(options.get("n")) : null;
 		Integer threads = options.containsKey("threads") ? Integer.valueOf(options.get("threads")) : null;
 		Integer concurrency = options.containsKey("concurrency") ? Integer.valueOf(options.get("concurrency")) : null;
@@ -118,10 +119,10 @@ public final class Benchmark {
 		switch (scenario) {
 			case "burst" -> results.add(scenarios.burst(or(n, 20_000), or(concurrency, 64)));
 			case "spread" -> results.add(scenarios.spread(or(n, 2_000), or(concurrency, 8)));
-			case "memory" -> results.add(scenarios.memory(or(n, 100_000)));
+			case "memory" -> results.add(sendScenarios.memory(or(n, 100_000)));
 			case "large" -> results.add(new LargeScenario(factory, scenarios).run(or(n, 10_000_000),
 					Integer.parseInt(options.getOrDefault("rate", "40000"))));
-			case "sends" -> results.add(scenarios.sends(or(n, 50_000), or(threads, 64)));
+			case "sends" -> results.add(sendScenarios.sends(or(n, 50_000), or(threads, 64)));
 			case "idle" -> results.add(scenarios.idle(idle));
 			case "pause" -> results.add(new PauseScenario(factory, scenarios).run(or(n, 20_000), 20));
 			case "rate" -> results.add(new RateLimitScenario(factory, scenarios).run(or(n, 10_000), 500, 10));
@@ -139,13 +140,13 @@ public final class Benchmark {
 				// burst's 64 handlers, shared by the partitions
 				results.add(scenarios.burst(or(n, 20_000), or(concurrency, 64), partitions));
 			}
-			case "scale" -> results.addAll(scale(scenarios, or(n, 1_000_000), or(concurrency, 64)));
+			case "scale" -> results.addAll(scale(scenarios, sendScenarios, or(n, 1_000_000), or(concurrency, 64)));
 			case "all" -> {
 				results.add(scenarios.burst(20_000, or(concurrency, 64)));
 				results.add(scenarios.spread(2_000, 8));
-				results.add(scenarios.memory(100_000));
+				results.add(sendScenarios.memory(100_000));
 				results.add(scenarios.idle(idle));
-				results.addAll(scale(scenarios, 1_000_000, or(concurrency, 64)));
+				results.addAll(scale(scenarios, sendScenarios, 1_000_000, or(concurrency, 64)));
 			}
 			case "smoke" -> {
 				results.add(scenarios.burst(or(n, 500), 8));
@@ -153,7 +154,7 @@ public final class Benchmark {
 				// at least 2,000: fewer bytes than the noise of a cluster's used_memory
 				// (a
 				// run of 200 on 3 masters once measured -37 B per message)
-				results.add(scenarios.memory(Math.max(2000, or(n, 1000))));
+				results.add(sendScenarios.memory(Math.max(2000, or(n, 1000))));
 				results.add(scenarios.idle(Duration.ofSeconds(2)));
 				// its own size: a tiny backlog would drain before the first pause
 				results.add(new PauseScenario(factory, scenarios).run(3000, 3));
@@ -166,18 +167,19 @@ public final class Benchmark {
 					.isAvailable(io.github.delayqueue.test.DatabaseServer.Kind.POSTGRESQL)) {
 					results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(500, 4));
 				}
-				results.add(scenarios.sends(or(n, 1000), 8));
+				results.add(sendScenarios.sends(or(n, 1000), 8));
 			}
 			default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'\n" + USAGE);
 		}
 		return results;
 	}
 
-	private static List<Map<String, Object>> scale(Scenarios scenarios, int n, int concurrency) throws Exception {
+	private static List<Map<String, Object>> scale(Scenarios scenarios, SendScenarios sendScenarios, int n,
+			int concurrency) throws Exception {
 		Map<String, Object> smallBurst = scenarios.burst(20_000, concurrency);
 		Map<String, Object> largeBurst = scenarios.burst(n, concurrency);
-		Map<String, Object> smallMemory = scenarios.memory(20_000);
-		Map<String, Object> largeMemory = scenarios.memory(n);
+		Map<String, Object> smallMemory = sendScenarios.memory(20_000);
+		Map<String, Object> largeMemory = sendScenarios.memory(n);
 		Map<String, Object> summary = new LinkedHashMap<>();
 		summary.put("scenario", "scale");
 		summary.put("n", n);

@@ -28,12 +28,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueObserver;
-import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.SendResult;
@@ -43,9 +41,10 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * The benchmark scenarios. Each flushes the database first, drives the engine the way an
- * application would (the public template and listener container), and returns its
- * figures.
+ * The benchmark scenarios with a listener, and the helpers every scenario shares
+ * ({@link SendScenarios} has those of the send path alone). Each flushes the database
+ * first, drives the engine the way an application would (the public template and listener
+ * container), and returns its figures.
  */
 final class Scenarios {
 
@@ -211,87 +210,6 @@ final class Scenarios {
 		}
 	}
 
-	Map<String, Object> memory(int n) {
-		flush();
-		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
-			// warm the send path up (JIT), then start from an empty database
-			send(engine, this.warmUpMessages,
-					(i) -> DelayMessage.builder(Order.sample(i)).queue(QUEUE).delay(Duration.ofHours(1)));
-			flush();
-			engine.register(QUEUE);
-			long before = usedMemory();
-			long start = System.nanoTime();
-			send(engine, n, (i) -> DelayMessage.builder(Order.sample(i)).queue(QUEUE).delay(Duration.ofHours(1)));
-			double sendSeconds = (System.nanoTime() - start) / 1e9;
-			long after = usedMemory();
-			Map<String, Object> result = new LinkedHashMap<>();
-			result.put("scenario", "memory");
-			result.put("n", n);
-			result.put("payload_bytes", Benchmark.JSON.writeValueAsBytes(Order.sample(0)).length);
-			result.put("used_memory_before", before);
-			result.put("used_memory_after", after);
-			result.put("bytes_per_message", round((after - before) / (double) n));
-			result.put("enqueue_per_s", round(n / sendSeconds));
-			result.put("scheduled", engine.admin().stats(QUEUE).scheduled());
-			return result;
-		}
-	}
-
-	/**
-	 * Single {@code send} calls from many threads at once, as a web application's request
-	 * threads make them: each message scheduled an hour ahead, with a generated id.
-	 */
-	Map<String, Object> sends(int n, int threads) throws InterruptedException {
-		flush();
-		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
-			DelayQueueTemplate template = engine.template();
-			// warm the send path up (JIT, connections), then start from an empty database
-			sendFromThreads(template, this.warmUpMessages, threads);
-			flush();
-			engine.register(QUEUE);
-			CommandCount count = new CommandCount();
-			long start = System.nanoTime();
-			sendFromThreads(template, n, threads);
-			double seconds = (System.nanoTime() - start) / 1e9;
-			CommandsRun commands = count.since();
-			Map<String, Object> result = new LinkedHashMap<>();
-			result.put("scenario", "sends");
-			result.put("n", n);
-			result.put("threads", threads);
-			result.put("sends_per_s", round(n / seconds));
-			result.put("scheduled", engine.admin().stats(QUEUE).scheduled());
-			commands.putPerMessage(result, n);
-			return result;
-		}
-	}
-
-	private static void sendFromThreads(DelayQueueTemplate template, int n, int threads) throws InterruptedException {
-		AtomicInteger next = new AtomicInteger();
-		AtomicReference<RuntimeException> failure = new AtomicReference<>();
-		List<Thread> senders = new ArrayList<>();
-		for (int t = 0; t < threads; t++) {
-			Thread sender = new Thread(() -> {
-				try {
-					for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
-						template.send(
-								DelayMessage.builder(Order.sample(i)).queue(QUEUE).delay(Duration.ofHours(1)).build());
-					}
-				}
-				catch (RuntimeException ex) {
-					failure.compareAndSet(null, ex);
-				}
-			});
-			sender.start();
-			senders.add(sender);
-		}
-		for (Thread sender : senders) {
-			sender.join();
-		}
-		if (failure.get() != null) {
-			throw failure.get();
-		}
-	}
-
 	Map<String, Object> idle(Duration duration) throws InterruptedException {
 		flush();
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
@@ -395,6 +313,10 @@ final class Scenarios {
 		result.put("received", lateness.count());
 	}
 
+	int warmUpMessages() {
+		return this.warmUpMessages;
+	}
+
 	void flush() {
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			connection.serverCommands().flushDb();
@@ -415,7 +337,7 @@ final class Scenarios {
 	/**
 	 * Counts the Redis commands run (those inside scripts included) from its making on.
 	 */
-	private final class CommandCount {
+	final class CommandCount {
 
 		private final long processed = commandsProcessed();
 
@@ -429,7 +351,7 @@ final class Scenarios {
 	}
 
 	/** The commands run between two readings: the total, and the calls by command. */
-	private record CommandsRun(long total, Map<String, Long> callsBefore, Map<String, Long> callsAfter) {
+	record CommandsRun(long total, Map<String, Long> callsBefore, Map<String, Long> callsAfter) {
 
 		void putPerMessage(Map<String, Object> result, int n) {
 			result.put("redis_commands_per_message", round(this.total / (double) n));
