@@ -81,23 +81,6 @@ public final class DelayMessage<T> {
 	public static final int MAX_PRIORITY = io.github.delayqueue.core.internal.redis.Envelope.MAX_PRIORITY;
 
 	/** The longest expire-after: ten years. */
-	static final int MAX_EXPIRE_AFTER_DAYS = 3650;
-
-	/**
-	 * Checks an expire-after.
-	 * @param expireAfter the duration
-	 * @param what what it is, for the error
-	 * @return the duration
-	 * @throws IllegalArgumentException when out of range
-	 */
-	static Duration checkExpireAfter(Duration expireAfter, String what) {
-		if (expireAfter == null || expireAfter.compareTo(Duration.ofMillis(1)) < 0
-				|| expireAfter.compareTo(Duration.ofDays(MAX_EXPIRE_AFTER_DAYS)) > 0) {
-			throw new IllegalArgumentException(what + " must be from 1 ms to " + MAX_EXPIRE_AFTER_DAYS
-					+ " days (it counts from the due time), but was " + expireAfter);
-		}
-		return expireAfter;
-	}
 
 	/**
 	 * An id a producer may choose: a valid id, outside the ids of recurring schedules.
@@ -340,12 +323,14 @@ public final class DelayMessage<T> {
 		 * retry that would be due at or after the expiry ends the message then. A
 		 * replayed dead letter no longer expires. Overrides the queue's default
 		 * ({@link DelayQueueEngineBuilder#expireAfter}).
-		 * @param expireAfter at least 1 ms, at most {@value #MAX_EXPIRE_AFTER_DAYS} days
+		 * @param expireAfter at least 1 ms, at most
+		 * {@value io.github.delayqueue.core.internal.redis.DueTimes#MAX_EXPIRE_AFTER_DAYS}
+		 * days
 		 * @return this builder
 		 * @throws IllegalArgumentException when out of range
 		 */
 		public Builder<T> expireAfter(Duration expireAfter) {
-			this.expireAfter = checkExpireAfter(expireAfter, "Expire-after of a message");
+			this.expireAfter = DueTimes.checkExpireAfter(expireAfter, "Expire-after of a message");
 			return this;
 		}
 

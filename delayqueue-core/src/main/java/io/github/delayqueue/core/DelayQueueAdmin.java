@@ -25,6 +25,15 @@ import java.util.Set;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ServerChecks;
+import io.github.delayqueue.core.internal.redis.RedisCalls;
+import io.github.delayqueue.core.internal.admin.AdminContext;
+import io.github.delayqueue.core.internal.admin.DeadLetters;
+import io.github.delayqueue.core.internal.admin.Histories;
+import io.github.delayqueue.core.internal.admin.InFlightMessages;
+import io.github.delayqueue.core.internal.admin.PartitionChanges;
+import io.github.delayqueue.core.internal.admin.QueueControls;
+import io.github.delayqueue.core.internal.admin.QueueInspection;
+import io.github.delayqueue.core.internal.admin.ScheduledMessages;
 
 /**
  * Inspects queues and manages dead letters: stats, list, replay, delete, purge. Obtain it
@@ -37,9 +46,9 @@ import io.github.delayqueue.core.internal.redis.ServerChecks;
  * {@code InFlightMessages}, {@code Histories}, {@code PartitionChanges} and
  * {@code internal.redis.ServerChecks}; this class is their API.
  */
-public class DelayQueueAdmin {
+public class DelayQueueAdmin implements QueueControlOperations {
 
-	private final DelayQueueEngine engine;
+	private final AdminContext context;
 
 	private final PartitionChanges partitionChanges;
 
@@ -57,16 +66,16 @@ public class DelayQueueAdmin {
 
 	private final QueueControls controls;
 
-	DelayQueueAdmin(DelayQueueEngine engine) {
-		this.engine = engine;
-		this.partitionChanges = new PartitionChanges(engine);
-		this.inspection = new QueueInspection(engine);
-		this.scheduledMessages = new ScheduledMessages(engine);
-		this.deadLetters = new DeadLetters(engine);
-		this.inFlight = new InFlightMessages(engine);
-		this.histories = new Histories(engine);
-		this.schedules = new DelaySchedules(engine);
-		this.controls = new QueueControls(engine);
+	DelayQueueAdmin(AdminContext context, DelaySchedules schedules) {
+		this.context = context;
+		this.partitionChanges = new PartitionChanges(context);
+		this.inspection = new QueueInspection(context);
+		this.scheduledMessages = new ScheduledMessages(context);
+		this.deadLetters = new DeadLetters(context);
+		this.inFlight = new InFlightMessages(context);
+		this.histories = new Histories(context);
+		this.schedules = schedules;
+		this.controls = new QueueControls(context);
 	}
 
 	/**
@@ -138,7 +147,7 @@ public class DelayQueueAdmin {
 	 * @throws DelayQueueException when Redis cannot be reached
 	 */
 	public ServerCheck checkServer() {
-		return RedisCalls.inRedis("check the Redis server", () -> this.engine.scripts().execute(ServerChecks::check));
+		return RedisCalls.inRedis("check the Redis server", () -> this.context.scripts().execute(ServerChecks::check));
 	}
 
 	/**
@@ -154,145 +163,63 @@ public class DelayQueueAdmin {
 		return this.inspection.groups(queue);
 	}
 
-	/**
-	 * Pauses a queue for every instance and consumer group: sends are still accepted and
-	 * messages still promoted when due, but no handler starts until {@link #resume}.
-	 * Handlers already running finish and are acknowledged; messages read ahead and not
-	 * started go back to Redis without costing an attempt. Stored in Redis, so it holds
-	 * across restarts; idempotent (pausing twice stays paused). Listeners learn it from a
-	 * notification at once, or within a second when the notification is lost.
-	 * @param queue the queue
-	 * @return the queue's state after the change
-	 */
+	@Override
 	public QueueControlState pause(String queue) {
 		return this.controls.pause(queue, null, true);
 	}
 
-	/**
-	 * Pauses one consumer group of a queue (see {@link #pause(String)}); the other groups
-	 * go on.
-	 * @param queue the queue
-	 * @param group the group
-	 * @return the queue's state after the change
-	 * @throws IllegalArgumentException when the queue has no such consumer group (see
-	 * {@link #groups(String)}), naming the groups it has
-	 */
+	@Override
 	public QueueControlState pause(String queue, String group) {
 		return this.controls.pause(queue, this.inspection.requireGroup(queue, group), true);
 	}
 
-	/**
-	 * Resumes a queue paused with {@link #pause(String)}; groups paused on their own stay
-	 * paused. Idempotent.
-	 * @param queue the queue
-	 * @return the queue's state after the change
-	 */
+	@Override
 	public QueueControlState resume(String queue) {
 		return this.controls.pause(queue, null, false);
 	}
 
-	/**
-	 * Resumes one consumer group paused with {@link #pause(String, String)}; it stays
-	 * paused while the whole queue is. Idempotent.
-	 * @param queue the queue
-	 * @param group the group
-	 * @return the queue's state after the change
-	 * @throws IllegalArgumentException when the queue has no such consumer group (see
-	 * {@link #groups(String)}), naming the groups it has
-	 */
+	@Override
 	public QueueControlState resume(String queue, String group) {
 		return this.controls.pause(queue, this.inspection.requireGroup(queue, group), false);
 	}
 
-	/**
-	 * Reads a queue's flow controls from Redis.
-	 * @param queue the queue
-	 * @return whether it, or which of its groups, is paused
-	 */
+	@Override
 	public QueueControlState controls(String queue) {
 		return this.controls.read(queue);
 	}
 
-	/**
-	 * Limits how fast the handlers of each consumer group of a queue start, across every
-	 * instance: at most {@code limit.permits()} per {@code limit.period()} per group
-	 * (plus the burst), enforced in Redis by GCRA, so no window boundary lets twice the
-	 * limit through. A message over the limit waits, unstarted and its lease renewed,
-	 * without costing an attempt. Stored in Redis; every instance follows a change
-	 * (raising as well as lowering) within a second, at once when its notification
-	 * arrives. A group's own limit ({@link #limitRate(String, String, RateLimit)}) wins.
-	 * @param queue the queue
-	 * @param limit the limit
-	 * @return the queue's controls after the change
-	 */
+	@Override
 	public QueueControlState limitRate(String queue, RateLimit limit) {
 		return this.controls.rate(queue, null, Objects.requireNonNull(limit, "Rate limit must not be null"));
 	}
 
-	/**
-	 * Limits how fast the handlers of one consumer group of a queue start (see
-	 * {@link #limitRate(String, RateLimit)}); wins over the queue's limit.
-	 * @param queue the queue
-	 * @param group the group
-	 * @param limit the limit
-	 * @return the queue's controls after the change
-	 * @throws IllegalArgumentException when the queue has no such consumer group (see
-	 * {@link #groups(String)}), naming the groups it has
-	 */
+	@Override
 	public QueueControlState limitRate(String queue, String group, RateLimit limit) {
 		Objects.requireNonNull(limit, "Rate limit must not be null");
 		return this.controls.rate(queue, this.inspection.requireGroup(queue, group), limit);
 	}
 
-	/**
-	 * Removes the rate limit of a queue (its groups' own limits stay); idempotent.
-	 * @param queue the queue
-	 * @return the queue's controls after the change
-	 */
+	@Override
 	public QueueControlState removeRateLimit(String queue) {
 		return this.controls.rate(queue, null, null);
 	}
 
-	/**
-	 * Removes the rate limit of one group of a queue; idempotent.
-	 * @param queue the queue
-	 * @param group the group
-	 * @return the queue's controls after the change
-	 * @throws IllegalArgumentException when the queue has no such consumer group (see
-	 * {@link #groups(String)}), naming the groups it has
-	 */
+	@Override
 	public QueueControlState removeRateLimit(String queue, String group) {
 		return this.controls.rate(queue, this.inspection.requireGroup(queue, group), null);
 	}
 
-	/**
-	 * Limits how many messages a queue holds waiting (scheduled, or due and not yet read
-	 * by its slowest group): a send that would go over it is refused inside the send
-	 * script, writing nothing ({@link QueueFullException} for a single send,
-	 * {@link SendResult.Status#REFUSED} per message of {@code sendAll}). Each partition
-	 * takes its share: the limit divided by the partition count, rounded up. Stored in
-	 * Redis, so it holds for every producer; takes effect with the next send.
-	 * @param queue the queue
-	 * @param max the maximum of waiting messages, from 1
-	 * @throws IllegalArgumentException when the limit is out of range
-	 */
+	@Override
 	public void limitSize(String queue, long max) {
 		this.controls.limitSize(queue, max);
 	}
 
-	/**
-	 * Removes a queue's size limit ({@link #limitSize}); idempotent.
-	 * @param queue the queue
-	 */
+	@Override
 	public void removeSizeLimit(String queue) {
 		this.controls.limitSize(queue, null);
 	}
 
-	/**
-	 * Reads a queue's size limit from Redis.
-	 * @param queue the queue
-	 * @return the maximum of waiting messages, empty when unlimited
-	 */
+	@Override
 	public OptionalLong sizeLimit(String queue) {
 		return this.controls.sizeLimit(queue);
 	}

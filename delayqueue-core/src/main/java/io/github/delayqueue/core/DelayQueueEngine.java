@@ -17,37 +17,21 @@
 package io.github.delayqueue.core;
 
 import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import io.github.delayqueue.core.codec.MessageCodec;
-import io.github.delayqueue.core.codec.RawMessageCodec;
 import io.github.delayqueue.core.listener.DeadLetterConsumer;
 import io.github.delayqueue.core.listener.DeadLetterHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
-import io.github.delayqueue.core.internal.redis.RedisClock;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
-import io.github.delayqueue.core.internal.EngineContext;
-import io.github.delayqueue.core.internal.history.HistoryRecorder;
-import io.github.delayqueue.core.internal.control.FlowControls;
-import io.github.delayqueue.core.internal.runtime.DaemonThreads;
-import io.github.delayqueue.core.internal.scheduling.Schedulers;
-import io.github.delayqueue.core.internal.scheduling.WakeUps;
+import io.github.delayqueue.core.internal.EngineParts;
+import io.github.delayqueue.core.internal.EngineSettings;
 import io.micrometer.observation.ObservationRegistry;
 
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * The delay-queue engine on one {@link RedisConnectionFactory}: settings shared by the
@@ -68,123 +52,28 @@ import org.springframework.util.ClassUtils;
  */
 public final class DelayQueueEngine implements AutoCloseable {
 
-	private final ScriptRunner scripts;
+	private final EngineSettings settings;
 
-	private final String keyPrefix;
-
-	private final MessageCodec codec;
-
-	private final int maxPayloadSize;
-
-	private final Map<String, Duration> expireAfter;
-
-	private final int maxHeadersSize;
-
-	private final int sendBatchSize;
-
-	private final int promoteBatchSize;
-
-	private final Duration schedulerMaxIdle;
-
-	/**
-	 * How long before a far slot starts an engine that writes none moves it: half the
-	 * default {@code compactAfter}.
-	 */
-	private static final long DEFAULT_FAR_LEAD_MILLIS = 60_000;
-
-	private final long compactAfterMillis;
-
-	private final int compactMinimum;
-
-	private final DelayQueueObserver observer;
-
-	private final HistoryRecorder history;
-
-	private final Durability sendDurability;
-
-	private final boolean sendAfterCommit;
-
-	private final ObservationRegistry observationRegistry;
-
-	private final Executor asyncExecutor;
-
-	private final Clock clock;
-
-	private final ExecutorService ownedExecutor;
+	private final EngineParts parts;
 
 	private final DelayQueueTemplate template;
 
 	private final DelayQueueAdmin admin;
 
-	private final QueueLayouts layouts;
-
-	private final FlowControls controls;
-
-	private final Schedulers schedulers;
-
-	private final EngineContext context;
-
-	private final Set<String> fairShare;
-
-	private final boolean sendThroughOutbox;
-
 	private final DelayQueueOutbox outbox;
 
-	DelayQueueEngine(DelayQueueEngineBuilder builder) {
-		this.scripts = new ScriptRunner(builder.connectionFactory, builder.operationTimeout);
-		this.keyPrefix = builder.keyPrefix;
-		this.codec = (builder.codec != null) ? builder.codec : defaultCodec();
-		this.maxPayloadSize = builder.maxPayloadSize;
-		this.expireAfter = Map.copyOf(builder.expireAfter);
-		this.maxHeadersSize = builder.maxHeadersSize;
-		this.sendBatchSize = builder.sendBatchSize;
-		this.promoteBatchSize = builder.promoteBatchSize;
-		this.schedulerMaxIdle = builder.schedulerMaxIdle;
-		this.compactAfterMillis = builder.compactAfter.toMillis();
-		this.compactMinimum = builder.compactMinimum;
-		this.clock = builder.clock;
-		this.fairShare = Set.copyOf(builder.fairShare);
-		this.history = builder.history ? new HistoryRecorder(this.scripts, this::keys, this.clock) : null;
-		List<DelayQueueObserver> observers = new ArrayList<>(builder.observers);
-		if (this.history != null) {
-			observers.add(this.history);
-		}
-		this.observer = observers.isEmpty() ? DelayQueueObserver.NOOP : new GuardedObserver(observers);
-		this.sendDurability = builder.sendDurability;
-		this.sendAfterCommit = builder.sendAfterCommit;
-		this.observationRegistry = builder.observationRegistry;
-		if (builder.asyncExecutor != null) {
-			this.ownedExecutor = null;
-			this.asyncExecutor = builder.asyncExecutor;
-		}
-		else {
-			this.ownedExecutor = Executors.newFixedThreadPool(4, DaemonThreads.factory("delayqueue-async-"));
-			this.asyncExecutor = this.ownedExecutor;
-		}
-		this.layouts = new QueueLayouts(this.scripts, this::keys, builder.partitions, builder.partitioner,
-				builder.sizeLimits);
-		this.schedulers = new Schedulers(this.scripts, builder.connectionFactory, this.promoteBatchSize,
-				this.schedulerMaxIdle, (queue) -> admin().schedules().registerDeclared(queue), this::isFairShare,
-				(this.compactAfterMillis > 0) ? this.compactAfterMillis / 2 : DEFAULT_FAR_LEAD_MILLIS);
-		this.controls = new FlowControls(this.scripts, this::keys, new WakeUps(builder.connectionFactory),
-				builder.pausedAtStartup, builder.rateLimits);
-		this.template = new DelayQueueTemplate(this);
-		this.admin = new DelayQueueAdmin(this);
-		this.context = new EngineContext(this.scripts, this::keys, this::partitions, this.codec, this.observer,
-				this.clock, this.schedulers, (queue) -> {
-					register(queue);
-					return drainingPartitions(queue);
-				}, clientTimeout(builder.connectionFactory), this.observationRegistry, this.controls,
-				new RedisClock(this.scripts), this::isFairShare);
-		this.sendThroughOutbox = builder.sendThroughOutbox;
-		if (builder.sendThroughOutbox && builder.outboxDataSource == null) {
+	DelayQueueEngine(EngineSettings settings) {
+		if (settings.sendThroughOutbox() && settings.outboxDataSource() == null) {
 			throw new IllegalArgumentException(
 					"sendThroughOutbox needs an outbox: DelayQueueEngineBuilder.outbox(dataSource)");
 		}
-		this.outbox = (builder.outboxDataSource != null)
-				? new DelayQueueOutbox(this, builder.outboxDataSource, builder.outboxTable,
-						builder.outboxInitializeSchema, builder.outboxPollInterval, builder.outboxBatchSize, this.clock)
-				: null;
+		this.settings = settings;
+		this.parts = new EngineParts(settings, (queue) -> admin().schedules().registerDeclared(queue));
+		this.template = new DelayQueueTemplate(this, this.parts.sends());
+		this.admin = new DelayQueueAdmin(this.parts.admin(), new DelaySchedules(this.parts.sends(), this::keys));
+		this.outbox = (settings.outboxDataSource() != null) ? new DelayQueueOutbox(this.template::sendPrepared,
+				settings.outboxDataSource(), settings.outboxTable(), settings.outboxInitializeSchema(),
+				settings.outboxPollInterval(), settings.outboxBatchSize(), clock()) : null;
 		if (this.outbox != null) {
 			this.outbox.start();
 		}
@@ -217,26 +106,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	}
 
 	boolean sendThroughOutbox() {
-		return this.sendThroughOutbox;
-	}
-
-	/** The client's command timeout, when the factory tells it. */
-	private static Duration clientTimeout(RedisConnectionFactory connectionFactory) {
-		if (connectionFactory instanceof LettuceConnectionFactory lettuce) {
-			return Duration.ofMillis(lettuce.getTimeout());
-		}
-		if (ClassUtils.isPresent("redis.clients.jedis.Jedis", DelayQueueEngine.class.getClassLoader())
-				&& connectionFactory instanceof JedisConnectionFactory jedis) {
-			return Duration.ofMillis(jedis.getTimeout());
-		}
-		return null;
-	}
-
-	private static MessageCodec defaultCodec() {
-		if (ClassUtils.isPresent("tools.jackson.databind.json.JsonMapper", DelayQueueEngine.class.getClassLoader())) {
-			return new io.github.delayqueue.core.codec.JsonMessageCodec();
-		}
-		return new RawMessageCodec();
+		return this.settings.sendThroughOutbox();
 	}
 
 	/**
@@ -275,7 +145,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 */
 	public <T> DelayQueueListenerContainer.Builder<T> listenerContainer(String queue, String group,
 			Class<T> payloadType, DelayMessageHandler<T> handler) {
-		return DelayQueueListenerContainer.builder(this.context, queue, group, payloadType, handler);
+		return DelayQueueListenerContainer.builder(this.parts.listeners(), queue, group, payloadType, handler);
 	}
 
 	/**
@@ -292,7 +162,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 */
 	public <T> DeadLetterConsumer deadLetterConsumer(String queue, String group, String handlerId, Class<T> payloadType,
 			DeadLetterHandler<T> handler) {
-		return DeadLetterConsumer.create(this.context, queue, group, handlerId, payloadType, handler);
+		return DeadLetterConsumer.create(this.parts.listeners(), queue, group, handlerId, payloadType, handler);
 	}
 
 	/**
@@ -307,7 +177,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 */
 	public DeadLetterConsumer deadLetterConsumer(String queue, String group, String handlerId,
 			java.lang.reflect.Type payloadType, DeadLetterHandler<?> handler) {
-		return DeadLetterConsumer.create(this.context, queue, group, handlerId, payloadType, handler);
+		return DeadLetterConsumer.create(this.parts.listeners(), queue, group, handlerId, payloadType, handler);
 	}
 
 	/**
@@ -315,7 +185,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return the durability, or {@code null} when sends do not wait
 	 */
 	public Durability sendDurability() {
-		return this.sendDurability;
+		return this.settings.sendDurability();
 	}
 
 	/**
@@ -323,7 +193,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return whether they do
 	 */
 	public boolean sendAfterCommit() {
-		return this.sendAfterCommit;
+		return this.settings.sendAfterCommit();
 	}
 
 	/**
@@ -331,7 +201,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return the registry, {@code ObservationRegistry.NOOP} unless one was set
 	 */
 	public ObservationRegistry observationRegistry() {
-		return this.observationRegistry;
+		return this.settings.observationRegistry();
 	}
 
 	/**
@@ -340,17 +210,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return the keys
 	 */
 	public QueueKeys keys(String queue) {
-		return new QueueKeys(this.keyPrefix, queue);
-	}
-
-	/**
-	 * Returns how long after its due time a message of a queue expires unless it says
-	 * otherwise, as declared on this engine.
-	 * @param queue the queue
-	 * @return the duration, or {@code null} for none
-	 */
-	Duration expireAfter(String queue) {
-		return this.expireAfter.get(queue);
+		return new QueueKeys(keyPrefix(), queue);
 	}
 
 	/**
@@ -360,7 +220,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return whether it is
 	 */
 	public boolean isFairShare(String queue) {
-		return this.fairShare.contains(queue);
+		return this.parts.fairShare().contains(queue);
 	}
 
 	/**
@@ -369,7 +229,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return the partition count, 1 unless declared
 	 */
 	public int partitions(String queue) {
-		return this.layouts.partitions(queue);
+		return this.parts.layouts().partitions(queue);
 	}
 
 	/**
@@ -381,7 +241,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return the keys, partition 0 first
 	 */
 	public List<QueueKeys> partitionKeys(String queue) {
-		return this.layouts.partitionKeys(queue);
+		return this.parts.layouts().partitionKeys(queue);
 	}
 
 	/**
@@ -391,22 +251,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return their keys, none when no change is in progress
 	 */
 	public List<QueueKeys> drainingPartitions(String queue) {
-		return this.layouts.drainingPartitions(queue);
-	}
-
-	/**
-	 * @return the partition layouts of the queues: routing, checks against Redis, the
-	 * registry
-	 */
-	QueueLayouts layouts() {
-		return this.layouts;
-	}
-
-	/**
-	 * @return the flow controls: pause state in Redis and the listeners' gates
-	 */
-	FlowControls controls() {
-		return this.controls;
+		return this.parts.layouts().drainingPartitions(queue);
 	}
 
 	/**
@@ -416,61 +261,49 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @throws IllegalStateException when Redis holds another partition count
 	 */
 	public void register(String queue) {
-		this.layouts.register(queue);
+		this.parts.layouts().register(queue);
 	}
 
 	/**
 	 * @return the script runner
 	 */
 	ScriptRunner scripts() {
-		return this.scripts;
+		return this.parts.scripts();
 	}
 
 	/**
 	 * @return the key prefix
 	 */
 	public String keyPrefix() {
-		return this.keyPrefix;
+		return this.settings.keyPrefix();
 	}
 
 	/**
 	 * @return the payload codec
 	 */
 	public MessageCodec codec() {
-		return this.codec;
+		return this.parts.sends().codec();
 	}
 
 	/**
 	 * @return the payload size limit in bytes
 	 */
 	public int maxPayloadSize() {
-		return this.maxPayloadSize;
+		return this.settings.maxPayloadSize();
 	}
 
 	/**
 	 * @return the headers size limit in bytes
 	 */
 	public int maxHeadersSize() {
-		return this.maxHeadersSize;
-	}
-
-	int sendBatchSize() {
-		return this.sendBatchSize;
-	}
-
-	/**
-	 * The scripts' far-tier argument: {@code <compactAfter ms>:<slot minimum>}.
-	 * @return the argument
-	 */
-	String compactArgument() {
-		return this.compactAfterMillis + ":" + this.compactMinimum;
+		return this.settings.maxHeadersSize();
 	}
 
 	/**
 	 * @return the observer
 	 */
 	public DelayQueueObserver observer() {
-		return this.observer;
+		return this.parts.sends().observer();
 	}
 
 	/**
@@ -478,11 +311,11 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * the Redis clock)
 	 */
 	public Clock clock() {
-		return this.clock;
+		return this.settings.clock();
 	}
 
 	Executor asyncExecutor() {
-		return this.asyncExecutor;
+		return this.parts.asyncExecutor();
 	}
 
 	/**
@@ -493,14 +326,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		if (this.outbox != null) {
 			this.outbox.stop();
 		}
-		this.controls.close();
-		this.schedulers.close();
-		if (this.history != null) {
-			this.history.close();
-		}
-		if (this.ownedExecutor != null) {
-			this.ownedExecutor.shutdown();
-		}
+		this.parts.close();
 	}
 
 }

@@ -18,19 +18,10 @@ package io.github.delayqueue.core;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.Executor;
 
 import io.github.delayqueue.core.codec.MessageCodec;
-
-import io.github.delayqueue.core.internal.redis.QueueKeys;
-import io.github.delayqueue.core.internal.redis.QueueNames;
+import io.github.delayqueue.core.internal.EngineSettings;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -41,70 +32,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 public final class DelayQueueEngineBuilder {
 
-	final RedisConnectionFactory connectionFactory;
-
-	String keyPrefix = "dq";
-
-	MessageCodec codec;
-
-	int maxPayloadSize = 1024 * 1024;
-
-	int maxHeadersSize = 16 * 1024;
-
-	int sendBatchSize = 500;
-
-	int promoteBatchSize = 500;
-
-	Duration schedulerMaxIdle = Duration.ofSeconds(2);
-
-	Duration compactAfter = Duration.ofMinutes(2);
-
-	int compactMinimum = 64;
-
-	Duration operationTimeout = Duration.ofSeconds(2);
-
-	final List<DelayQueueObserver> observers = new ArrayList<>();
-
-	Durability sendDurability;
-
-	boolean sendAfterCommit;
-
-	javax.sql.DataSource outboxDataSource;
-
-	String outboxTable = DelayQueueOutbox.DEFAULT_TABLE;
-
-	boolean outboxInitializeSchema;
-
-	Duration outboxPollInterval = Duration.ofMillis(500);
-
-	int outboxBatchSize = 500;
-
-	boolean sendThroughOutbox;
-
-	ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
-
-	Executor asyncExecutor;
-
-	Clock clock = Clock.systemUTC();
-
-	boolean history = true;
-
-	final Map<String, Integer> partitions = new LinkedHashMap<>();
-
-	final Set<String> pausedAtStartup = new LinkedHashSet<>();
-
-	final Map<String, Duration> expireAfter = new LinkedHashMap<>();
-
-	final Map<String, Long> sizeLimits = new LinkedHashMap<>();
-
-	final Set<String> fairShare = new LinkedHashSet<>();
-
-	final Map<String, RateLimit> rateLimits = new LinkedHashMap<>();
-
-	Partitioner partitioner = Partitioner.CRC32;
+	private final EngineSettings settings;
 
 	DelayQueueEngineBuilder(RedisConnectionFactory connectionFactory) {
-		this.connectionFactory = Objects.requireNonNull(connectionFactory, "RedisConnectionFactory must not be null");
+		this.settings = new EngineSettings(connectionFactory);
 	}
 
 	/**
@@ -113,11 +44,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder keyPrefix(String keyPrefix) {
-		if (keyPrefix == null || !keyPrefix.matches("[A-Za-z0-9._:-]{1,64}")) {
-			throw new IllegalArgumentException("Key prefix '" + keyPrefix
-					+ "' must be 1 to 64 letters, digits, '.', '_', ':' or '-' (no braces or spaces)");
-		}
-		this.keyPrefix = keyPrefix;
+		this.settings.setKeyPrefix(keyPrefix);
 		return this;
 	}
 
@@ -128,7 +55,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder codec(MessageCodec codec) {
-		this.codec = Objects.requireNonNull(codec, "Codec must not be null");
+		this.settings.setCodec(codec);
 		return this;
 	}
 
@@ -138,7 +65,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder maxPayloadSize(int bytes) {
-		this.maxPayloadSize = positive("Max payload size", bytes);
+		this.settings.setMaxPayloadSize(bytes);
 		return this;
 	}
 
@@ -148,18 +75,17 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder maxHeadersSize(int bytes) {
-		this.maxHeadersSize = positive("Max headers size", bytes);
+		this.settings.setMaxHeadersSize(bytes);
 		return this;
 	}
 
 	/**
-	 * Sets how many messages of one queue one script call of {@code sendAll} carries
-	 * (default 500).
+	 * Sets how many messages of a partition one send script call carries (default 500).
 	 * @param size the batch size
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder sendBatchSize(int size) {
-		this.sendBatchSize = positive("Send batch size", size);
+		this.settings.setSendBatchSize(size);
 		return this;
 	}
 
@@ -169,118 +95,89 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder promoteBatchSize(int size) {
-		this.promoteBatchSize = positive("Promote batch size", size);
+		this.settings.setPromoteBatchSize(size);
 		return this;
 	}
 
 	/**
 	 * Sets how far ahead a message must be due to be kept in the compact far tier
-	 * (default 2 minutes): one entry of its time slot's stream and of a small id index,
-	 * about half the memory of a message in the schedule (a ZSET member and a hash
-	 * field), which holds the nearer ones. The scheduler moves a slot into the schedule
-	 * half this time before it starts. Zero keeps every message in the schedule (far-tier
-	 * messages that other engines wrote are still moved and delivered).
+	 * (default 2 minutes), at about half the memory of the schedule; the scheduler moves
+	 * a slot into the schedule half this time before it starts. Zero keeps every message
+	 * in the schedule. See {@code docs/data-model.md}.
 	 * @param after zero, or from one second to one day
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder compactAfter(Duration after) {
-		if (after == null || after.isNegative() || (!after.isZero()
-				&& (after.compareTo(Duration.ofSeconds(1)) < 0 || after.compareTo(Duration.ofDays(1)) > 0))) {
-			throw new IllegalArgumentException(
-					"Compact after must be zero or from 1 second to 1 day, but was " + after);
-		}
-		this.compactAfter = after;
+		this.settings.setCompactAfter(after);
 		return this;
 	}
 
 	/**
 	 * Sets from which of its messages a far-tier time slot is kept compact (default the
-	 * 64th): a slot's stream costs about 4.7 KB of Redis memory however few entries it
-	 * holds, so the first messages of a slot stay in the schedule (about 270 bytes each),
-	 * and only those of a slot this full go compact (about 143 bytes each).
-	 * @param messages from 1 (every message due {@link #compactAfter} ahead goes compact)
-	 * to 100,000
+	 * 64th): a slot's stream has a fixed cost of about 4.7 KB, so a slot's first messages
+	 * stay in the schedule.
+	 * @param messages from 1 (every far message goes compact) to 100,000
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder compactMinimum(int messages) {
-		if (messages < 1 || messages > 100_000) {
-			throw new IllegalArgumentException(
-					"Compact minimum must be from 1 to 100000 messages per slot, but was " + messages);
-		}
-		this.compactMinimum = messages;
+		this.settings.setCompactMinimum(messages);
 		return this;
 	}
 
 	/**
-	 * Sets the longest a scheduler sleeps without checking Redis (default 2s): it bounds
-	 * the delay when a wake-up message is lost.
+	 * Sets the longest a scheduler sleeps without checking Redis (default 2s).
 	 * @param maxIdle the longest sleep
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder schedulerMaxIdle(Duration maxIdle) {
-		if (maxIdle == null || maxIdle.isNegative() || maxIdle.isZero()) {
-			throw new IllegalArgumentException("Scheduler max idle must be positive, but was " + maxIdle);
-		}
-		this.schedulerMaxIdle = maxIdle;
+		this.settings.setSchedulerMaxIdle(maxIdle);
 		return this;
 	}
 
 	/**
 	 * Sets the longest one operation waits for Redis (default 2s), whatever the client's
-	 * command timeout (60s by default in Spring Boot): a send (per chunk of
-	 * {@code sendBatchSize} messages; a durable send adds its own timeout), cancel,
+	 * command timeout: a send (per chunk of {@code sendBatchSize} messages), cancel,
 	 * reschedule, admin call, and each command of the listeners and schedulers. Past it
-	 * the call fails with a {@link DelayQueueException} and may or may not have taken
-	 * effect.
+	 * the call fails with a {@link DelayQueueException}, and may have taken effect.
 	 * @param timeout the bound
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder operationTimeout(Duration timeout) {
-		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-			throw new IllegalArgumentException("Operation timeout must be positive, but was " + timeout);
-		}
-		this.operationTimeout = timeout;
+		this.settings.setOperationTimeout(timeout);
 		return this;
 	}
 
 	/**
-	 * Adds an observer, e.g. for metrics (default none). Observers are called in the
-	 * order added; one that throws is logged and does not affect the others or the
-	 * engine.
+	 * Adds an observer, e.g. for metrics; observers are called in order, and one that
+	 * throws is logged without affecting the others.
 	 * @param observer the observer
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder observer(DelayQueueObserver observer) {
-		Objects.requireNonNull(observer, "Observer must not be null");
-		if (observer != DelayQueueObserver.NOOP) {
-			this.observers.add(observer);
-		}
+		this.settings.addObserver(observer);
 		return this;
 	}
 
 	/**
-	 * Sets whether the engine adds what its listeners do (deliveries, acknowledgements,
-	 * retries, dead letters, expiries, lateness) to each queue's history in Redis, read
-	 * by {@link DelayQueueAdmin#history(String, QueueHistory.Span)} and the dashboard
-	 * (default on). It costs one script call per active queue about every 10 seconds, and
-	 * nothing while a queue is idle; see {@code docs/dashboard.md} for its memory.
+	 * Sets whether the engine adds what its listeners do to each queue's history in
+	 * Redis, read by {@link DelayQueueAdmin#history(String, QueueHistory.Span)} and the
+	 * dashboard (default on; its cost is in {@code docs/dashboard.md}).
 	 * @param record whether to record the history
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder history(boolean record) {
-		this.history = record;
+		this.settings.setHistory(record);
 		return this;
 	}
 
 	/**
-	 * Makes every send durable: it waits for replicas (or AOF fsyncs) to confirm it and
-	 * throws {@link UnconfirmedSendException} when they do not in time (default: sends do
-	 * not wait).
+	 * Makes every send wait for replicas (or AOF fsyncs) to confirm it, or throw
+	 * {@link UnconfirmedSendException} (default: sends do not wait).
 	 * @param durability what to wait for, or {@code null} for nothing
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder sendDurability(Durability durability) {
-		this.sendDurability = durability;
+		this.settings.setSendDurability(durability);
 		return this;
 	}
 
@@ -288,28 +185,25 @@ public final class DelayQueueEngineBuilder {
 	 * Makes every {@code send} and {@code sendAll} called inside a Spring transaction
 	 * wait for its commit (and drop the messages on rollback), as
 	 * {@link DelayQueueOperations#sendAfterCommit(DelayMessage)} does per call (default
-	 * off). Such a send returns results with status {@link SendResult.Status#DEFERRED}.
-	 * Outside a transaction, sends go at once.
+	 * off), returning {@link SendResult.Status#DEFERRED} results.
 	 * @param afterCommit whether sends in a transaction wait for its commit
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder sendAfterCommit(boolean afterCommit) {
-		this.sendAfterCommit = afterCommit;
+		this.settings.setSendAfterCommit(afterCommit);
 		return this;
 	}
 
 	/**
 	 * Gives the engine a transactional outbox in a table of this data source
-	 * ({@link DelayQueueOutbox}): {@link DelayQueueOperations#sendWithOutbox} inside a
-	 * transaction of this data source writes the messages to the table, and a relay on
-	 * this engine moves committed rows to Redis. The table must exist (see
-	 * {@link #outboxInitializeSchema}); the build fails naming it and giving its DDL when
-	 * it does not. See {@code docs/outbox.md}.
+	 * ({@link DelayQueueOutbox}), moved to Redis by a relay on this engine once
+	 * committed. The build fails, giving the DDL, when the table is missing (see
+	 * {@link #outboxInitializeSchema}). See {@code docs/outbox.md}.
 	 * @param dataSource the data source of the application's transactions
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder outbox(javax.sql.DataSource dataSource) {
-		this.outboxDataSource = Objects.requireNonNull(dataSource, "Outbox data source must not be null");
+		this.settings.setOutboxDataSource(dataSource);
 		return this;
 	}
 
@@ -319,7 +213,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder outboxTable(String table) {
-		this.outboxTable = DelayQueueOutbox.checkTable(table);
+		this.settings.setOutboxTable(DelayQueueOutbox.checkTable(table));
 		return this;
 	}
 
@@ -330,7 +224,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder outboxInitializeSchema(boolean initialize) {
-		this.outboxInitializeSchema = initialize;
+		this.settings.setOutboxInitializeSchema(initialize);
 		return this;
 	}
 
@@ -341,10 +235,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder outboxPollInterval(Duration interval) {
-		if (interval == null || interval.toMillis() < 1) {
-			throw new IllegalArgumentException("Outbox poll interval must be at least 1 ms, but was " + interval);
-		}
-		this.outboxPollInterval = interval;
+		this.settings.setOutboxPollInterval(interval);
 		return this;
 	}
 
@@ -354,10 +245,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder outboxBatchSize(int size) {
-		if (size < 1 || size > 10_000) {
-			throw new IllegalArgumentException("Outbox batch size must be between 1 and 10000, but was " + size);
-		}
-		this.outboxBatchSize = size;
+		this.settings.setOutboxBatchSize(size);
 		return this;
 	}
 
@@ -370,7 +258,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder sendThroughOutbox(boolean throughOutbox) {
-		this.sendThroughOutbox = throughOutbox;
+		this.settings.setSendThroughOutbox(throughOutbox);
 		return this;
 	}
 
@@ -383,7 +271,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder observationRegistry(ObservationRegistry registry) {
-		this.observationRegistry = Objects.requireNonNull(registry, "Observation registry must not be null");
+		this.settings.setObservationRegistry(registry);
 		return this;
 	}
 
@@ -393,7 +281,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder asyncExecutor(Executor executor) {
-		this.asyncExecutor = Objects.requireNonNull(executor, "Executor must not be null");
+		this.settings.setAsyncExecutor(executor);
 		return this;
 	}
 
@@ -405,7 +293,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder clock(Clock clock) {
-		this.clock = Objects.requireNonNull(clock, "Clock must not be null");
+		this.settings.setClock(clock);
 		return this;
 	}
 
@@ -413,36 +301,28 @@ public final class DelayQueueEngineBuilder {
 	 * Declares how many partitions a queue has (default 1): each partition is a slot of
 	 * its own on Redis Cluster, so one queue spreads over several masters. The count is
 	 * stored in Redis on first use; an engine whose declaration differs from Redis's
-	 * refuses to send to or consume the queue, naming both counts. A queue can grow from
-	 * 1 partition to more (its messages stay in partition 0 and are delivered from
-	 * there); any other change is made in Redis first, with
-	 * {@link DelayQueueAdmin#changePartitions(String, int)}. Producers and consumers of
-	 * the queue must declare the same count. See {@code docs/scaling.md}.
+	 * refuses the queue, naming both counts. A change is made in Redis first, with
+	 * {@link DelayQueueAdmin#changePartitions(String, int)}. See {@code docs/scaling.md}.
 	 * @param queue the queue
-	 * @param count the partition count, 1 to {@value QueueKeys#MAX_PARTITIONS}
+	 * @param count the partition count, 1 to
+	 * {@value io.github.delayqueue.core.internal.redis.QueueKeys#MAX_PARTITIONS}
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder partitions(String queue, int count) {
-		QueueNames.queue(queue);
-		if (count < 1 || count > QueueKeys.MAX_PARTITIONS) {
-			throw new IllegalArgumentException("Partitions of queue '" + queue + "' must be between 1 and "
-					+ QueueKeys.MAX_PARTITIONS + ", but was " + count);
-		}
-		this.partitions.put(queue, count);
+		this.settings.queues().setPartitions(queue, count);
 		return this;
 	}
 
 	/**
 	 * Declares a queue paused at start-up: the first listener of the queue on this engine
 	 * writes the pause to Redis (as {@link DelayQueueAdmin#pause(String)}) before any of
-	 * its handlers starts, and its listeners start no handler until it is written. The
-	 * pause then holds for every instance until resumed; an engine that declares it again
-	 * pauses the queue again when it starts (see {@code docs/flow-control.md}).
+	 * its handlers starts, and again whenever such an engine starts; it holds for every
+	 * instance until resumed (see {@code docs/flow-control.md}).
 	 * @param queue the queue
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder pausedAtStartup(String queue) {
-		this.pausedAtStartup.add(QueueNames.queue(queue));
+		this.settings.queues().addPausedAtStartup(queue);
 		return this;
 	}
 
@@ -456,58 +336,46 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder expireAfter(String queue, Duration expireAfter) {
-		QueueNames.queue(queue);
-		this.expireAfter.put(queue,
-				DelayMessage.checkExpireAfter(expireAfter, "Expire-after of queue '" + queue + "'"));
+		this.settings.queues().setExpireAfter(queue, expireAfter);
 		return this;
 	}
 
 	/**
 	 * Declares a queue fair-share: its due messages are handed out key by key in turn
-	 * ({@link DelayMessage.Builder#key}; messages without a key count as one key), so one
-	 * key's backlog holds back a message of another key by at most one message of every
-	 * key with waiting messages, plus what the listeners hold and have read ahead; each
-	 * key's messages keep their due order. Messages with a priority go ahead (priority
-	 * wins over fair share); retries are not reordered. It costs a script call per read
-	 * and holds waiting due messages in the partition's fair ZSET. Declare it on every
-	 * engine that sends to or listens on the queue: a sender without it makes its due
-	 * messages ready at once, a listener without it moves the waiting ones to the stream
-	 * in one go. See {@code docs/fairness.md}.
+	 * ({@link DelayMessage.Builder#key}; messages without a key count as one key), each
+	 * key's messages in due order; priority wins over fair share. Declare it on every
+	 * engine that sends to or listens on the queue. See {@code docs/fairness.md} for the
+	 * bound it keeps and its cost.
 	 * @param queue the queue
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder fairShare(String queue) {
-		this.fairShare.add(QueueNames.queue(queue));
+		this.settings.queues().addFairShare(queue);
 		return this;
 	}
 
 	/**
 	 * Declares a queue's size limit (see {@link DelayQueueAdmin#limitSize}): written to
-	 * Redis when this engine first sends to or listens on the queue, for every producer.
-	 * It holds until changed; an engine that declares it writes it again when it starts
-	 * using the queue.
+	 * Redis, for every producer, when this engine first uses the queue.
 	 * @param queue the queue
 	 * @param max the maximum of waiting messages, from 1
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder sizeLimit(String queue, long max) {
-		QueueNames.queue(queue);
-		this.sizeLimits.put(queue, SizeLimits.check(queue, max));
+		this.settings.queues().setSizeLimit(queue, max);
 		return this;
 	}
 
 	/**
 	 * Declares a queue's rate limit (see {@link DelayQueueAdmin#limitRate}): written to
-	 * Redis when this engine's first listener of the queue starts, before it starts a
-	 * handler, and followed by every instance. It holds until changed; an engine that
-	 * declares it writes it again when it starts listening.
+	 * Redis, for every instance, before this engine's first listener of the queue starts
+	 * a handler.
 	 * @param queue the queue
 	 * @param limit the limit
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder rateLimit(String queue, RateLimit limit) {
-		QueueNames.queue(queue);
-		this.rateLimits.put(queue, Objects.requireNonNull(limit, "Rate limit must not be null"));
+		this.settings.queues().setRateLimit(queue, limit);
 		return this;
 	}
 
@@ -517,15 +385,8 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder partitioner(Partitioner partitioner) {
-		this.partitioner = Objects.requireNonNull(partitioner, "Partitioner must not be null");
+		this.settings.queues().setPartitioner(partitioner);
 		return this;
-	}
-
-	private static int positive(String what, int value) {
-		if (value <= 0) {
-			throw new IllegalArgumentException(what + " must be positive, but was " + value);
-		}
-		return value;
 	}
 
 	/**
@@ -533,7 +394,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return the engine
 	 */
 	public DelayQueueEngine build() {
-		return new DelayQueueEngine(this);
+		return new DelayQueueEngine(this.settings.copy());
 	}
 
 }

@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
@@ -31,6 +32,11 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.redis.WireFormat;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
+import io.github.delayqueue.core.internal.EngineSettings;
+import io.github.delayqueue.core.internal.outbox.OutboxDialect;
+import io.github.delayqueue.core.internal.outbox.OutboxRelay;
+import io.github.delayqueue.core.internal.send.SendBatch;
+import io.github.delayqueue.core.internal.send.SendBatch.Prepared;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -54,7 +60,7 @@ public final class DelayQueueOutbox {
 	private static final Log logger = LogFactory.getLog(DelayQueueOutbox.class);
 
 	/** The default table. */
-	public static final String DEFAULT_TABLE = "delayqueue_outbox";
+	public static final String DEFAULT_TABLE = EngineSettings.DEFAULT_OUTBOX_TABLE;
 
 	private static final Pattern TABLE = Pattern
 		.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
@@ -71,13 +77,13 @@ public final class DelayQueueOutbox {
 
 	private final SupervisedLoop relay;
 
-	DelayQueueOutbox(DelayQueueEngine engine, DataSource dataSource, String table, boolean initializeSchema,
-			Duration pollInterval, int batchSize, Clock clock) {
+	DelayQueueOutbox(Function<List<Prepared>, List<SendResult>> send, DataSource dataSource, String table,
+			boolean initializeSchema, Duration pollInterval, int batchSize, Clock clock) {
 		this.dataSource = dataSource;
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.table = table;
 		this.clock = clock;
-		this.relayJob = new OutboxRelay(engine, dataSource, table, batchSize, pollInterval.toNanos(), clock);
+		this.relayJob = new OutboxRelay(send, dataSource, table, batchSize, pollInterval.toNanos(), clock);
 		this.relay = new SupervisedLoop("outbox relay of table " + table, "delayqueue-outbox-relay", this.relayJob);
 		check(initializeSchema);
 	}
@@ -192,13 +198,13 @@ public final class DelayQueueOutbox {
 	 */
 	void write(SendBatch batch) {
 		long now = this.clock.millis();
-		List<Object[]> rows = new ArrayList<>(batch.all.size());
-		for (SendBatch.Prepared prepared : batch.all) {
+		List<Object[]> rows = new ArrayList<>(batch.all().size());
+		for (Prepared prepared : batch.all()) {
 			// a delay counts from the send call; a generated id is looked up too: a
 			// relay that sends a row again must not schedule it twice
-			long due = WireFormat.DUE_AT.equals(prepared.kind) ? prepared.value : now + prepared.value;
-			rows.add(new Object[] { prepared.queue, prepared.id, prepared.partitionKey, prepared.envelope, due,
-					"1".equals(prepared.mode) ? "1" : "0", now });
+			long due = WireFormat.DUE_AT.equals(prepared.kind()) ? prepared.value() : now + prepared.value();
+			rows.add(new Object[] { prepared.queue(), prepared.id(), prepared.partitionKey(), prepared.envelope(), due,
+					"1".equals(prepared.mode()) ? "1" : "0", now });
 		}
 		this.jdbc.batchUpdate("INSERT INTO " + this.table + " (queue_name, message_id, message_key, envelope, due_at, "
 				+ "send_mode, created_at, retry_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0)", rows);

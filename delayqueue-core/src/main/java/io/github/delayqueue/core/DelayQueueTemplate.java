@@ -31,6 +31,11 @@ import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.WireFormat;
+import io.github.delayqueue.core.internal.redis.RedisCalls;
+import io.github.delayqueue.core.internal.send.SendBatch;
+import io.github.delayqueue.core.internal.send.SendBatch.Prepared;
+import io.github.delayqueue.core.internal.send.SendContext;
+import io.github.delayqueue.core.internal.send.Sends;
 
 /**
  * The {@link DelayQueueOperations} of a {@link DelayQueueEngine}. Thread-safe; obtain it
@@ -51,11 +56,14 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	private final DelayQueueEngine engine;
 
+	private final SendContext context;
+
 	private final Sends sends;
 
-	DelayQueueTemplate(DelayQueueEngine engine) {
+	DelayQueueTemplate(DelayQueueEngine engine, SendContext context) {
 		this.engine = engine;
-		this.sends = new Sends(engine);
+		this.context = context;
+		this.sends = new Sends(context);
 	}
 
 	@Override
@@ -87,7 +95,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 * time
 	 */
 	public SendResult send(DelayMessage<?> message, Durability durability) {
-		return send(new SendBatch(this.engine, List.of(message), true), durability).get(0);
+		return send(new SendBatch(this.context, List.of(message), true), durability).get(0);
 	}
 
 	/**
@@ -102,7 +110,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 * in time
 	 */
 	public List<SendResult> sendAll(Collection<? extends DelayMessage<?>> messages, Durability durability) {
-		return send(new SendBatch(this.engine, messages, false), durability);
+		return send(new SendBatch(this.context, messages, false), durability);
 	}
 
 	private List<SendResult> send(SendBatch batch, Durability durability) {
@@ -120,12 +128,12 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public SendResult sendWithOutbox(DelayMessage<?> message) {
-		return withOutbox(new SendBatch(this.engine, List.of(message), true)).get(0);
+		return withOutbox(new SendBatch(this.context, List.of(message), true)).get(0);
 	}
 
 	@Override
 	public List<SendResult> sendAllWithOutbox(Collection<? extends DelayMessage<?>> messages) {
-		return withOutbox(new SendBatch(this.engine, messages, false));
+		return withOutbox(new SendBatch(this.context, messages, false));
 	}
 
 	private List<SendResult> withOutbox(SendBatch batch) {
@@ -186,20 +194,20 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	}
 
 	/** Sends rows of the outbox (the relay). */
-	List<SendResult> sendPrepared(List<SendBatch.Prepared> prepared) {
-		return this.sends.send(new SendBatch(this.engine, prepared), this.engine.sendDurability());
+	List<SendResult> sendPrepared(List<Prepared> prepared) {
+		return this.sends.send(new SendBatch(this.context, prepared), this.engine.sendDurability());
 	}
 
 	@Override
 	public CompletableFuture<SendResult> sendAfterCommit(DelayMessage<?> message) {
-		return Sends.first(this.sends.afterCommit(new SendBatch(this.engine, List.of(message), true),
+		return Sends.first(this.sends.afterCommit(new SendBatch(this.context, List.of(message), true),
 				this.engine.sendDurability(), null));
 	}
 
 	@Override
 	public CompletableFuture<List<SendResult>> sendAllAfterCommit(Collection<? extends DelayMessage<?>> messages) {
 		// checked now: bad input fails in the caller's transaction
-		return this.sends.afterCommit(new SendBatch(this.engine, messages, false), this.engine.sendDurability(), null);
+		return this.sends.afterCommit(new SendBatch(this.context, messages, false), this.engine.sendDurability(), null);
 	}
 
 	@Override
@@ -219,7 +227,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			// written now, on the caller's thread: in its transaction
 			try {
 				return CompletableFuture
-					.completedFuture(writeToOutbox(outbox, new SendBatch(this.engine, messages, single)));
+					.completedFuture(writeToOutbox(outbox, new SendBatch(this.context, messages, single)));
 			}
 			catch (RuntimeException ex) {
 				return CompletableFuture.failedFuture(ex);
@@ -232,7 +240,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			// checked on the caller's thread, sent on the async executor after the commit
 			SendBatch batch;
 			try {
-				batch = new SendBatch(this.engine, messages, single);
+				batch = new SendBatch(this.context, messages, single);
 			}
 			catch (RuntimeException ex) {
 				// as without a transaction: bad input fails the future
@@ -242,7 +250,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		}
 		List<? extends DelayMessage<?>> copy = List.copyOf(messages);
 		return CompletableFuture.supplyAsync(
-				() -> send(new SendBatch(this.engine, copy, single), this.engine.sendDurability()),
+				() -> send(new SendBatch(this.context, copy, single), this.engine.sendDurability()),
 				this.engine.asyncExecutor());
 	}
 
@@ -250,7 +258,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	public boolean cancel(String queue, String id) {
 		QueueNames.messageId(id);
 		return RedisCalls.inRedis("cancel message '" + id + "' in queue '" + queue + "'",
-				() -> inEachPartition(queue, id, (keys) -> ScriptRunner.asLong(this.engine.scripts()
+				() -> inEachPartition(queue, id, (keys) -> ScriptRunner.asLong(this.context.scripts()
 					.run(Scripts.CANCEL,
 							List.of(keys.delayed(), keys.messages(), keys.schedules(), keys.far(), keys.farState()), id)
 					.get(0)) == 1));
@@ -271,11 +279,11 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	private boolean reschedule(String queue, String id, String kind, long value) {
 		return RedisCalls.inRedis("reschedule message '" + id + "' in queue '" + queue + "'",
 				() -> inEachPartition(queue, id,
-						(keys) -> ScriptRunner.asLong(this.engine.scripts()
+						(keys) -> ScriptRunner.asLong(this.context.scripts()
 							.run(Scripts.RESCHEDULE,
 									List.of(keys.delayed(), keys.messages(), keys.stream(), keys.urgent(), keys.far(),
 											keys.farState()),
-									id, kind, value, keys.wakeChannel(), this.engine.compactArgument())
+									id, kind, value, keys.wakeChannel(), this.context.compactArgument())
 							.get(0)) == 1));
 	}
 
@@ -285,12 +293,12 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 * in any), until one applies it.
 	 */
 	private boolean inEachPartition(String queue, String id, Predicate<QueueKeys> operation) {
-		this.engine.layouts().verifyPartitions(queue);
-		QueueKeys first = this.engine.layouts().keysFor(queue, id);
+		this.context.layouts().verifyPartitions(queue);
+		QueueKeys first = this.context.layouts().keysFor(queue, id);
 		if (operation.test(first)) {
 			return true;
 		}
-		for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+		for (QueueKeys keys : this.context.layouts().partitionKeys(queue)) {
 			if (!keys.equals(first) && operation.test(keys)) {
 				return true;
 			}

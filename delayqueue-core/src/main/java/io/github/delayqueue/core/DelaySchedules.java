@@ -15,25 +15,19 @@
  */
 package io.github.delayqueue.core;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
-import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
-import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
-import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.WireFormat;
-import io.github.delayqueue.core.internal.scheduling.SchedulePlanner;
+import io.github.delayqueue.core.internal.scheduling.ScheduleStore;
 import io.github.delayqueue.core.internal.scheduling.Ticks;
+import io.github.delayqueue.core.internal.send.SendBatch;
+import io.github.delayqueue.core.internal.send.SendContext;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -48,13 +42,16 @@ public class DelaySchedules {
 
 	private static final Log logger = LogFactory.getLog(DelaySchedules.class);
 
-	private final DelayQueueEngine engine;
+	private final SendContext context;
+
+	private final ScheduleStore store;
 
 	/** Declared schedules not registered yet (Redis failed), by queue then name. */
 	private final Map<String, Map<String, DelaySchedule>> pending = new ConcurrentHashMap<>();
 
-	DelaySchedules(DelayQueueEngine engine) {
-		this.engine = engine;
+	DelaySchedules(SendContext context, Function<String, QueueKeys> keys) {
+		this.context = context;
+		this.store = new ScheduleStore(context.scripts(), context.layouts(), keys);
 	}
 
 	/**
@@ -71,27 +68,9 @@ public class DelaySchedules {
 	 * @throws DelayQueueException when Redis fails
 	 */
 	public ScheduleInfo register(DelaySchedule schedule) {
-		byte[] envelope = SendBatch.envelope(this.engine, schedule.queue(), schedule.payload(), schedule.headers(),
-				schedule.headers(), 0, this.engine.expireAfter(schedule.queue()), null, 0);
-		QueueKeys keys = this.engine.keys(schedule.queue());
-		String what = "register schedule '" + schedule.name() + "' of queue '" + schedule.queue() + "'";
-		List<Object> reply = RedisCalls.inRedis(what, () -> {
-			this.engine.register(schedule.queue());
-			long now = redisNow(keys);
-			return this.engine.scripts()
-				.run(Scripts.SCHEDULE, List.of(keys.schedules(), keys.delayed(), keys.messages()), keys.wakeChannel(),
-						schedule.name(), schedule.ticks().definition(), envelope, policy(schedule.missedTicks()),
-						schedule.missedAfter().toMillis(),
-						Ticks.join(schedule.ticks().after(now, WireFormat.PLAN_AHEAD)));
-		});
-		long status = ScriptRunner.asLong(reply.get(0));
-		if (status != 3 && logger.isInfoEnabled()) {
-			logger.info(((status == 1) ? "Created" : "Updated") + " schedule '" + schedule.name() + "' of queue '"
-					+ schedule.queue() + "': " + schedule.ticks().definition());
-		}
-		// as the script left it: a delete racing the registration cannot make it fail
-		Map<String, byte[]> fields = WireFormat.fields(reply.subList(1, reply.size()));
-		return info(schedule.queue(), schedule.name(), fields);
+		byte[] envelope = SendBatch.envelope(this.context, schedule.queue(), schedule.payload(), schedule.headers(),
+				schedule.headers(), 0, this.context.expireAfter().apply(schedule.queue()), null, 0);
+		return this.store.register(schedule, schedule.ticks(), envelope);
 	}
 
 	/**
@@ -104,8 +83,8 @@ public class DelaySchedules {
 	 * limits, or the codec cannot encode the payload
 	 */
 	public void declare(DelaySchedule schedule) {
-		SendBatch.envelope(this.engine, schedule.queue(), schedule.payload(), schedule.headers(), schedule.headers(), 0,
-				null, null, 0);
+		SendBatch.envelope(this.context, schedule.queue(), schedule.payload(), schedule.headers(), schedule.headers(),
+				0, null, null, 0);
 		this.pending.computeIfAbsent(schedule.queue(), (queue) -> new ConcurrentHashMap<>())
 			.put(schedule.name(), schedule);
 		try {
@@ -151,27 +130,7 @@ public class DelaySchedules {
 	 * @return its schedules, by name
 	 */
 	public List<ScheduleInfo> list(String queue) {
-		QueueKeys keys = this.engine.keys(queue);
-		Map<byte[], byte[]> all = RedisCalls.inRedis("list the schedules of queue '" + queue + "'",
-				() -> this.engine.scripts()
-					.execute((connection) -> connection.hashCommands().hGetAll(QueueKeys.bytes(keys.schedules()))));
-		Map<String, Map<String, byte[]>> byName = new TreeMap<>();
-		if (all != null) {
-			all.forEach((field, value) -> {
-				String text = new String(field, StandardCharsets.UTF_8);
-				if (text.length() > 2 && text.charAt(1) == ':') {
-					byName.computeIfAbsent(text.substring(2), (name) -> new LinkedHashMap<>())
-						.put(text.substring(0, 1), value);
-				}
-			});
-		}
-		List<ScheduleInfo> schedules = new ArrayList<>();
-		byName.forEach((name, fields) -> {
-			if (fields.containsKey("d") && fields.containsKey("e")) {
-				schedules.add(info(queue, name, fields));
-			}
-		});
-		return schedules;
+		return this.store.list(queue);
 	}
 
 	/**
@@ -181,27 +140,7 @@ public class DelaySchedules {
 	 * @return the schedule, or empty when the queue has none of that name
 	 */
 	public Optional<ScheduleInfo> find(String queue, String name) {
-		QueueKeys keys = this.engine.keys(queue);
-		QueueNames.schedule(name);
-		String[] letters = { "d", "e", "m", "g", "n", "l", "c", "x", "p", "u" };
-		List<byte[]> values = RedisCalls.inRedis("read schedule '" + name + "' of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((connection) -> {
-					byte[][] fields = new byte[letters.length][];
-					for (int i = 0; i < letters.length; i++) {
-						fields[i] = SchedulePlanner.field(letters[i], name);
-					}
-					return connection.hashCommands().hMGet(QueueKeys.bytes(keys.schedules()), fields);
-				}));
-		Map<String, byte[]> fields = new LinkedHashMap<>();
-		for (int i = 0; i < letters.length; i++) {
-			if (values != null && values.get(i) != null) {
-				fields.put(letters[i], values.get(i));
-			}
-		}
-		if (!fields.containsKey("d") || !fields.containsKey("e")) {
-			return Optional.empty();
-		}
-		return Optional.of(info(queue, name, fields));
+		return this.store.find(queue, name);
 	}
 
 	/**
@@ -216,7 +155,7 @@ public class DelaySchedules {
 		if (declared != null) {
 			declared.remove(name);
 		}
-		return ScriptRunner.asLong(admin(queue, name, "delete", "").get(0)) == 1;
+		return ScriptRunner.asLong(this.store.admin(queue, name, "delete", "").get(0)) == 1;
 	}
 
 	/**
@@ -227,7 +166,7 @@ public class DelaySchedules {
 	 * @return whether the queue has that schedule
 	 */
 	public boolean pause(String queue, String name) {
-		return ScriptRunner.asLong(admin(queue, name, "pause", "").get(0)) == 1;
+		return ScriptRunner.asLong(this.store.admin(queue, name, "pause", "").get(0)) == 1;
 	}
 
 	/**
@@ -245,10 +184,10 @@ public class DelaySchedules {
 		ScheduleInfo schedule = found.get();
 		Ticks ticks = (schedule.cron() != null) ? Ticks.cron(schedule.cron(), schedule.zone())
 				: Ticks.every(schedule.interval());
-		QueueKeys keys = this.engine.keys(queue);
-		long now = RedisCalls.inRedis("read the clock of queue '" + queue + "'", () -> redisNow(keys));
+		long now = this.store.now(queue);
 		return ScriptRunner
-			.asLong(admin(queue, name, "resume", Ticks.join(ticks.after(now, WireFormat.PLAN_AHEAD))).get(0)) == 1;
+			.asLong(this.store.admin(queue, name, "resume", Ticks.join(ticks.after(now, WireFormat.PLAN_AHEAD)))
+				.get(0)) == 1;
 	}
 
 	/**
@@ -261,7 +200,7 @@ public class DelaySchedules {
 	 * @return the id of the message sent, or empty when the queue has no such schedule
 	 */
 	public Optional<String> trigger(String queue, String name) {
-		Object result = admin(queue, name, "trigger", "").get(0);
+		Object result = this.store.admin(queue, name, "trigger", "").get(0);
 		return (result instanceof byte[] || result instanceof String) ? Optional.of(ScriptRunner.asString(result))
 				: Optional.empty();
 	}
@@ -317,61 +256,6 @@ public class DelaySchedules {
 					"Schedule action must be 'pause', 'resume', 'trigger' or 'delete', but was '" + name + "'");
 		}
 
-	}
-
-	private List<Object> admin(String queue, String name, String operation, String ticks) {
-		QueueNames.schedule(name);
-		QueueKeys keys = this.engine.keys(queue);
-		return RedisCalls.inRedis(operation + " schedule '" + name + "' of queue '" + queue + "'",
-				() -> this.engine.scripts()
-					.run(Scripts.SCHEDULE_ADMIN,
-							List.of(keys.schedules(), keys.delayed(), keys.messages(), keys.stream()),
-							keys.wakeChannel(), operation, name, ticks));
-	}
-
-	private long redisNow(QueueKeys keys) {
-		return ScriptRunner.asLong(this.engine.scripts().run(Scripts.TIME, List.of(keys.delayed())).get(0));
-	}
-
-	private static String policy(DelaySchedule.MissedTicks missedTicks) {
-		return (missedTicks == DelaySchedule.MissedTicks.SKIP) ? "skip" : "once";
-	}
-
-	static String tickId(String name, long tickMillis) {
-		return WireFormat.TICK_PREFIX + name + "/" + tickMillis;
-	}
-
-	private static ScheduleInfo info(String queue, String name, Map<String, byte[]> fields) {
-		Ticks ticks;
-		try {
-			ticks = Ticks.parse(text(fields.get("d")));
-		}
-		catch (RuntimeException ex) {
-			// written by a version that ticks in ways this one cannot read: listed all
-			// the same
-			ticks = null;
-		}
-		Envelope envelope = Envelope.decode(fields.get("e"));
-		DelaySchedule.MissedTicks missed = "skip".equals(text(fields.get("m"))) ? DelaySchedule.MissedTicks.SKIP
-				: DelaySchedule.MissedTicks.FIRE_ONCE;
-		Duration missedAfter = Duration
-			.ofMillis(number(fields.get("g"), DelaySchedule.DEFAULT_MISSED_AFTER.toMillis()));
-		return new ScheduleInfo(queue, name, (ticks != null) ? ticks.cronExpression() : null,
-				(ticks != null) ? ticks.zone() : null, (ticks != null) ? ticks.interval() : null, missed, missedAfter,
-				fields.containsKey("p"), instant(fields.get("n")), instant(fields.get("l")), number(fields.get("c"), 0),
-				number(fields.get("x"), 0), instant(fields.get("u")), envelope.headers(), envelope.payload());
-	}
-
-	private static String text(byte[] bytes) {
-		return (bytes != null) ? new String(bytes, StandardCharsets.UTF_8) : null;
-	}
-
-	private static long number(byte[] bytes, long otherwise) {
-		return (bytes != null) ? Long.parseLong(text(bytes)) : otherwise;
-	}
-
-	private static Instant instant(byte[] bytes) {
-		return (bytes != null) ? Instant.ofEpochMilli(Long.parseLong(text(bytes))) : null;
 	}
 
 }

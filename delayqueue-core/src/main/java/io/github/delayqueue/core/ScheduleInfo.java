@@ -20,6 +20,8 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Map;
 
+import io.github.delayqueue.core.internal.scheduling.ScheduleStore;
+
 /**
  * A recurring schedule as Redis holds it: its definition and where it stands.
  *
@@ -53,7 +55,7 @@ public record ScheduleInfo(String queue, String name, String cron, ZoneId zone, 
 	 * @return the message id, {@code schedule/<name>/<tick epoch ms>}
 	 */
 	public String tickId(Instant tick) {
-		return DelaySchedules.tickId(this.name, tick.toEpochMilli());
+		return ScheduleStore.tickId(this.name, tick.toEpochMilli());
 	}
 
 	/**

@@ -19,6 +19,8 @@ package io.github.delayqueue.core;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.delayqueue.core.internal.redis.ServerChecks;
+
 /**
  * What the Redis server's settings mean for delayqueue's guarantees, as read by
  * {@link DelayQueueAdmin#checkServer()}.
@@ -55,7 +57,8 @@ public record ServerCheck(String version, String maxmemoryPolicy, Boolean append
 		boolean anyAofOff = false;
 		boolean anyAofUnknown = checks.isEmpty();
 		for (ServerCheck check : checks) {
-			if (check.version != null && (version == null || compare(check.version, version) < 0)) {
+			if (check.version != null
+					&& (version == null || ServerChecks.compareVersions(check.version, version) < 0)) {
 				version = check.version;
 			}
 			if (check.maxmemoryPolicy != null
@@ -75,35 +78,6 @@ public record ServerCheck(String version, String maxmemoryPolicy, Boolean append
 
 	/** The fsync policies, least safe first. */
 	private static final List<String> FSYNC_SAFETY = List.of("no", "everysec", "always");
-
-	/**
-	 * Compares two Redis versions ({@code 7.0.15}, {@code 7.2}) part by part; a part that
-	 * is not a number counts as 0.
-	 * @param version a version
-	 * @param other another
-	 * @return negative, zero or positive as {@code version} is older, the same or newer
-	 */
-	static int compare(String version, String other) {
-		String[] left = version.trim().split("\\.");
-		String[] right = other.trim().split("\\.");
-		for (int i = 0; i < Math.max(left.length, right.length); i++) {
-			int a = (i < left.length) ? parse(left[i]) : 0;
-			int b = (i < right.length) ? parse(right[i]) : 0;
-			if (a != b) {
-				return Integer.compare(a, b);
-			}
-		}
-		return 0;
-	}
-
-	private static int parse(String part) {
-		try {
-			return Integer.parseInt(part);
-		}
-		catch (NumberFormatException ex) {
-			return 0;
-		}
-	}
 
 	/**
 	 * Describes each setting that weakens the guarantees, as a sentence for a log.

@@ -16,7 +16,10 @@
 
 /**
  * The engine's machinery, apart from the API in {@code io.github.delayqueue.core} and its
- * {@code listener}, {@code codec}, {@code annotation} and {@code config} packages.
- * Nothing here is API: it may change in any release.
+ * {@code listener}, {@code codec}, {@code annotation} and {@code config} packages. This
+ * package holds an engine's settings ({@link EngineSettings}, {@link QueueDeclarations}),
+ * its wiring ({@link EngineParts}) and the context its listener containers take
+ * ({@link EngineContext}); each capability has a package below it (see
+ * {@code docs/architecture.md}). Nothing here is API: it may change in any release.
  */
 package io.github.delayqueue.core.internal;

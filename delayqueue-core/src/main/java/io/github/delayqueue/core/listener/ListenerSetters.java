@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -32,47 +31,7 @@ import java.util.function.Consumer;
  */
 public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 
-	private int concurrency = 4;
-
-	private Integer prefetch;
-
-	private Duration visibilityTimeout = Duration.ofSeconds(30);
-
-	private Duration leaseRenewalLimit;
-
-	private Duration pollTimeout = Duration.ofSeconds(5);
-
-	private Duration shutdownTimeout = Duration.ofSeconds(30);
-
-	private Duration trimInterval = Duration.ofSeconds(30);
-
-	private Duration deadLetterRetention = Duration.ofDays(7);
-
-	private Duration staleConsumerTimeout = Duration.ofMinutes(10);
-
-	private int maxAttempts = RetryPolicy.DEFAULT.maxAttempts();
-
-	private Duration initialBackoff = RetryPolicy.DEFAULT.initialBackoff();
-
-	private double backoffMultiplier = RetryPolicy.DEFAULT.multiplier();
-
-	private Duration maxBackoff = RetryPolicy.DEFAULT.maxBackoff();
-
-	private double jitter = RetryPolicy.DEFAULT.jitter();
-
-	private Set<Class<? extends Throwable>> nonRetryable = new LinkedHashSet<>();
-
-	private Executor executor;
-
-	private boolean autoStartup = true;
-
-	private boolean exclusive;
-
-	private boolean ordered;
-
-	private Boolean blockingRetries;
-
-	private boolean discardExpired;
+	private final ListenerDraft draft = new ListenerDraft();
 
 	ListenerSetters() {
 	}
@@ -91,27 +50,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 */
 	public B from(ListenerSetters<?> template) {
 		Objects.requireNonNull(template, "Template must not be null");
-		this.concurrency = template.concurrency;
-		this.prefetch = template.prefetch;
-		this.visibilityTimeout = template.visibilityTimeout;
-		this.leaseRenewalLimit = template.leaseRenewalLimit;
-		this.pollTimeout = template.pollTimeout;
-		this.shutdownTimeout = template.shutdownTimeout;
-		this.trimInterval = template.trimInterval;
-		this.deadLetterRetention = template.deadLetterRetention;
-		this.staleConsumerTimeout = template.staleConsumerTimeout;
-		this.maxAttempts = template.maxAttempts;
-		this.initialBackoff = template.initialBackoff;
-		this.backoffMultiplier = template.backoffMultiplier;
-		this.maxBackoff = template.maxBackoff;
-		this.jitter = template.jitter;
-		this.nonRetryable = new LinkedHashSet<>(template.nonRetryable);
-		this.executor = template.executor;
-		this.autoStartup = template.autoStartup;
-		this.exclusive = template.exclusive;
-		this.ordered = template.ordered;
-		this.blockingRetries = template.blockingRetries;
-		this.discardExpired = template.discardExpired;
+		this.draft.copyFrom(template.draft);
 		return self();
 	}
 
@@ -133,7 +72,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B concurrency(int concurrency) {
-		this.concurrency = atLeastOne("Concurrency", concurrency);
+		this.draft.concurrency = ListenerDraft.atLeastOne("Concurrency", concurrency);
 		return self();
 	}
 
@@ -144,7 +83,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B prefetch(int prefetch) {
-		this.prefetch = atLeastOne("Prefetch", prefetch);
+		this.draft.prefetch = ListenerDraft.atLeastOne("Prefetch", prefetch);
 		return self();
 	}
 
@@ -155,7 +94,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B visibilityTimeout(Duration timeout) {
-		this.visibilityTimeout = positive("Visibility timeout", timeout);
+		this.draft.visibilityTimeout = ListenerDraft.positive("Visibility timeout", timeout);
 		return self();
 	}
 
@@ -168,7 +107,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B leaseRenewalLimit(Duration limit) {
-		this.leaseRenewalLimit = positive("Lease renewal limit", limit);
+		this.draft.leaseRenewalLimit = ListenerDraft.positive("Lease renewal limit", limit);
 		return self();
 	}
 
@@ -179,7 +118,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B pollTimeout(Duration timeout) {
-		this.pollTimeout = positive("Poll timeout", timeout);
+		this.draft.pollTimeout = ListenerDraft.positive("Poll timeout", timeout);
 		return self();
 	}
 
@@ -189,7 +128,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B shutdownTimeout(Duration timeout) {
-		this.shutdownTimeout = positive("Shutdown timeout", timeout);
+		this.draft.shutdownTimeout = ListenerDraft.positive("Shutdown timeout", timeout);
 		return self();
 	}
 
@@ -200,7 +139,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B trimInterval(Duration interval) {
-		this.trimInterval = positive("Trim interval", interval);
+		this.draft.trimInterval = ListenerDraft.positive("Trim interval", interval);
 		return self();
 	}
 
@@ -210,7 +149,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B deadLetterRetention(Duration retention) {
-		this.deadLetterRetention = positive("Dead-letter retention", retention);
+		this.draft.deadLetterRetention = ListenerDraft.positive("Dead-letter retention", retention);
 		return self();
 	}
 
@@ -223,7 +162,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B staleConsumerTimeout(Duration timeout) {
-		this.staleConsumerTimeout = positive("Stale consumer timeout", timeout);
+		this.draft.staleConsumerTimeout = ListenerDraft.positive("Stale consumer timeout", timeout);
 		return self();
 	}
 
@@ -234,12 +173,12 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 */
 	public B retryPolicy(RetryPolicy policy) {
 		Objects.requireNonNull(policy, "Retry policy must not be null");
-		this.maxAttempts = policy.maxAttempts();
-		this.initialBackoff = policy.initialBackoff();
-		this.backoffMultiplier = policy.multiplier();
-		this.maxBackoff = policy.maxBackoff();
-		this.jitter = policy.jitter();
-		this.nonRetryable = new LinkedHashSet<>(policy.nonRetryable());
+		this.draft.maxAttempts = policy.maxAttempts();
+		this.draft.initialBackoff = policy.initialBackoff();
+		this.draft.backoffMultiplier = policy.multiplier();
+		this.draft.maxBackoff = policy.maxBackoff();
+		this.draft.jitter = policy.jitter();
+		this.draft.nonRetryable = new LinkedHashSet<>(policy.nonRetryable());
 		return self();
 	}
 
@@ -249,7 +188,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B maxAttempts(int attempts) {
-		this.maxAttempts = atLeastOne("Max attempts", attempts);
+		this.draft.maxAttempts = ListenerDraft.atLeastOne("Max attempts", attempts);
 		return self();
 	}
 
@@ -259,7 +198,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B initialBackoff(Duration backoff) {
-		this.initialBackoff = Objects.requireNonNull(backoff, "Initial backoff must not be null");
+		this.draft.initialBackoff = Objects.requireNonNull(backoff, "Initial backoff must not be null");
 		return self();
 	}
 
@@ -269,7 +208,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B backoffMultiplier(double multiplier) {
-		this.backoffMultiplier = multiplier;
+		this.draft.backoffMultiplier = multiplier;
 		return self();
 	}
 
@@ -279,7 +218,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B maxBackoff(Duration backoff) {
-		this.maxBackoff = Objects.requireNonNull(backoff, "Max backoff must not be null");
+		this.draft.maxBackoff = Objects.requireNonNull(backoff, "Max backoff must not be null");
 		return self();
 	}
 
@@ -289,7 +228,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B jitter(double jitter) {
-		this.jitter = jitter;
+		this.draft.jitter = jitter;
 		return self();
 	}
 
@@ -300,7 +239,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B nonRetryable(Collection<Class<? extends Throwable>> types) {
-		this.nonRetryable = new LinkedHashSet<>(Objects.requireNonNull(types, "Types must not be null"));
+		this.draft.nonRetryable = new LinkedHashSet<>(Objects.requireNonNull(types, "Types must not be null"));
 		return self();
 	}
 
@@ -311,7 +250,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B executor(Executor executor) {
-		this.executor = executor;
+		this.draft.executor = executor;
 		return self();
 	}
 
@@ -321,7 +260,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B autoStartup(boolean autoStartup) {
-		this.autoStartup = autoStartup;
+		this.draft.autoStartup = autoStartup;
 		return self();
 	}
 
@@ -334,7 +273,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B exclusive(boolean exclusive) {
-		this.exclusive = exclusive;
+		this.draft.exclusive = exclusive;
 		return self();
 	}
 
@@ -348,7 +287,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B ordered(boolean ordered) {
-		this.ordered = ordered;
+		this.draft.ordered = ordered;
 		return self();
 	}
 
@@ -361,7 +300,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B blockingRetries(boolean blocking) {
-		this.blockingRetries = blocking;
+		this.draft.blockingRetries = blocking;
 		return self();
 	}
 
@@ -375,7 +314,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return this builder
 	 */
 	public B discardExpired(boolean discard) {
-		this.discardExpired = discard;
+		this.draft.discardExpired = discard;
 		return self();
 	}
 
@@ -384,33 +323,7 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 * @return the settings
 	 */
 	protected ListenerSettings buildSettings() {
-		RetryPolicy retry = new RetryPolicy(this.maxAttempts, this.initialBackoff, this.backoffMultiplier,
-				this.maxBackoff, this.jitter, this.nonRetryable);
-		if (this.blockingRetries != null && !this.ordered) {
-			throw new IllegalArgumentException(
-					"Blocking retries apply to ordered listeners only: set ordered, or leave blocking retries unset");
-		}
-		return new ListenerSettings(this.concurrency, (this.prefetch != null) ? this.prefetch : this.concurrency,
-				this.visibilityTimeout,
-				(this.leaseRenewalLimit != null) ? this.leaseRenewalLimit : this.visibilityTimeout.multipliedBy(10),
-				this.pollTimeout, this.shutdownTimeout, this.trimInterval, this.deadLetterRetention,
-				this.staleConsumerTimeout, retry, this.executor, this.autoStartup, this.exclusive || this.ordered,
-				this.ordered, this.ordered && (this.blockingRetries == null || this.blockingRetries),
-				this.discardExpired);
-	}
-
-	private static int atLeastOne(String what, int value) {
-		if (value < 1) {
-			throw new IllegalArgumentException(what + " must be at least 1, but was " + value);
-		}
-		return value;
-	}
-
-	private static Duration positive(String what, Duration value) {
-		if (value == null || value.isNegative() || value.isZero()) {
-			throw new IllegalArgumentException(what + " must be positive, but was " + value);
-		}
-		return value;
+		return this.draft.build();
 	}
 
 }

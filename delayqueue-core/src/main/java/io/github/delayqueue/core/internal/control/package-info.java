@@ -17,6 +17,7 @@
 /**
  * Flow control held in Redis for every instance: the pause state of queues and consumer
  * groups, and the gates that listener containers consult before they read or start a
- * handler. Internal: not API, may change in any release.
+ * handler; the size limits every producer's send script enforces ({@link SizeLimits}).
+ * Internal: not API, may change in any release.
  */
 package io.github.delayqueue.core.internal.control;

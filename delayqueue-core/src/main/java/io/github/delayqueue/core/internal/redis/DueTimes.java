@@ -83,4 +83,23 @@ public final class DueTimes {
 		return delay.toMillis() + ((delay.getNano() % NANOS_PER_MILLI != 0) ? 1 : 0);
 	}
 
+	/** The longest expire-after, in days. */
+	public static final int MAX_EXPIRE_AFTER_DAYS = 3650;
+
+	/**
+	 * Checks an expire-after.
+	 * @param expireAfter the duration
+	 * @param what what it is, for the error
+	 * @return the duration
+	 * @throws IllegalArgumentException when out of range
+	 */
+	public static Duration checkExpireAfter(Duration expireAfter, String what) {
+		if (expireAfter == null || expireAfter.compareTo(Duration.ofMillis(1)) < 0
+				|| expireAfter.compareTo(Duration.ofDays(MAX_EXPIRE_AFTER_DAYS)) > 0) {
+			throw new IllegalArgumentException(what + " must be from 1 ms to " + MAX_EXPIRE_AFTER_DAYS
+					+ " days (it counts from the due time), but was " + expireAfter);
+		}
+		return expireAfter;
+	}
+
 }

@@ -92,4 +92,33 @@ public final class ServerChecks {
 		return (server != null) ? server.getProperty("redis_version") : null;
 	}
 
+	/**
+	 * Compares two Redis versions ({@code 7.0.15}, {@code 7.2}) part by part; a part that
+	 * is not a number counts as 0.
+	 * @param version a version
+	 * @param other another
+	 * @return negative, zero or positive as {@code version} is older, the same or newer
+	 */
+	public static int compareVersions(String version, String other) {
+		String[] left = version.trim().split("\\.");
+		String[] right = other.trim().split("\\.");
+		for (int i = 0; i < Math.max(left.length, right.length); i++) {
+			int a = (i < left.length) ? parse(left[i]) : 0;
+			int b = (i < right.length) ? parse(right[i]) : 0;
+			if (a != b) {
+				return Integer.compare(a, b);
+			}
+		}
+		return 0;
+	}
+
+	private static int parse(String part) {
+		try {
+			return Integer.parseInt(part);
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
 }

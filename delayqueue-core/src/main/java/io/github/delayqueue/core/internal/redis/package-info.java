@@ -17,7 +17,8 @@
 /**
  * Redis keys, names, due-time limits, the message envelope, the wire format (stream and
  * dead-letter fields, the retry-member format, the scripts' shared prelude) and the Lua
- * scripts with their runner. Guarantee: each field name and format is defined once, in
+ * scripts with their runner, and {@link RedisCalls}: how an operation words a failed
+ * call. Guarantee: each field name and format is defined once, in
  * {@link io.github.delayqueue.core.internal.redis.WireFormat}. Internal: not API, may
  * change in any release.
  */

@@ -21,6 +21,7 @@
  * outage (WARN once with the reason, INFO on recovery) and a supervisor that replaces a
  * thread that ended while its loop should run;
  * {@link io.github.delayqueue.core.internal.runtime.Failures} describes and logs failures
- * that cannot describe themselves. Internal: not API, may change in any release.
+ * that cannot describe themselves; {@link GuardedObserver} keeps a throwing observer from
+ * the engine. Internal: not API, may change in any release.
  */
 package io.github.delayqueue.core.internal.runtime;

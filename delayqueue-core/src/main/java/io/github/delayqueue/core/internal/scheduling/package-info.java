@@ -17,7 +17,8 @@
 /**
  * Moving due messages from the schedules (ZSETs) to the streams: one scheduler per queue
  * consumed on a node, run while at least one group of the queue is joined. Guarantee: in
- * any interleaving of joins and leaves, a joined group has a running scheduler. Internal:
- * not API, may change in any release.
+ * any interleaving of joins and leaves, a joined group has a running scheduler. Also the
+ * recurring schedules: their ticks, their plan, and {@link ScheduleStore}, the schedules
+ * as Redis holds them. Internal: not API, may change in any release.
  */
 package io.github.delayqueue.core.internal.scheduling;

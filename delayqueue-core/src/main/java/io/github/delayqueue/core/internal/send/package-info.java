@@ -15,9 +15,11 @@
  */
 
 /**
- * The send path's parts that need no engine: for now, the future of a send deferred to
- * its transaction's commit. The rest of the send path (preparing, routing, writing,
- * reporting) is to move here from the API package. Internal: not API, may change in any
- * release.
+ * The send path, top to bottom: {@link SendBatch} prepares the messages on the caller's
+ * thread (checks, encoding, ids, observations) and routes each to its partition;
+ * {@link Sends} writes them (sequential script calls, coalesced single sends, pipelined
+ * or durable), now or after the transaction's commit, and reports the results. The steps
+ * take what they need from a {@link SendContext} the engine builds once. Internal: not
+ * API, may change in any release.
  */
 package io.github.delayqueue.core.internal.send;

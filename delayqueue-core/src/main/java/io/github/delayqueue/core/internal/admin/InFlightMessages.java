@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.admin;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -33,6 +33,8 @@ import org.springframework.data.redis.connection.RedisStreamCommands.XPendingOpt
 import org.springframework.data.redis.connection.stream.ByteRecord;
 import org.springframework.data.redis.connection.stream.PendingMessage;
 import org.springframework.data.redis.connection.stream.PendingMessages;
+import io.github.delayqueue.core.InFlightMessage;
+import io.github.delayqueue.core.internal.redis.RedisCalls;
 
 /**
  * Reads a queue's in-flight messages for {@link DelayQueueAdmin}: the pending entries of
@@ -40,18 +42,18 @@ import org.springframework.data.redis.connection.stream.PendingMessages;
  * and group, one {@code XPENDING} of the oldest entries (at most a page) per stream, then
  * one {@code XRANGE} per entry shown, for its message id.
  */
-final class InFlightMessages {
+public final class InFlightMessages {
 
 	/** The largest page. */
 	static final int MAX_PAGE = 1000;
 
-	private final DelayQueueEngine engine;
+	private final AdminContext context;
 
-	InFlightMessages(DelayQueueEngine engine) {
-		this.engine = engine;
+	public InFlightMessages(AdminContext context) {
+		this.context = context;
 	}
 
-	List<InFlightMessage> list(String queue, InFlightMessage.Order order, int count) {
+	public List<InFlightMessage> list(String queue, InFlightMessage.Order order, int count) {
 		QueueNames.queue(queue);
 		if (count < 1 || count > MAX_PAGE) {
 			throw new IllegalArgumentException(
@@ -62,10 +64,10 @@ final class InFlightMessages {
 			case DELIVERIES -> Comparator.comparingLong(InFlightMessage::deliveries).reversed();
 		};
 		return RedisCalls.inRedis("read the in-flight messages of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((connection) -> {
-					this.engine.layouts().verifyPartitions(connection, queue);
+				() -> this.context.scripts().execute((connection) -> {
+					this.context.layouts().verifyPartitions(connection, queue);
 					List<Pending> all = new ArrayList<>();
-					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+					for (QueueKeys keys : this.context.partitionKeys(queue)) {
 						for (Map<String, Object> info : QueueInspection.groupInfo(connection, keys.stream())) {
 							String group = ScriptRunner.asString(info.get("name"));
 							pending(connection, keys, group, keys.stream(), false, count, all);

@@ -14,67 +14,71 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.admin;
 
 import java.util.OptionalLong;
 
 import io.github.delayqueue.core.internal.redis.QueueNames;
+import io.github.delayqueue.core.QueueControlState;
+import io.github.delayqueue.core.RateLimit;
+import io.github.delayqueue.core.internal.redis.RedisCalls;
+import io.github.delayqueue.core.internal.control.SizeLimits;
 
 /**
  * The flow controls of {@link DelayQueueAdmin}: pause, rate limits and size limits, each
  * stored in Redis for every instance and producer. Group names are checked by the admin.
  */
-final class QueueControls {
+public final class QueueControls {
 
-	private final DelayQueueEngine engine;
+	private final AdminContext context;
 
-	QueueControls(DelayQueueEngine engine) {
-		this.engine = engine;
+	public QueueControls(AdminContext context) {
+		this.context = context;
 	}
 
-	QueueControlState read(String queue) {
+	public QueueControlState read(String queue) {
 		QueueNames.queue(queue);
 		return RedisCalls.inRedis("read the controls of queue '" + queue + "'",
-				() -> this.engine.controls().read(queue));
+				() -> this.context.controls().read(queue));
 	}
 
 	/** Pauses (or resumes) a queue, or one group of it. */
-	QueueControlState pause(String queue, String group, boolean pause) {
+	public QueueControlState pause(String queue, String group, boolean pause) {
 		QueueNames.queue(queue);
 		String what = (pause ? "pause" : "resume") + " queue '" + queue + "'"
 				+ ((group != null) ? ", group '" + group + "'" : "");
-		return RedisCalls.inRedis(what,
-				() -> pause ? this.engine.controls().pause(queue, group) : this.engine.controls().resume(queue, group));
+		return RedisCalls.inRedis(what, () -> pause ? this.context.controls().pause(queue, group)
+				: this.context.controls().resume(queue, group));
 	}
 
 	/** Sets (or removes, {@code null}) the rate limit of a queue or one group of it. */
-	QueueControlState rate(String queue, String group, RateLimit limit) {
+	public QueueControlState rate(String queue, String group, RateLimit limit) {
 		QueueNames.queue(queue);
 		String what = ((limit != null) ? "limit the rate of" : "remove the rate limit of") + " queue '" + queue + "'"
 				+ ((group != null) ? ", group '" + group + "'" : "");
-		return RedisCalls.inRedis(what, () -> this.engine.controls().limitRate(queue, group, limit));
+		return RedisCalls.inRedis(what, () -> this.context.controls().limitRate(queue, group, limit));
 	}
 
 	/** Sets the size limit of a queue, or removes it ({@code null}). */
-	void limitSize(String queue, Long max) {
+	public void limitSize(String queue, Long max) {
 		QueueNames.queue(queue);
 		if (max != null) {
 			SizeLimits.check(queue, max);
 		}
 		RedisCalls.inRedis(
 				((max != null) ? "limit the size of" : "remove the size limit of") + " queue '" + queue + "'", () -> {
-					this.engine.layouts().verifyPartitions(queue);
-					return this.engine.scripts().execute((connection) -> {
-						SizeLimits.write(connection, this.engine.partitionKeys(queue), max);
+					this.context.layouts().verifyPartitions(queue);
+					return this.context.scripts().execute((connection) -> {
+						SizeLimits.write(connection, this.context.partitionKeys(queue), max);
 						return null;
 					});
 				});
 	}
 
-	OptionalLong sizeLimit(String queue) {
+	public OptionalLong sizeLimit(String queue) {
 		QueueNames.queue(queue);
-		return RedisCalls.inRedis("read the size limit of queue '" + queue + "'", () -> this.engine.scripts()
-			.execute((connection) -> SizeLimits.read(connection, this.engine.partitionKeys(queue).get(0))));
+		return RedisCalls.inRedis("read the size limit of queue '" + queue + "'", () -> this.context.scripts()
+			.execute((connection) -> SizeLimits.read(connection, this.context.partitionKeys(queue).get(0))));
 	}
 
 }

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.send;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +27,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
+import io.github.delayqueue.core.DelayMessage;
+import io.github.delayqueue.core.SendResult;
+import io.github.delayqueue.core.QueueFullException;
 import io.github.delayqueue.core.internal.redis.DueTimes;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
@@ -43,7 +46,7 @@ import io.micrometer.observation.ObservationRegistry;
  * The size limits apply to what the caller gave: the payload, and the headers the caller
  * set. Headers the engine adds (the trace context an observation writes) are not counted.
  */
-final class SendBatch {
+public final class SendBatch {
 
 	private static final Base64.Encoder ID_ENCODER = Base64.getUrlEncoder().withoutPadding();
 
@@ -57,7 +60,7 @@ final class SendBatch {
 	/** One per message while a registry observes sends, started. */
 	private final List<Observation> observations = new ArrayList<>();
 
-	private final DelayQueueEngine engine;
+	private final SendContext context;
 
 	/**
 	 * Whether the caller sent one message ({@code send}, not {@code sendAll}): a refusal
@@ -65,11 +68,18 @@ final class SendBatch {
 	 */
 	final boolean single;
 
-	SendBatch(DelayQueueEngine engine, Collection<? extends DelayMessage<?>> messages, boolean single) {
-		this.engine = engine;
+	/**
+	 * Prepares messages a caller sends.
+	 * @param context the send path's settings
+	 * @param messages the messages
+	 * @param single whether the caller sent one message: a refusal then throws
+	 * @throws IllegalArgumentException when a message is over a size limit
+	 */
+	public SendBatch(SendContext context, Collection<? extends DelayMessage<?>> messages, boolean single) {
+		this.context = context;
 		this.single = single;
 		this.all = new ArrayList<>(messages.size());
-		ObservationRegistry registry = engine.observationRegistry();
+		ObservationRegistry registry = context.observations();
 		for (DelayMessage<?> message : messages) {
 			Prepared prepared;
 			if (registry.isNoop()) {
@@ -92,7 +102,6 @@ final class SendBatch {
 					throw ex;
 				}
 			}
-			prepared.partitionKey = message.key();
 			add(prepared);
 		}
 	}
@@ -101,8 +110,8 @@ final class SendBatch {
 	 * A batch of messages prepared before (rows of the outbox): no observation, refusals
 	 * reported in the results.
 	 */
-	SendBatch(DelayQueueEngine engine, List<Prepared> prepared) {
-		this.engine = engine;
+	public SendBatch(SendContext context, List<Prepared> prepared) {
+		this.context = context;
 		this.single = false;
 		this.all = new ArrayList<>(prepared.size());
 		prepared.forEach(this::add);
@@ -110,7 +119,7 @@ final class SendBatch {
 
 	private void add(Prepared prepared) {
 		this.all.add(prepared);
-		QueueKeys keys = this.engine.layouts()
+		QueueKeys keys = this.context.layouts()
 			.keysFor(prepared.queue, (prepared.partitionKey != null) ? prepared.partitionKey : prepared.id);
 		this.byPartition.computeIfAbsent(keys, (partition) -> new ArrayList<>()).add(prepared);
 		this.queueNames.add(prepared.queue);
@@ -123,19 +132,19 @@ final class SendBatch {
 	 */
 	private Prepared prepare(DelayMessage<?> message, Map<String, String> headers, String chosenId) {
 		Duration expireAfter = (message.expireAfter() != null) ? message.expireAfter()
-				: this.engine.expireAfter(message.queue());
-		byte[] envelope = envelope(this.engine, message.queue(), message.payload(), message.headers(), headers,
+				: this.context.expireAfter().apply(message.queue());
+		byte[] envelope = envelope(this.context, message.queue(), message.payload(), message.headers(), headers,
 				message.maxAttempts(), expireAfter, message.key(), message.priority());
 		// a generated id cannot collide with a scheduled one: the script skips the dedup
 		// look-up
 		String mode = (message.id() == null) ? "2" : (message.replaceExisting() ? "1" : "0");
 		String id = (chosenId != null) ? chosenId : (message.id() != null) ? message.id() : generateId();
 		if (message.deliverAt() != null) {
-			return new Prepared(message.queue(), id, envelope, WireFormat.DUE_AT,
+			return new Prepared(message.queue(), id, message.key(), envelope, WireFormat.DUE_AT,
 					DueTimes.epochMillis(message.deliverAt()), mode);
 		}
-		return new Prepared(message.queue(), id, envelope, WireFormat.DUE_IN, DueTimes.delayMillis(message.delay()),
-				mode);
+		return new Prepared(message.queue(), id, message.key(), envelope, WireFormat.DUE_IN,
+				DueTimes.delayMillis(message.delay()), mode);
 	}
 
 	/**
@@ -145,19 +154,19 @@ final class SendBatch {
 	 * @param expireAfter the time to live from the due time, or {@code null}
 	 * @param priority 0 to 9
 	 */
-	static byte[] envelope(DelayQueueEngine engine, String queue, Object payload, Map<String, String> callerHeaders,
+	public static byte[] envelope(SendContext context, String queue, Object payload, Map<String, String> callerHeaders,
 			Map<String, String> headers, int maxAttempts, Duration expireAfter, String key, int priority) {
-		byte[] encoded = engine.codec().encode(payload);
-		if (encoded.length > engine.maxPayloadSize()) {
+		byte[] encoded = context.codec().encode(payload);
+		if (encoded.length > context.maxPayloadSize()) {
 			throw new IllegalArgumentException("Payload for queue '" + queue + "' is " + encoded.length
-					+ " bytes, over the limit of " + engine.maxPayloadSize() + " bytes");
+					+ " bytes, over the limit of " + context.maxPayloadSize() + " bytes");
 		}
 		// the caller's headers only: the limit is the caller's, the engine's own are
 		// extra
 		int headersSize = Envelope.headersSize(callerHeaders);
-		if (headersSize > engine.maxHeadersSize()) {
+		if (headersSize > context.maxHeadersSize()) {
 			throw new IllegalArgumentException("Headers for queue '" + queue + "' are " + headersSize
-					+ " bytes, over the limit of " + engine.maxHeadersSize() + " bytes");
+					+ " bytes, over the limit of " + context.maxHeadersSize() + " bytes");
 		}
 		return new Envelope(headers, maxAttempts, (expireAfter != null) ? expireAfter.toMillis() : 0, key, encoded,
 				priority)
@@ -170,19 +179,19 @@ final class SendBatch {
 		return ID_ENCODER.encodeToString(random);
 	}
 
-	String queues() {
+	public String queues() {
 		return String.join(", ", this.queueNames);
 	}
 
 	/** The results of a send that was deferred until a commit. */
-	List<SendResult> deferred() {
+	public List<SendResult> deferred() {
 		return this.all.stream()
 			.map((prepared) -> new SendResult(prepared.queue, prepared.id, SendResult.Status.DEFERRED, null))
 			.toList();
 	}
 
 	/** Stops the observations of the sends, with the failure if they failed. */
-	void stop(Throwable failure) {
+	public void stop(Throwable failure) {
 		for (Observation observation : this.observations) {
 			if (failure != null) {
 				observation.error(failure);
@@ -192,8 +201,16 @@ final class SendBatch {
 		this.observations.clear();
 	}
 
+	/**
+	 * Returns the messages, in the order they were given.
+	 * @return the prepared messages
+	 */
+	public List<Prepared> all() {
+		return this.all;
+	}
+
 	/** One message, ready for the send script. */
-	static final class Prepared {
+	public static final class Prepared {
 
 		final String queue;
 
@@ -208,20 +225,61 @@ final class SendBatch {
 		final String mode;
 
 		/** The message's key, which picks its partition (the id when {@code null}). */
-		String partitionKey;
+		final String partitionKey;
 
 		SendResult result;
 
 		/** Why the send script refused it (over the queue's size limit), or null. */
 		QueueFullException refusal;
 
-		Prepared(String queue, String id, byte[] envelope, String kind, long value, String mode) {
+		/**
+		 * A message ready for the send script.
+		 * @param queue its queue
+		 * @param id its id
+		 * @param partitionKey its key, which picks its partition, or {@code null}
+		 * @param envelope its encoded envelope
+		 * @param kind {@link WireFormat#DUE_AT} or {@link WireFormat#DUE_IN}
+		 * @param value the due time or delay in milliseconds
+		 * @param mode the script's dedup mode: {@code 0} keep an existing message,
+		 * {@code 1} replace it, {@code 2} a generated id
+		 */
+		public Prepared(String queue, String id, String partitionKey, byte[] envelope, String kind, long value,
+				String mode) {
 			this.queue = queue;
 			this.id = id;
+			this.partitionKey = partitionKey;
 			this.envelope = envelope;
 			this.kind = kind;
 			this.value = value;
 			this.mode = mode;
+		}
+
+		public String queue() {
+			return this.queue;
+		}
+
+		public String id() {
+			return this.id;
+		}
+
+		public String partitionKey() {
+			return this.partitionKey;
+		}
+
+		public byte[] envelope() {
+			return this.envelope;
+		}
+
+		public String kind() {
+			return this.kind;
+		}
+
+		public long value() {
+			return this.value;
+		}
+
+		public String mode() {
+			return this.mode;
 		}
 
 	}

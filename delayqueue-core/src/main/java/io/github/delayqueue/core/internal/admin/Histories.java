@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.admin;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -28,34 +28,36 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 
 import org.springframework.data.redis.connection.RedisConnection;
+import io.github.delayqueue.core.QueueHistory;
+import io.github.delayqueue.core.internal.redis.RedisCalls;
 
 /**
  * Reads a queue's history for {@link DelayQueueAdmin}: bounded work, whatever the traffic
  * (the last hour reads 2 hashes of at most 60 fields; the last day 2 and the last week 8
  * hashes of at most 120 fields).
  */
-final class Histories {
+public final class Histories {
 
 	private static final long MINUTE = 60_000;
 
-	private final DelayQueueEngine engine;
+	private final AdminContext context;
 
-	Histories(DelayQueueEngine engine) {
-		this.engine = engine;
+	public Histories(AdminContext context) {
+		this.context = context;
 	}
 
-	QueueHistory read(String queue, QueueHistory.Span span) {
+	public QueueHistory read(String queue, QueueHistory.Span span) {
 		QueueNames.queue(queue);
 		if (span == null) {
 			throw new IllegalArgumentException("Span must not be null: use HOUR, DAY or WEEK");
 		}
-		QueueKeys keys = this.engine.keys(queue);
-		long nowMinute = this.engine.clock().millis() / MINUTE;
+		QueueKeys keys = this.context.keys().apply(queue);
+		long nowMinute = this.context.clock().millis() / MINUTE;
 		long step = span.interval().toMinutes();
 		long last = nowMinute / step;
 		long first = last - span.points() + 1;
 		return RedisCalls.inRedis("read the history of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((connection) -> {
+				() -> this.context.scripts().execute((connection) -> {
 					Map<String, Map<String, String>> hashes = new HashMap<>();
 					List<QueueHistory.Point> points = new ArrayList<>(span.points());
 					for (long interval = first; interval <= last; interval++) {
@@ -89,7 +91,7 @@ final class Histories {
 		return fields;
 	}
 
-	static QueueHistory.Point point(Instant start, String value) {
+	public static QueueHistory.Point point(Instant start, String value) {
 		long[] counts = new long[HistoryRecorder.WIDTH];
 		if (value != null && !value.isEmpty()) {
 			String[] parts = value.split(",");

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.admin;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -33,6 +33,8 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.ScheduledMessage;
+import io.github.delayqueue.core.internal.redis.RedisCalls;
 
 /**
  * Reads a queue's scheduled messages for {@link DelayQueueAdmin}: a page in due order
@@ -40,7 +42,7 @@ import io.github.delayqueue.core.internal.redis.Scripts;
  * of at most a page (and the envelopes of the page), however many messages the queue
  * holds; never a whole-schedule read.
  */
-final class ScheduledMessages {
+public final class ScheduledMessages {
 
 	/** The largest page. */
 	static final int MAX_PAGE = 1000;
@@ -56,13 +58,13 @@ final class ScheduledMessages {
 		.thenComparing((ScheduledMessage message) -> message.id().getBytes(StandardCharsets.UTF_8),
 				Arrays::compareUnsigned);
 
-	private final DelayQueueEngine engine;
+	private final AdminContext context;
 
-	ScheduledMessages(DelayQueueEngine engine) {
-		this.engine = engine;
+	public ScheduledMessages(AdminContext context) {
+		this.context = context;
 	}
 
-	List<ScheduledMessage> page(String queue, String after, int count) {
+	public List<ScheduledMessage> page(String queue, String after, int count) {
 		QueueNames.queue(queue);
 		if (count < 1 || count > MAX_PAGE) {
 			throw new IllegalArgumentException(
@@ -70,10 +72,10 @@ final class ScheduledMessages {
 		}
 		Cursor cursor = Cursor.parse(after);
 		return RedisCalls.inRedis("read the scheduled messages of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((connection) -> {
-					this.engine.layouts().verifyPartitions(connection, queue);
+				() -> this.context.scripts().execute((connection) -> {
+					this.context.layouts().verifyPartitions(connection, queue);
 					List<ScheduledMessage> all = new ArrayList<>();
-					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+					for (QueueKeys keys : this.context.partitionKeys(queue)) {
 						all.addAll(page(connection, keys, cursor, count));
 					}
 					all.sort(DUE_ORDER);
@@ -128,16 +130,16 @@ final class ScheduledMessages {
 		return messages;
 	}
 
-	Optional<ScheduledMessage> find(String queue, String id) {
+	public Optional<ScheduledMessage> find(String queue, String id) {
 		QueueNames.queue(queue);
 		QueueNames.messageId(id);
 		return RedisCalls.inRedis("look up message '" + id + "' in queue '" + queue + "'",
-				() -> this.engine.scripts().execute((connection) -> {
-					this.engine.layouts().verifyPartitions(connection, queue);
+				() -> this.context.scripts().execute((connection) -> {
+					this.context.layouts().verifyPartitions(connection, queue);
 					// where cancel looks: the partition of the id first, then the others
 					List<QueueKeys> order = new ArrayList<>();
-					order.add(this.engine.layouts().keysFor(queue, id));
-					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+					order.add(this.context.layouts().keysFor(queue, id));
+					for (QueueKeys keys : this.context.partitionKeys(queue)) {
 						if (!order.contains(keys)) {
 							order.add(keys);
 						}

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.admin;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,6 +24,9 @@ import java.util.OptionalLong;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.PartitionLayout;
+import io.github.delayqueue.core.internal.redis.RedisCalls;
+import io.github.delayqueue.core.internal.control.SizeLimits;
 
 /**
  * Changes a queue's partition count without losing a message: the new count is stored in
@@ -31,20 +34,20 @@ import io.github.delayqueue.core.internal.redis.Scripts;
  * too until they drain; the change is finished once they hold nothing, which retires them
  * (sends to them are refused from then on). See {@code docs/scaling.md}.
  */
-final class PartitionChanges {
+public final class PartitionChanges {
 
 	private static final byte[] PARTITIONS = "partitions".getBytes(StandardCharsets.UTF_8);
 
 	private static final byte[] PREVIOUS = "previous".getBytes(StandardCharsets.UTF_8);
 
-	private final DelayQueueEngine engine;
+	private final AdminContext context;
 
-	PartitionChanges(DelayQueueEngine engine) {
-		this.engine = engine;
+	public PartitionChanges(AdminContext context) {
+		this.context = context;
 	}
 
-	PartitionLayout layout(String queue) {
-		QueueKeys first = this.engine.keys(queue);
+	public PartitionLayout layout(String queue) {
+		QueueKeys first = this.context.keys().apply(queue);
 		return RedisCalls.inRedis("read the partitions of queue '" + queue + "'", () -> {
 			int[] counts = counts(first);
 			List<String> held = (counts[1] > 0) ? held(first.drainingPartitions(counts[0], counts[1]), "check")
@@ -53,8 +56,8 @@ final class PartitionChanges {
 		});
 	}
 
-	PartitionLayout change(String queue, int count) {
-		QueueKeys first = this.engine.keys(queue);
+	public PartitionLayout change(String queue, int count) {
+		QueueKeys first = this.context.keys().apply(queue);
 		if (count < 1 || count > QueueKeys.MAX_PARTITIONS) {
 			throw new IllegalArgumentException("Partitions of queue '" + queue + "' must be between 1 and "
 					+ QueueKeys.MAX_PARTITIONS + ", but was " + count);
@@ -71,12 +74,12 @@ final class PartitionChanges {
 			}
 			List<QueueKeys> draining = first.drainingPartitions(count, counts[0]);
 			// the size limit, if any, is copied to the partitions of the new layout
-			OptionalLong limit = this.engine.scripts()
+			OptionalLong limit = this.context.scripts()
 				.execute((connection) -> SizeLimits.read(connection, first.partition(0, counts[0])));
 			// a partition retired by an earlier change may be one of the new layout
 			for (int partition = 0; partition < count; partition++) {
 				QueueKeys keys = first.partition(partition, count);
-				this.engine.scripts().execute((connection) -> {
+				this.context.scripts().execute((connection) -> {
 					connection.keyCommands().del(QueueKeys.bytes(keys.retired()));
 					if (limit.isPresent()) {
 						SizeLimits.write(connection, List.of(keys), limit.getAsLong());
@@ -84,7 +87,7 @@ final class PartitionChanges {
 					return null;
 				});
 			}
-			List<Object> reply = this.engine.scripts()
+			List<Object> reply = this.context.scripts()
 				.run(Scripts.CHANGE_PARTITIONS, List.of(first.meta()), counts[0], count,
 						draining.isEmpty() ? "0" : "1");
 			if (ScriptRunner.asLong(reply.get(0)) != 1) {
@@ -96,8 +99,8 @@ final class PartitionChanges {
 		});
 	}
 
-	PartitionLayout finish(String queue) {
-		QueueKeys first = this.engine.keys(queue);
+	public PartitionLayout finish(String queue) {
+		QueueKeys first = this.context.keys().apply(queue);
 		return RedisCalls.inRedis("finish the partition change of queue '" + queue + "'", () -> {
 			int[] counts = counts(first);
 			if (counts[1] == 0) {
@@ -112,14 +115,14 @@ final class PartitionChanges {
 				if (!held.isEmpty()) {
 					// a message arrived since the check: the partitions stay in use
 					for (QueueKeys undo : retired) {
-						this.engine.scripts()
+						this.context.scripts()
 							.execute((connection) -> connection.keyCommands().del(QueueKeys.bytes(undo.retired())));
 					}
 					refuseUnlessDrained(queue, counts, held);
 				}
 				retired.add(keys);
 			}
-			this.engine.scripts()
+			this.context.scripts()
 				.execute((connection) -> connection.hashCommands().hDel(QueueKeys.bytes(first.meta()), PREVIOUS));
 			return new PartitionLayout(queue, counts[0], 0, List.of());
 		});
@@ -135,7 +138,7 @@ final class PartitionChanges {
 
 	/** The partition count in Redis, and the count before a change in progress or 0. */
 	private int[] counts(QueueKeys first) {
-		List<byte[]> values = this.engine.scripts()
+		List<byte[]> values = this.context.scripts()
 			.execute((connection) -> connection.hashCommands()
 				.hMGet(QueueKeys.bytes(first.meta()), PARTITIONS, PREVIOUS));
 		return new int[] { count(values, 0, 1), count(values, 1, 0) };
@@ -166,7 +169,7 @@ final class PartitionChanges {
 			List<String> scriptKeys = new ArrayList<>(
 					List.of(keys.delayed(), keys.stream(), keys.dead(), keys.retired()));
 			List<Object> args = new ArrayList<>(List.of(mode));
-			for (Object group : this.engine.scripts().run(Scripts.GROUPS, List.of(keys.stream()))) {
+			for (Object group : this.context.scripts().run(Scripts.GROUPS, List.of(keys.stream()))) {
 				String name = groupName((List<?>) group);
 				scriptKeys.add(keys.retryDelayed(name));
 				scriptKeys.add(keys.retryStream(name));
@@ -175,7 +178,7 @@ final class PartitionChanges {
 			scriptKeys.add(keys.urgent());
 			scriptKeys.add(keys.fair());
 			scriptKeys.add(keys.farState());
-			List<Object> reply = this.engine.scripts().run(Scripts.RETIRE, scriptKeys, args.toArray());
+			List<Object> reply = this.context.scripts().run(Scripts.RETIRE, scriptKeys, args.toArray());
 			for (Object line : reply) {
 				held.add("partition " + keys.partition() + " ({" + keys.tag() + "}): " + ScriptRunner.asString(line));
 			}

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.admin;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,19 +26,21 @@ import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 
 import org.springframework.data.redis.connection.stream.RecordId;
+import io.github.delayqueue.core.DeadLetter;
+import io.github.delayqueue.core.internal.redis.RedisCalls;
 
 /**
  * The dead-letter operations of {@link DelayQueueAdmin}: list (across partitions, paged
  * by entry id), replay, replay all, delete, purge.
  */
-final class DeadLetters {
+public final class DeadLetters {
 
 	private static final String LARGEST_ENTRY_ID = "18446744073709551615-18446744073709551615";
 
-	private final DelayQueueEngine engine;
+	private final AdminContext context;
 
-	DeadLetters(DelayQueueEngine engine) {
-		this.engine = engine;
+	public DeadLetters(AdminContext context) {
+		this.context = context;
 	}
 
 	/**
@@ -49,7 +51,7 @@ final class DeadLetters {
 	 * @param count the page size
 	 * @return the page
 	 */
-	List<DeadLetter> list(String queue, String after, int count) {
+	public List<DeadLetter> list(String queue, String after, int count) {
 		QueueNames.queue(queue);
 		if (count < 1) {
 			throw new IllegalArgumentException("Page size must be at least 1, but was " + count);
@@ -68,9 +70,9 @@ final class DeadLetters {
 		int firstPartition = first;
 		String firstStart = start;
 		return RedisCalls.inRedis("list dead letters of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((connection) -> {
-					this.engine.layouts().verifyPartitions(connection, queue);
-					List<QueueKeys> partitions = this.engine.partitionKeys(queue);
+				() -> this.context.scripts().execute((connection) -> {
+					this.context.layouts().verifyPartitions(connection, queue);
+					List<QueueKeys> partitions = this.context.partitionKeys(queue);
 					List<DeadLetter> page = new ArrayList<>();
 					for (int partition = firstPartition; partition < partitions.size()
 							&& page.size() < count; partition++) {
@@ -96,7 +98,7 @@ final class DeadLetters {
 	 * @return whether it was found and replayed
 	 * @throws IllegalArgumentException when the entry id is not a stream id
 	 */
-	boolean replay(String queue, String entryId) {
+	public boolean replay(String queue, String entryId) {
 		QueueNames.deadLetterId(entryId);
 		QueueKeys keys = partitionOf(queue, entryId);
 		if (keys == null) {
@@ -115,7 +117,7 @@ final class DeadLetters {
 	 */
 	private QueueKeys partitionOf(String queue, String entryId) {
 		verifyPartitions(queue);
-		List<QueueKeys> partitions = this.engine.partitionKeys(queue);
+		List<QueueKeys> partitions = this.context.partitionKeys(queue);
 		int partition = QueueNames.deadLetterPartition(entryId);
 		return (partition < partitions.size()) ? partitions.get(partition) : null;
 	}
@@ -123,14 +125,14 @@ final class DeadLetters {
 	/** Checks the queue's partition count against Redis (once per queue and engine). */
 	private void verifyPartitions(String queue) {
 		RedisCalls.inRedis("read the partitions of queue '" + queue + "'", () -> {
-			this.engine.layouts().verifyPartitions(queue);
+			this.context.layouts().verifyPartitions(queue);
 			return null;
 		});
 	}
 
 	private DeadLetter find(String queue, QueueKeys keys, String entryId) {
 		String streamId = QueueNames.deadLetterStreamId(entryId);
-		return RedisCalls.inRedis("read dead letter " + entryId, () -> this.engine.scripts().execute((c) -> {
+		return RedisCalls.inRedis("read dead letter " + entryId, () -> this.context.scripts().execute((c) -> {
 			List<?> entries = ScriptRunner.run(c, Scripts.DEAD_RANGE, List.of(keys.dead()), streamId, streamId, 1);
 			if (entries == null || entries.isEmpty()) {
 				return null;
@@ -142,7 +144,7 @@ final class DeadLetters {
 	private boolean replay(QueueKeys keys, DeadLetter letter) {
 		String group = QueueNames.group(letter.group());
 		List<Object> reply = RedisCalls.inRedis("replay dead letter " + letter.entryId(),
-				() -> this.engine.scripts()
+				() -> this.context.scripts()
 					.run(Scripts.REPLAY, List.of(keys.dead(), keys.retryDelayed(group)),
 							QueueNames.deadLetterStreamId(letter.entryId()), group, keys.wakeChannel()));
 		return ScriptRunner.asLong(reply.get(0)) == 1;
@@ -154,7 +156,7 @@ final class DeadLetters {
 	 * @param group the group, or {@code null} for all groups
 	 * @return how many were replayed
 	 */
-	int replayAll(String queue, String group) {
+	public int replayAll(String queue, String group) {
 		int replayed = 0;
 		String after = null;
 		while (true) {
@@ -179,14 +181,14 @@ final class DeadLetters {
 	 * @return whether it existed
 	 * @throws IllegalArgumentException when the entry id is not a stream id
 	 */
-	boolean delete(String queue, String entryId) {
+	public boolean delete(String queue, String entryId) {
 		QueueNames.deadLetterId(entryId);
 		QueueKeys keys = partitionOf(queue, entryId);
 		if (keys == null) {
 			return false;
 		}
 		Long deleted = RedisCalls.inRedis("delete dead letter " + entryId,
-				() -> this.engine.scripts()
+				() -> this.context.scripts()
 					.execute((c) -> c.streamCommands()
 						.xDel(QueueKeys.bytes(keys.dead()), RecordId.of(QueueNames.deadLetterStreamId(entryId)))));
 		return deleted != null && deleted > 0;
@@ -198,12 +200,12 @@ final class DeadLetters {
 	 * @return how many were deleted: exactly those, also when dead letters are added
 	 * concurrently
 	 */
-	long purge(String queue) {
+	public long purge(String queue) {
 		verifyPartitions(queue);
 		long purged = 0;
-		for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+		for (QueueKeys keys : this.context.partitionKeys(queue)) {
 			List<Object> reply = RedisCalls.inRedis("purge dead letters of queue '" + queue + "'",
-					() -> this.engine.scripts().run(Scripts.PURGE_DEAD, List.of(keys.dead())));
+					() -> this.context.scripts().run(Scripts.PURGE_DEAD, List.of(keys.dead())));
 			purged += ScriptRunner.asLong(reply.get(0));
 		}
 		return purged;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.admin;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -33,26 +33,29 @@ import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 
 import org.springframework.data.redis.connection.RedisConnection;
+import io.github.delayqueue.core.QueueControlState;
+import io.github.delayqueue.core.QueueStats;
+import io.github.delayqueue.core.internal.redis.RedisCalls;
 
 /**
  * Reads a queue's state for {@link DelayQueueAdmin}: its stats over every partition, and
  * the owners of its partitions.
  */
-final class QueueInspection {
+public final class QueueInspection {
 
-	private final DelayQueueEngine engine;
+	private final AdminContext context;
 
-	QueueInspection(DelayQueueEngine engine) {
-		this.engine = engine;
+	public QueueInspection(AdminContext context) {
+		this.context = context;
 	}
 
 	/**
 	 * Returns the names of all queues ever sent to or consumed under this key prefix.
 	 * @return the queue names, sorted
 	 */
-	Set<String> queues() {
-		String registry = this.engine.keyPrefix() + ":queues";
-		return RedisCalls.inRedis("list queues", () -> this.engine.scripts().execute((connection) -> {
+	public Set<String> queues() {
+		String registry = this.context.keyPrefix() + ":queues";
+		return RedisCalls.inRedis("list queues", () -> this.context.scripts().execute((connection) -> {
 			Set<String> names = new TreeSet<>();
 			Set<byte[]> members = connection.setCommands().sMembers(QueueKeys.bytes(registry));
 			if (members != null) {
@@ -67,13 +70,13 @@ final class QueueInspection {
 	 * @param queue the queue
 	 * @return its stats
 	 */
-	QueueStats stats(String queue) {
+	public QueueStats stats(String queue) {
 		QueueNames.queue(queue);
 		return RedisCalls.inRedis("read stats of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((connection) -> {
-					this.engine.layouts().verifyPartitions(connection, queue);
+				() -> this.context.scripts().execute((connection) -> {
+					this.context.layouts().verifyPartitions(connection, queue);
 					QueueStats total = null;
-					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+					for (QueueKeys keys : this.context.partitionKeys(queue)) {
 						QueueStats partition = stats(connection, keys);
 						total = (total == null) ? partition : sum(total, partition);
 					}
@@ -88,14 +91,14 @@ final class QueueInspection {
 	 * @param group the group
 	 * @return consumer name by partition number, for the partitions owned now
 	 */
-	SortedMap<Integer, String> partitionOwners(String queue, String group) {
+	public SortedMap<Integer, String> partitionOwners(String queue, String group) {
 		QueueNames.queue(queue);
 		String checkedGroup = QueueNames.group(group);
 		return RedisCalls.inRedis("read the partition owners of queue '" + queue + "'",
-				() -> this.engine.scripts().execute((connection) -> {
-					this.engine.layouts().verifyPartitions(connection, queue);
+				() -> this.context.scripts().execute((connection) -> {
+					this.context.layouts().verifyPartitions(connection, queue);
 					SortedMap<Integer, String> owners = new TreeMap<>();
-					for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+					for (QueueKeys keys : this.context.partitionKeys(queue)) {
 						byte[] owner = connection.stringCommands().get(QueueKeys.bytes(keys.owner(checkedGroup)));
 						if (owner != null) {
 							owners.put(keys.partition(), new String(owner, StandardCharsets.UTF_8));
@@ -113,16 +116,16 @@ final class QueueInspection {
 	 * @param queue the queue
 	 * @return the groups, sorted
 	 */
-	SortedSet<String> groups(String queue) {
+	public SortedSet<String> groups(String queue) {
 		QueueNames.queue(queue);
-		SortedSet<String> groups = new TreeSet<>(this.engine.controls().groups(queue));
+		SortedSet<String> groups = new TreeSet<>(this.context.controls().groups(queue));
 		return RedisCalls.inRedis("read the consumer groups of queue '" + queue + "'", () -> {
-			QueueControlState controls = this.engine.controls().read(queue);
+			QueueControlState controls = this.context.controls().read(queue);
 			groups.addAll(controls.pausedGroups());
 			groups.addAll(controls.groupRateLimits().keySet());
-			return this.engine.scripts().execute((connection) -> {
-				this.engine.layouts().verifyPartitions(connection, queue);
-				for (QueueKeys keys : this.engine.partitionKeys(queue)) {
+			return this.context.scripts().execute((connection) -> {
+				this.context.layouts().verifyPartitions(connection, queue);
+				for (QueueKeys keys : this.context.partitionKeys(queue)) {
 					for (Map<String, Object> info : groupInfo(connection, keys.stream())) {
 						groups.add(ScriptRunner.asString(info.get("name")));
 					}
@@ -140,9 +143,9 @@ final class QueueInspection {
 	 * @throws IllegalArgumentException when the name is invalid, or the queue has no such
 	 * group, naming the groups it has
 	 */
-	String requireGroup(String queue, String group) {
+	public String requireGroup(String queue, String group) {
 		QueueNames.group(group);
-		if (this.engine.controls().groups(queue).contains(group)) {
+		if (this.context.controls().groups(queue).contains(group)) {
 			// a listener of this engine: known without asking Redis
 			return group;
 		}
@@ -229,7 +232,7 @@ final class QueueInspection {
 		return (value != null) ? value : 0;
 	}
 
-	static List<Map<String, Object>> groupInfo(RedisConnection connection, String stream) {
+	public static List<Map<String, Object>> groupInfo(RedisConnection connection, String stream) {
 		List<Map<String, Object>> groups = new ArrayList<>();
 		for (Object item : ScriptRunner.run(connection, Scripts.GROUPS, List.of(stream))) {
 			Map<String, Object> fields = new LinkedHashMap<>();

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.outbox;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,7 +28,7 @@ import java.util.Locale;
  * the rows a relay takes with {@code FOR UPDATE SKIP LOCKED}, so relays on several
  * instances take different rows and never wait for each other.
  */
-enum OutboxDialect {
+public enum OutboxDialect {
 
 	POSTGRESQL("postgresql"), MARIADB("mariadb"), H2("h2");
 
@@ -42,7 +42,7 @@ enum OutboxDialect {
 	 * The dialect of a connection's database, by its product name; a version without
 	 * {@code FOR UPDATE SKIP LOCKED} is refused.
 	 */
-	static OutboxDialect of(Connection connection) throws SQLException {
+	public static OutboxDialect of(Connection connection) throws SQLException {
 		DatabaseMetaData meta = connection.getMetaData();
 		String product = meta.getDatabaseProductName();
 		String name = (product != null) ? product.toLowerCase(Locale.ROOT) : "";
@@ -74,7 +74,7 @@ enum OutboxDialect {
 	}
 
 	/** The shipped DDL, for a table of that name. */
-	String ddl(String table) {
+	public String ddl(String table) {
 		String path = "/META-INF/delayqueue/outbox/" + this.resource + ".sql";
 		try (InputStream in = OutboxDialect.class.getResourceAsStream(path)) {
 			if (in == null) {
@@ -97,7 +97,7 @@ enum OutboxDialect {
 	/**
 	 * Takes the oldest rows due for a send, locked, skipping those another relay holds.
 	 */
-	String select(String table) {
+	public String select(String table) {
 		return "SELECT seq, queue_name, message_id, message_key, envelope, due_at, send_mode FROM " + table
 				+ " WHERE retry_at <= ? ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED";
 	}

@@ -14,10 +14,9 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.send;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,16 +24,16 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
-import io.github.delayqueue.core.SendBatch.Prepared;
-import io.github.delayqueue.core.internal.send.AfterCommitFuture;
+import io.github.delayqueue.core.Durability;
+import io.github.delayqueue.core.SendResult;
+import io.github.delayqueue.core.internal.send.SendBatch.Prepared;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.RedisCalls;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
-import io.github.delayqueue.core.internal.redis.Scripts;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -43,29 +42,29 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * {@code sendBatchSize} messages of one partition each, or once the current Spring
  * transaction committed.
  */
-final class Sends {
+public final class Sends {
 
 	private static final Log logger = LogFactory.getLog(Sends.class);
 
-	private final DelayQueueEngine engine;
+	private final SendContext context;
 
 	private final CoalescedSends coalesced;
 
-	Sends(DelayQueueEngine engine) {
-		this.engine = engine;
-		this.coalesced = new CoalescedSends(engine);
+	public Sends(SendContext context) {
+		this.context = context;
+		this.coalesced = new CoalescedSends(context);
 	}
 
 	/**
 	 * Whether a send on this thread is to wait for the commit of the current transaction
 	 * ({@code sendAfterCommit} for every send).
 	 */
-	boolean defersToCommit() {
-		return this.engine.sendAfterCommit() && TransactionSynchronizationManager.isSynchronizationActive();
+	public boolean defersToCommit() {
+		return this.context.sendAfterCommit() && TransactionSynchronizationManager.isSynchronizationActive();
 	}
 
 	/** Sends a batch now; its observations stop with the outcome. */
-	List<SendResult> send(SendBatch batch, Durability durability) {
+	public List<SendResult> send(SendBatch batch, Durability durability) {
 		try {
 			List<SendResult> results = sendNow(batch, durability);
 			batch.stop(null);
@@ -83,7 +82,7 @@ final class Sends {
 	 * is then cancelled). Outside a transaction, sends it now (on {@code executor} when
 	 * given).
 	 */
-	CompletableFuture<List<SendResult>> afterCommit(SendBatch batch, Durability durability, Executor executor) {
+	public CompletableFuture<List<SendResult>> afterCommit(SendBatch batch, Durability durability, Executor executor) {
 		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
 			return (executor != null) ? CompletableFuture.supplyAsync(() -> send(batch, durability), executor)
 					: CompletableFuture.completedFuture(send(batch, durability));
@@ -144,7 +143,7 @@ final class Sends {
 	}
 
 	/** The first result of a batch's future; cancelled (not failed) when it is. */
-	static CompletableFuture<SendResult> first(CompletableFuture<List<SendResult>> results) {
+	public static CompletableFuture<SendResult> first(CompletableFuture<List<SendResult>> results) {
 		// of the same kind: a deferred send's keeps refusing a wait inside its
 		// transaction
 		CompletableFuture<SendResult> result = results.newIncompleteFuture();
@@ -169,27 +168,27 @@ final class Sends {
 			return List.of();
 		}
 		String queues = batch.queues();
-		Duration bound = this.engine.scripts().bound();
+		Duration bound = this.context.scripts().bound();
 		long[] confirmed = (batch.single && durability == null) ? sendCoalesced(batch) : RedisCalls
-			.inRedis("send to queue(s) " + queues, () -> this.engine.scripts().executeUnbounded((connection) -> {
-				List<Chunk> chunks = chunks(batch.byPartition);
+			.inRedis("send to queue(s) " + queues, () -> this.context.scripts().executeUnbounded((connection) -> {
+				List<SendChunk> chunks = chunks(batch.byPartition);
 				if (durability != null) {
 					// one pipeline: each chunk's bound, and the time the replicas may
 					// take
 					Duration total = (bound != null) ? bound.multipliedBy(chunks.size()).plus(durability.timeout())
 							: null;
 					return ScriptRunner.bounded(total,
-							() -> DurableSends.send(this.engine, connection, chunks, durability));
+							() -> DurableSends.send(this.context.layouts(), connection, chunks, durability));
 				}
 				if (PipelinedSends.applies(connection, chunks)) {
-					PipelinedSends.send(this.engine, connection, chunks, bound);
+					PipelinedSends.send(this.context.layouts(), connection, chunks, bound);
 					return null;
 				}
-				for (Chunk chunk : chunks) {
+				for (SendChunk chunk : chunks) {
 					// each chunk bounded: a send of a million messages takes many of
 					// them
 					ScriptRunner.bounded(bound, () -> {
-						chunk.send(this.engine, connection);
+						chunk.send(this.context.layouts(), connection);
 						return null;
 					});
 				}
@@ -198,7 +197,7 @@ final class Sends {
 		List<SendResult> results = new ArrayList<>(all.size());
 		for (Prepared prepared : all) {
 			results.add(prepared.result);
-			this.engine.observer().sent(prepared.result);
+			this.context.observer().sent(prepared.result);
 		}
 		if (batch.single && all.get(0).refusal != null) {
 			throw all.get(0).refusal;
@@ -216,106 +215,15 @@ final class Sends {
 		return null;
 	}
 
-	private List<Chunk> chunks(Map<QueueKeys, List<Prepared>> byPartition) {
-		List<Chunk> chunks = new ArrayList<>();
-		int size = this.engine.sendBatchSize();
+	private List<SendChunk> chunks(Map<QueueKeys, List<Prepared>> byPartition) {
+		List<SendChunk> chunks = new ArrayList<>();
+		int size = this.context.sendBatchSize();
 		byPartition.forEach((keys, batch) -> {
 			for (int from = 0; from < batch.size(); from += size) {
-				chunks.add(chunk(this.engine, keys, batch.subList(from, Math.min(batch.size(), from + size))));
+				chunks.add(SendChunk.of(this.context, keys, batch.subList(from, Math.min(batch.size(), from + size))));
 			}
 		});
 		return chunks;
-	}
-
-	/** One script call for messages of one partition. */
-	static Chunk chunk(DelayQueueEngine engine, QueueKeys keys, List<Prepared> messages) {
-		return new Chunk(keys, messages, engine.partitions(keys.queue()), engine.isFairShare(keys.queue()),
-				engine.compactArgument());
-	}
-
-	/** One script call's worth of messages of one queue. */
-	static final class Chunk {
-
-		final QueueKeys keys;
-
-		final List<Prepared> messages;
-
-		final Object[] args;
-
-		final int partitions;
-
-		Chunk(QueueKeys keys, List<Prepared> messages, int partitions, boolean fairShare, String compact) {
-			this.keys = keys;
-			this.messages = messages;
-			this.partitions = partitions;
-			List<Object> args = new ArrayList<>(3 + messages.size() * 5);
-			args.add(keys.wakeChannel());
-			args.add(messages.size());
-			args.add(partitions);
-			args.add(fairShare ? "1" : "0");
-			args.add(compact);
-			for (Prepared prepared : messages) {
-				args.add(prepared.id);
-				args.add(prepared.envelope);
-				args.add(prepared.kind);
-				args.add(prepared.value);
-				args.add(prepared.mode);
-			}
-			this.args = args.toArray();
-		}
-
-		/**
-		 * Sends the messages: registers the queue's layout, runs the script, applies its
-		 * reply.
-		 */
-		void send(DelayQueueEngine engine, RedisConnection connection) {
-			engine.layouts().register(connection, this.keys);
-			apply(run(connection));
-		}
-
-		/** Runs the script (by source when the server lost it) and returns its reply. */
-		List<Object> run(RedisConnection connection) {
-			return ScriptRunner.run(connection, Scripts.SEND, scriptKeys(), this.args);
-		}
-
-		List<String> scriptKeys() {
-			return List.of(this.keys.delayed(), this.keys.messages(), this.keys.stream(), this.keys.retired(),
-					this.keys.sizeLimit(), this.keys.urgent(), this.keys.fair(), this.keys.fairState(), this.keys.far(),
-					this.keys.farState());
-		}
-
-		/** The script's keys, encoded for a client's own API. */
-		byte[][] scriptKeyBytes() {
-			return scriptKeys().stream().map(QueueKeys::bytes).toArray(byte[][]::new);
-		}
-
-		/** The script's arguments, encoded for a client's own API. */
-		byte[][] argBytes() {
-			byte[][] bytes = new byte[this.args.length][];
-			for (int i = 0; i < bytes.length; i++) {
-				bytes[i] = ScriptRunner.encode(this.args[i]);
-			}
-			return bytes;
-		}
-
-		void apply(List<Object> reply) {
-			for (int i = 0; i < this.messages.size(); i++) {
-				Prepared prepared = this.messages.get(i);
-				SendResult.Status status = SendResult.Status.values()[(int) ScriptRunner.asLong(reply.get(2 * i)) - 1];
-				long value = ScriptRunner.asLong(reply.get(2 * i + 1));
-				if (status == SendResult.Status.REFUSED) {
-					// the value is the queue's size limit
-					prepared.result = new SendResult(this.keys.queue(), prepared.id, status, null);
-					prepared.refusal = new QueueFullException(this.keys.queue(), prepared.id, value, this.partitions,
-							this.keys.partition());
-				}
-				else {
-					prepared.result = new SendResult(this.keys.queue(), prepared.id, status,
-							Instant.ofEpochMilli(value));
-				}
-			}
-		}
-
 	}
 
 }

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.control;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -30,7 +30,7 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
  * Each partition takes its share (the maximum divided by the partition count, rounded
  * up); see {@code docs/flow-control.md}.
  */
-final class SizeLimits {
+public final class SizeLimits {
 
 	/** The largest size limit. */
 	static final long MAX = 1_000_000_000_000L;
@@ -45,7 +45,7 @@ final class SizeLimits {
 	 * @return it
 	 * @throws IllegalArgumentException when out of range
 	 */
-	static long check(String queue, long max) {
+	public static long check(String queue, long max) {
 		if (max < 1 || max > MAX) {
 			throw new IllegalArgumentException("Size limit of queue '" + queue + "' must be from 1 to " + MAX
 					+ " waiting messages, but was " + max);
@@ -60,7 +60,7 @@ final class SizeLimits {
 	 * @param partitions the queue's partitions
 	 * @param max the limit, or {@code null} for none
 	 */
-	static void write(RedisConnection connection, List<QueueKeys> partitions, Long max) {
+	public static void write(RedisConnection connection, List<QueueKeys> partitions, Long max) {
 		for (QueueKeys keys : partitions) {
 			byte[] key = QueueKeys.bytes(keys.sizeLimit());
 			if (max != null) {
@@ -78,7 +78,7 @@ final class SizeLimits {
 	 * @param keys the partition
 	 * @return the limit, empty for none
 	 */
-	static OptionalLong read(RedisConnection connection, QueueKeys keys) {
+	public static OptionalLong read(RedisConnection connection, QueueKeys keys) {
 		byte[] value = connection.stringCommands().get(QueueKeys.bytes(keys.sizeLimit()));
 		return (value != null) ? OptionalLong.of(Long.parseLong(new String(value, StandardCharsets.UTF_8)))
 				: OptionalLong.empty();

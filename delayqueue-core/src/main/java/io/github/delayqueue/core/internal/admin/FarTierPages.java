@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.admin;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

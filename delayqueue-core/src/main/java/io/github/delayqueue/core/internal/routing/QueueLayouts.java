@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.routing;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +29,8 @@ import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 
 import org.springframework.data.redis.connection.RedisConnection;
+import io.github.delayqueue.core.Partitioner;
+import io.github.delayqueue.core.internal.control.SizeLimits;
 
 /**
  * The partition layout of an engine's queues: the counts declared on the engine, checked
@@ -36,7 +38,7 @@ import org.springframework.data.redis.connection.RedisConnection;
  * partition, the old partitions that drain during a change of the count, the routing of a
  * message key to its partition, and the registry of queues.
  */
-final class QueueLayouts {
+public final class QueueLayouts {
 
 	private final ScriptRunner scripts;
 
@@ -58,7 +60,7 @@ final class QueueLayouts {
 	/** By queue: the size limits declared on the engine, written on first use. */
 	private final Map<String, Long> sizeLimits;
 
-	QueueLayouts(ScriptRunner scripts, Function<String, QueueKeys> keys, Map<String, Integer> partitions,
+	public QueueLayouts(ScriptRunner scripts, Function<String, QueueKeys> keys, Map<String, Integer> partitions,
 			Partitioner partitioner, Map<String, Long> sizeLimits) {
 		this.scripts = scripts;
 		this.keys = keys;
@@ -72,7 +74,7 @@ final class QueueLayouts {
 	 * @param queue the queue
 	 * @return the partition count, 1 unless declared
 	 */
-	int partitions(String queue) {
+	public int partitions(String queue) {
 		return this.partitions.getOrDefault(QueueNames.queue(queue), 1);
 	}
 
@@ -84,7 +86,7 @@ final class QueueLayouts {
 	 * @param queue the queue
 	 * @return the keys, partition 0 first
 	 */
-	List<QueueKeys> partitionKeys(String queue) {
+	public List<QueueKeys> partitionKeys(String queue) {
 		List<QueueKeys> current = currentPartitions(queue);
 		List<QueueKeys> old = this.draining.get(current.get(0).queue());
 		if (old == null) {
@@ -101,7 +103,7 @@ final class QueueLayouts {
 	 * @param queue the queue
 	 * @return their keys, none when no change is in progress
 	 */
-	List<QueueKeys> drainingPartitions(String queue) {
+	public List<QueueKeys> drainingPartitions(String queue) {
 		return this.draining.getOrDefault(QueueNames.queue(queue), List.of());
 	}
 
@@ -129,7 +131,7 @@ final class QueueLayouts {
 	 * @param key the message's key (its id when it has none)
 	 * @return the keys of its partition
 	 */
-	QueueKeys keysFor(String queue, String key) {
+	public QueueKeys keysFor(String queue, String key) {
 		List<QueueKeys> all = currentPartitions(queue);
 		int count = all.size();
 		if (count == 1) {
@@ -143,7 +145,7 @@ final class QueueLayouts {
 		return all.get(partition);
 	}
 
-	void register(RedisConnection connection, QueueKeys keys) {
+	public void register(RedisConnection connection, QueueKeys keys) {
 		verifyPartitions(connection, keys.queue());
 		if (!this.registered.contains(keys.queue())) {
 			connection.setCommands().sAdd(QueueKeys.bytes(keys.registry()), QueueKeys.bytes(keys.queue()));
@@ -160,7 +162,7 @@ final class QueueLayouts {
 	 * here, storing it on first use.
 	 * @throws IllegalStateException when Redis holds another count
 	 */
-	void verifyPartitions(RedisConnection connection, String queue) {
+	public void verifyPartitions(RedisConnection connection, String queue) {
 		if (this.partitionsVerified.contains(queue)) {
 			return;
 		}
@@ -196,7 +198,7 @@ final class QueueLayouts {
 	 * @param queue the queue
 	 * @throws IllegalStateException when Redis holds another count
 	 */
-	void verifyPartitions(String queue) {
+	public void verifyPartitions(String queue) {
 		if (!this.partitionsVerified.contains(QueueNames.queue(queue))) {
 			this.scripts.execute((connection) -> {
 				verifyPartitions(connection, queue);
@@ -211,7 +213,7 @@ final class QueueLayouts {
 	 * @param queue the queue
 	 * @throws IllegalStateException when Redis holds another partition count
 	 */
-	void register(String queue) {
+	public void register(String queue) {
 		QueueKeys keys = this.keys.apply(queue);
 		if (!this.registered.contains(queue) || !this.partitionsVerified.contains(queue)) {
 			this.scripts.execute((connection) -> {

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.runtime;
 
 import java.time.Duration;
 import java.util.List;
@@ -22,19 +22,21 @@ import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import io.github.delayqueue.core.DelayQueueObserver;
+import io.github.delayqueue.core.SendResult;
 
 /**
  * Calls every observer in turn and shields the engine from one that throws: a failing
  * metrics callback must not fail a send that Redis applied, kill a worker, make an ack
  * look failed, or keep the other observers from being called. Failures are logged.
  */
-final class GuardedObserver implements DelayQueueObserver {
+public final class GuardedObserver implements DelayQueueObserver {
 
 	private static final Log logger = LogFactory.getLog(GuardedObserver.class);
 
 	private final List<DelayQueueObserver> delegates;
 
-	GuardedObserver(List<DelayQueueObserver> delegates) {
+	public GuardedObserver(List<DelayQueueObserver> delegates) {
 		this.delegates = List.copyOf(delegates);
 	}
 

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.redis;
 
 import java.util.function.Supplier;
 
@@ -23,12 +23,13 @@ import io.github.delayqueue.core.internal.runtime.BoundedCalls;
 import io.github.delayqueue.core.internal.runtime.Failures;
 
 import org.springframework.dao.DataAccessException;
+import io.github.delayqueue.core.DelayQueueException;
 
 /**
  * How the public operations report a failed Redis call: a {@link DelayQueueException}
  * that names the operation, and says whether it may have taken effect.
  */
-final class RedisCalls {
+public final class RedisCalls {
 
 	private RedisCalls() {
 	}
@@ -41,7 +42,7 @@ final class RedisCalls {
 	 * @throws DelayQueueException when Redis refused or failed them, or did not answer
 	 * within the operation timeout
 	 */
-	static <T> T inRedis(String what, Supplier<T> action) {
+	public static <T> T inRedis(String what, Supplier<T> action) {
 		try {
 			return action.get();
 		}

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.send;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -26,10 +26,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.github.delayqueue.core.SendBatch.Prepared;
-import io.github.delayqueue.core.Sends.Chunk;
+import io.github.delayqueue.core.internal.send.SendBatch.Prepared;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.DelayQueueException;
+import io.github.delayqueue.core.internal.redis.RedisCalls;
 
 /**
  * Sends the single messages that threads send to one partition at the same time in one
@@ -46,12 +47,12 @@ import io.github.delayqueue.core.internal.redis.ScriptRunner;
  */
 final class CoalescedSends {
 
-	private final DelayQueueEngine engine;
+	private final SendContext context;
 
 	private final Map<QueueKeys, Lane> lanes = new ConcurrentHashMap<>();
 
-	CoalescedSends(DelayQueueEngine engine) {
-		this.engine = engine;
+	CoalescedSends(SendContext context) {
+		this.context = context;
 	}
 
 	/**
@@ -62,7 +63,7 @@ final class CoalescedSends {
 	 * waited longer than the operation timeout for earlier calls (then unsent)
 	 */
 	void send(QueueKeys keys, Prepared prepared) {
-		Duration bound = this.engine.scripts().bound();
+		Duration bound = this.context.scripts().bound();
 		Waiter waiter = new Waiter(prepared, (bound != null) ? System.nanoTime() + bound.toNanos() : 0, bound);
 		Lane lane = this.lanes.computeIfAbsent(keys, Lane::new);
 		try {
@@ -108,13 +109,13 @@ final class CoalescedSends {
 			// names it)
 			Duration bound = (deadline != 0)
 					? Duration.ofMillis(Math.max(1, (deadline - System.nanoTime() + 999_999) / 1_000_000)) : null;
-			Chunk chunk = Sends.chunk(this.engine, lane.keys, messages);
+			SendChunk chunk = SendChunk.of(this.context, lane.keys, messages);
 			try {
-				RedisCalls.inRedis("send to queue(s) " + lane.keys.queue(),
-						() -> this.engine.scripts().executeUnbounded((connection) -> ScriptRunner.bounded(bound, () -> {
-							chunk.send(this.engine, connection);
-							return null;
-						})));
+				RedisCalls.inRedis("send to queue(s) " + lane.keys.queue(), () -> this.context.scripts()
+					.executeUnbounded((connection) -> ScriptRunner.bounded(bound, () -> {
+						chunk.send(this.context.layouts(), connection);
+						return null;
+					})));
 			}
 			catch (RuntimeException ex) {
 				batch.forEach((waiter) -> waiter.failure = ex);
@@ -257,7 +258,7 @@ final class CoalescedSends {
 		}
 
 		private List<Waiter> take() {
-			int size = Math.min(this.pending.size(), CoalescedSends.this.engine.sendBatchSize());
+			int size = Math.min(this.pending.size(), CoalescedSends.this.context.sendBatchSize());
 			List<Waiter> batch = new ArrayList<>(size);
 			for (int i = 0; i < size; i++) {
 				batch.add(this.pending.poll());

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.outbox;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,15 +24,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
+import io.github.delayqueue.core.internal.send.SendBatch.Prepared;
 
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.QueryTimeoutException;
@@ -44,7 +47,7 @@ import org.springframework.dao.TransientDataAccessException;
  * them in the same database transaction; a step that fails rolls back, and its rows go
  * again (Redis deduplicates the messages still scheduled by id).
  */
-final class OutboxRelay implements SupervisedLoop.Job {
+public final class OutboxRelay implements SupervisedLoop.Job {
 
 	private static final Log logger = LogFactory.getLog(OutboxRelay.class);
 
@@ -62,7 +65,8 @@ final class OutboxRelay implements SupervisedLoop.Job {
 	 */
 	static final int QUERY_TIMEOUT_SECONDS = 30;
 
-	private final DelayQueueEngine engine;
+	/** Sends rows to Redis (the template's send of prepared messages). */
+	private final Function<List<Prepared>, List<SendResult>> send;
 
 	private final DataSource dataSource;
 
@@ -78,9 +82,9 @@ final class OutboxRelay implements SupervisedLoop.Job {
 
 	private volatile Throwable lastFailure;
 
-	OutboxRelay(DelayQueueEngine engine, DataSource dataSource, String table, int batchSize, long pollNanos,
-			Clock clock) {
-		this.engine = engine;
+	public OutboxRelay(Function<List<Prepared>, List<SendResult>> send, DataSource dataSource, String table,
+			int batchSize, long pollNanos, Clock clock) {
+		this.send = send;
 		this.dataSource = dataSource;
 		this.table = table;
 		this.batchSize = batchSize;
@@ -88,14 +92,14 @@ final class OutboxRelay implements SupervisedLoop.Job {
 		this.clock = clock;
 	}
 
-	void dialect(OutboxDialect found) {
+	public void dialect(OutboxDialect found) {
 		this.dialect = found;
 	}
 
 	/**
 	 * @return why the last step failed, or {@code null} when it did not
 	 */
-	Throwable lastFailure() {
+	public Throwable lastFailure() {
 		return this.lastFailure;
 	}
 
@@ -116,7 +120,7 @@ final class OutboxRelay implements SupervisedLoop.Job {
 	 * Moves one batch of committed rows to Redis.
 	 * @return how many rows it moved (sent, or seen as already sent)
 	 */
-	int relayOnce() throws SQLException {
+	public int relayOnce() throws SQLException {
 		try (Connection connection = this.dataSource.getConnection()) {
 			if (this.dialect == null) {
 				this.dialect = OutboxDialect.of(connection);
@@ -153,7 +157,7 @@ final class OutboxRelay implements SupervisedLoop.Job {
 
 	private int relay(Connection connection) throws SQLException {
 		List<Long> seqs = new ArrayList<>();
-		List<SendBatch.Prepared> prepared = new ArrayList<>();
+		List<Prepared> prepared = new ArrayList<>();
 		try (PreparedStatement select = connection.prepareStatement(this.dialect.select(this.table))) {
 			select.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
 			select.setLong(1, this.clock.millis());
@@ -161,10 +165,8 @@ final class OutboxRelay implements SupervisedLoop.Job {
 			try (ResultSet rs = select.executeQuery()) {
 				while (rs.next()) {
 					seqs.add(rs.getLong(1));
-					SendBatch.Prepared row = new SendBatch.Prepared(rs.getString(2), rs.getString(3), rs.getBytes(5),
-							WireFormat.DUE_AT, rs.getLong(6), rs.getString(7));
-					row.partitionKey = rs.getString(4);
-					prepared.add(row);
+					prepared.add(new Prepared(rs.getString(2), rs.getString(3), rs.getString(4), rs.getBytes(5),
+							WireFormat.DUE_AT, rs.getLong(6), rs.getString(7)));
 				}
 			}
 		}
@@ -174,7 +176,7 @@ final class OutboxRelay implements SupervisedLoop.Job {
 		List<Long> sent = new ArrayList<>();
 		List<Long> refused = new ArrayList<>();
 		try {
-			sort(this.engine.template().sendPrepared(prepared), seqs, sent, refused);
+			sort(this.send.apply(prepared), seqs, sent, refused);
 		}
 		catch (RuntimeException ex) {
 			if (isUnavailable(ex)) {
@@ -205,23 +207,23 @@ final class OutboxRelay implements SupervisedLoop.Job {
 	 * {@link #FAILED_RETRY_MILLIS} (logged as an error). When every queue fails, the
 	 * batch's failure is thrown: nothing is postponed.
 	 */
-	private void sendByQueue(Connection connection, List<SendBatch.Prepared> prepared, List<Long> seqs, List<Long> sent,
+	private void sendByQueue(Connection connection, List<Prepared> prepared, List<Long> seqs, List<Long> sent,
 			List<Long> refused, RuntimeException batchFailure) throws SQLException {
 		Map<String, List<Integer>> byQueue = new LinkedHashMap<>();
 		for (int i = 0; i < prepared.size(); i++) {
-			byQueue.computeIfAbsent(prepared.get(i).queue, (queue) -> new ArrayList<>()).add(i);
+			byQueue.computeIfAbsent(prepared.get(i).queue(), (queue) -> new ArrayList<>()).add(i);
 		}
 		List<Long> failed = new ArrayList<>();
 		Map<String, RuntimeException> failures = new LinkedHashMap<>();
 		for (Map.Entry<String, List<Integer>> queue : byQueue.entrySet()) {
-			List<SendBatch.Prepared> rows = new ArrayList<>();
+			List<Prepared> rows = new ArrayList<>();
 			List<Long> rowSeqs = new ArrayList<>();
 			for (int i : queue.getValue()) {
 				rows.add(prepared.get(i));
 				rowSeqs.add(seqs.get(i));
 			}
 			try {
-				sort(this.engine.template().sendPrepared(rows), rowSeqs, sent, refused);
+				sort(this.send.apply(rows), rowSeqs, sent, refused);
 			}
 			catch (RuntimeException ex) {
 				if (isUnavailable(ex)) {
@@ -244,7 +246,7 @@ final class OutboxRelay implements SupervisedLoop.Job {
 	 * Whether a failure is Redis (or the connection to it) being away or slow, rather
 	 * than something about the rows.
 	 */
-	static boolean isUnavailable(Throwable failure) {
+	public static boolean isUnavailable(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof DataAccessResourceFailureException || cause instanceof TransientDataAccessException
 					|| cause instanceof QueryTimeoutException || cause instanceof java.io.IOException

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.send;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 
-import io.github.delayqueue.core.Sends.Chunk;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.lettuce.core.RedisFuture;
@@ -33,6 +32,7 @@ import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.util.ClassUtils;
+import io.github.delayqueue.core.internal.routing.QueueLayouts;
 
 /**
  * Sends the script calls of a {@code sendAll} to a single server without waiting for each
@@ -58,7 +58,7 @@ final class PipelinedSends {
 	 * @param chunks the calls
 	 * @return whether {@link #send} applies
 	 */
-	static boolean applies(RedisConnection connection, List<Chunk> chunks) {
+	static boolean applies(RedisConnection connection, List<SendChunk> chunks) {
 		return chunks.size() > 1 && LETTUCE && !(connection instanceof RedisClusterConnection)
 				&& connection instanceof LettuceConnection;
 	}
@@ -67,29 +67,29 @@ final class PipelinedSends {
 	 * Runs the calls, each chunk's results applied to its messages. At the first call
 	 * that fails, the failure is thrown: the calls before it took effect, those written
 	 * after it may have.
-	 * @param engine the engine
+	 * @param layouts the queues' partition layouts
 	 * @param connection a Lettuce connection to a single server
 	 * @param chunks the calls, in order
 	 * @param bound the bound of each call, or {@code null}
 	 */
 	@SuppressWarnings("unchecked")
-	static void send(DelayQueueEngine engine, RedisConnection connection, List<Chunk> chunks, Duration bound) {
+	static void send(QueueLayouts layouts, RedisConnection connection, List<SendChunk> chunks, Duration bound) {
 		RedisClusterAsyncCommands<byte[], byte[]> async = (RedisClusterAsyncCommands<byte[], byte[]>) connection
 			.getNativeConnection();
 		List<RedisFuture<Object>> written = new ArrayList<>();
 		int next = 0;
 		for (int i = 0; i < chunks.size(); i++) {
 			while (next < chunks.size() && next - i < WINDOW) {
-				Chunk chunk = chunks.get(next++);
+				SendChunk chunk = chunks.get(next++);
 				// a queue not used yet is registered first: a Redis call too, bounded as
 				// the replies are
 				ScriptRunner.bounded(bound, () -> {
-					engine.layouts().register(connection, chunk.keys);
+					layouts.register(connection, chunk.keys);
 					return null;
 				});
 				written.add(evalSha(async, chunk));
 			}
-			Chunk chunk = chunks.get(i);
+			SendChunk chunk = chunks.get(i);
 			RedisFuture<Object> reply = written.get(i);
 			written.set(i, null);
 			chunk.apply((List<Object>) ScriptRunner.bounded(bound, () -> {
@@ -108,7 +108,7 @@ final class PipelinedSends {
 		}
 	}
 
-	private static RedisFuture<Object> evalSha(RedisClusterAsyncCommands<byte[], byte[]> async, Chunk chunk) {
+	private static RedisFuture<Object> evalSha(RedisClusterAsyncCommands<byte[], byte[]> async, SendChunk chunk) {
 		return async.evalsha(Scripts.SEND.getSha1(), ScriptOutputType.MULTI, chunk.scriptKeyBytes(), chunk.argBytes());
 	}
 

@@ -14,14 +14,13 @@
  * limitations under the License.
  */
 
-package io.github.delayqueue.core;
+package io.github.delayqueue.core.internal.send;
 
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.delayqueue.core.Sends.Chunk;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.ServerChecks;
@@ -43,6 +42,11 @@ import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.util.ClassUtils;
+import io.github.delayqueue.core.Durability;
+import io.github.delayqueue.core.SendResult;
+import io.github.delayqueue.core.ServerCheck;
+import io.github.delayqueue.core.UnconfirmedSendException;
+import io.github.delayqueue.core.internal.routing.QueueLayouts;
 
 /**
  * The durable send: the send scripts and a {@code WAIT} / {@code WAITAOF}, pipelined. A
@@ -76,15 +80,16 @@ final class DurableSends {
 	 * Sends the chunks and waits.
 	 * @return {replicas confirmed, local AOF confirmed (1/0) or -1 when not asked}
 	 */
-	static long[] send(DelayQueueEngine engine, RedisConnection connection, List<Chunk> chunks, Durability durability) {
+	static long[] send(QueueLayouts layouts, RedisConnection connection, List<SendChunk> chunks,
+			Durability durability) {
 		if (connection instanceof RedisClusterConnection cluster) {
-			return sendOnCluster(engine, cluster, chunks, durability);
+			return sendOnCluster(layouts, cluster, chunks, durability);
 		}
 		if (durability.localAof()) {
 			requireWaitAof(connection, chunks.get(0).keys.stream());
 		}
-		for (Chunk chunk : chunks) {
-			engine.layouts().register(connection, chunk.keys);
+		for (SendChunk chunk : chunks) {
+			layouts.register(connection, chunk.keys);
 		}
 		// a NOSCRIPT inside the pipeline could not fall back to EVAL: load the script
 		// first
@@ -92,7 +97,7 @@ final class DurableSends {
 		connection.openPipeline();
 		List<Object> replies;
 		try {
-			for (Chunk chunk : chunks) {
+			for (SendChunk chunk : chunks) {
 				ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args);
 			}
 			String timeout = String.valueOf(durability.timeout().toMillis());
@@ -125,18 +130,18 @@ final class DurableSends {
 	 * master written to, routed by a key of that master's slot. The confirmations are the
 	 * smallest of those masters'.
 	 */
-	private static long[] sendOnCluster(DelayQueueEngine engine, RedisClusterConnection cluster, List<Chunk> chunks,
+	private static long[] sendOnCluster(QueueLayouts layouts, RedisClusterConnection cluster, List<SendChunk> chunks,
 			Durability durability) {
 		RedisAdvancedClusterAsyncCommands<byte[], byte[]> lettuce = lettuce(cluster);
 		Map<String, RedisClusterAsyncCommands<byte[], byte[]>> writtenTo = new LinkedHashMap<>();
 		if (durability.localAof()) {
 			// every master written to must know WAITAOF, before anything is written
-			for (Chunk chunk : chunks) {
+			for (SendChunk chunk : chunks) {
 				requireWaitAof(cluster, chunk.keys.stream());
 			}
 		}
-		for (Chunk chunk : chunks) {
-			engine.layouts().register(cluster, chunk.keys);
+		for (SendChunk chunk : chunks) {
+			layouts.register(cluster, chunk.keys);
 			chunk.apply(asList(evalOnOwner(cluster, lettuce, chunk, writtenTo)));
 		}
 		long replicasConfirmed = Long.MAX_VALUE;
@@ -179,7 +184,7 @@ final class DurableSends {
 	 * anything, so no retry writes twice.
 	 */
 	private static Object evalOnOwner(RedisClusterConnection cluster,
-			RedisAdvancedClusterAsyncCommands<byte[], byte[]> lettuce, Chunk chunk,
+			RedisAdvancedClusterAsyncCommands<byte[], byte[]> lettuce, SendChunk chunk,
 			Map<String, RedisClusterAsyncCommands<byte[], byte[]>> writtenTo) {
 		String[] movedTo = new String[1];
 		return SlotRetries.call(() -> {
@@ -224,7 +229,7 @@ final class DurableSends {
 	}
 
 	/** Runs the send script by its digest, or by its source when the master lacks it. */
-	private static Object evalSend(RedisClusterAsyncCommands<byte[], byte[]> master, Chunk chunk) {
+	private static Object evalSend(RedisClusterAsyncCommands<byte[], byte[]> master, SendChunk chunk) {
 		byte[][] keys = chunk.scriptKeyBytes();
 		byte[][] args = chunk.argBytes();
 		return ScriptRunner.bySha(
@@ -290,7 +295,7 @@ final class DurableSends {
 
 	private static void requireWaitAof(RedisConnection connection, String key) {
 		String version = ServerChecks.version(connection, key);
-		if (version != null && ServerCheck.compare(version, "7.2") < 0) {
+		if (version != null && ServerChecks.compareVersions(version, "7.2") < 0) {
 			throw new UnsupportedOperationException("A durable send that waits for the AOF needs WAITAOF, "
 					+ "which Redis " + version + " does not have (Redis 7.2+); use Durability.replicas(...) instead");
 		}
