@@ -132,7 +132,7 @@ final class Scenarios {
 				warmUp(engine);
 				measuring.set(true);
 				List<Long> perMasterBefore = commandsPerMaster();
-				CommandCount count = new CommandCount();
+				CommandCount count = countCommands();
 				long lead = 3000 + n / 25;
 				Instant due = Instant.ofEpochMilli(clock.nowMillis() + lead);
 				long start = System.nanoTime();
@@ -332,6 +332,14 @@ final class Scenarios {
 		return sum(ServerInfo.perMaster(this.connectionFactory, "memory",
 				(info) -> Long.parseLong(info.getProperty("used_memory"))
 						- Long.parseLong(info.getProperty("mem_clients_normal"))));
+	}
+
+	/**
+	 * Starts counting the Redis commands run (those inside scripts included).
+	 * @return the count, read with {@link CommandCount#since()}
+	 */
+	CommandCount countCommands() {
+		return new CommandCount();
 	}
 
 	/**

@@ -93,7 +93,7 @@ final class SendScenarios {
 			sendFromThreads(template, this.scenarios.warmUpMessages(), threads);
 			this.scenarios.flush();
 			engine.register(Scenarios.QUEUE);
-			Scenarios.CommandCount count = this.scenarios.new CommandCount();
+			Scenarios.CommandCount count = this.scenarios.countCommands();
 			long start = System.nanoTime();
 			sendFromThreads(template, n, threads);
 			double seconds = (System.nanoTime() - start) / 1e9;
