@@ -201,7 +201,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	 * @return the registry, {@code ObservationRegistry.NOOP} unless one was set
 	 */
 	public ObservationRegistry observationRegistry() {
-		return this.settings.observationRegistry();
+		return this.settings.observations().registry();
 	}
 
 	/**

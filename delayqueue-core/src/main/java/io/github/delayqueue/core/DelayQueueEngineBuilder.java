@@ -22,6 +22,8 @@ import java.util.concurrent.Executor;
 
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.internal.EngineSettings;
+import io.github.delayqueue.core.observation.DelayQueueObservation;
+import io.github.delayqueue.core.observation.DelayQueueObservations;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -100,10 +102,9 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * Sets how far ahead a message must be due to be kept in the compact far tier
-	 * (default 2 minutes), at about half the memory of the schedule; the scheduler moves
-	 * a slot into the schedule half this time before it starts. Zero keeps every message
-	 * in the schedule. See {@code docs/data-model.md}.
+	 * Sets how far ahead a message must be due to be kept in the compact far tier, at
+	 * about half the memory (default 2 minutes; zero: never). See
+	 * {@code docs/data-model.md}.
 	 * @param after zero, or from one second to one day
 	 * @return this builder
 	 */
@@ -114,8 +115,7 @@ public final class DelayQueueEngineBuilder {
 
 	/**
 	 * Sets from which of its messages a far-tier time slot is kept compact (default the
-	 * 64th): a slot's stream has a fixed cost of about 4.7 KB, so a slot's first messages
-	 * stay in the schedule.
+	 * 64th; a slot's stream costs about 4.7 KB however few it holds).
 	 * @param messages from 1 (every far message goes compact) to 100,000
 	 * @return this builder
 	 */
@@ -136,9 +136,9 @@ public final class DelayQueueEngineBuilder {
 
 	/**
 	 * Sets the longest one operation waits for Redis (default 2s), whatever the client's
-	 * command timeout: a send (per chunk of {@code sendBatchSize} messages), cancel,
-	 * reschedule, admin call, and each command of the listeners and schedulers. Past it
-	 * the call fails with a {@link DelayQueueException}, and may have taken effect.
+	 * command timeout: a send chunk, a cancel, an admin call, each command of the
+	 * listeners and schedulers. Past it the call fails with a
+	 * {@link DelayQueueException}, and may have taken effect.
 	 * @param timeout the bound
 	 * @return this builder
 	 */
@@ -148,8 +148,7 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * Adds an observer, e.g. for metrics; observers are called in order, and one that
-	 * throws is logged without affecting the others.
+	 * Adds an observer, e.g. for metrics; one that throws is logged, nothing more.
 	 * @param observer the observer
 	 * @return this builder
 	 */
@@ -159,9 +158,8 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * Sets whether the engine adds what its listeners do to each queue's history in
-	 * Redis, read by {@link DelayQueueAdmin#history(String, QueueHistory.Span)} and the
-	 * dashboard (default on; its cost is in {@code docs/dashboard.md}).
+	 * Sets whether the engine records its listeners' work in each queue's history in
+	 * Redis ({@link DelayQueueAdmin#history(String, QueueHistory.Span)}; default on).
 	 * @param record whether to record the history
 	 * @return this builder
 	 */
@@ -182,8 +180,8 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * Makes every {@code send} and {@code sendAll} called inside a Spring transaction
-	 * wait for its commit (and drop the messages on rollback), as
+	 * Makes every send inside a Spring transaction wait for its commit (and drop the
+	 * messages on rollback), as
 	 * {@link DelayQueueOperations#sendAfterCommit(DelayMessage)} does per call (default
 	 * off), returning {@link SendResult.Status#DEFERRED} results.
 	 * @param afterCommit whether sends in a transaction wait for its commit
@@ -196,9 +194,8 @@ public final class DelayQueueEngineBuilder {
 
 	/**
 	 * Gives the engine a transactional outbox in a table of this data source
-	 * ({@link DelayQueueOutbox}), moved to Redis by a relay on this engine once
-	 * committed. The build fails, giving the DDL, when the table is missing (see
-	 * {@link #outboxInitializeSchema}). See {@code docs/outbox.md}.
+	 * ({@link DelayQueueOutbox}); the build fails, giving the DDL, when the table is
+	 * missing. See {@code docs/outbox.md}.
 	 * @param dataSource the data source of the application's transactions
 	 * @return this builder
 	 */
@@ -218,8 +215,7 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * Whether the engine creates the outbox table when it is missing, with the DDL
-	 * shipped for the database (default off: apply it with the migration tool).
+	 * Whether the engine creates a missing outbox table (default off: migrations do).
 	 * @param initialize whether to create it
 	 * @return this builder
 	 */
@@ -229,8 +225,7 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * How long the relay waits between two looks at an empty outbox (default 500 ms); a
-	 * commit that wrote to the outbox wakes this engine's relay at once.
+	 * How long the relay waits between two looks at an empty outbox (default 500 ms).
 	 * @param interval at least 1 ms
 	 * @return this builder
 	 */
@@ -250,10 +245,9 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * Makes every {@code send} and {@code sendAll} called inside a transaction of the
-	 * outbox's data source write to the outbox, as
-	 * {@link DelayQueueOperations#sendWithOutbox(DelayMessage)} does per call (default
-	 * off; needs {@link #outbox}). Other sends behave as without it.
+	 * Makes every send inside a transaction of the outbox's data source write to the
+	 * outbox, as {@link DelayQueueOperations#sendWithOutbox(DelayMessage)} does per call
+	 * (default off; needs {@link #outbox}).
 	 * @param throughOutbox whether sends in a transaction go through the outbox
 	 * @return this builder
 	 */
@@ -263,15 +257,23 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * Records a Micrometer {@code Observation} for every send ({@code delayqueue.send})
-	 * and every attempt to handle a message ({@code delayqueue.process}), and carries the
-	 * trace context in the message's headers (default: none, at no cost). See
-	 * {@link io.github.delayqueue.core.observation.DelayQueueObservations}.
+	 * Records an {@code Observation} of every send and handler run in this registry, per
+	 * the OpenTelemetry messaging conventions ({@link DelayQueueObservation}), the trace
+	 * context carried in the messages' headers (default: none, at no cost).
 	 * @param registry the registry
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder observationRegistry(ObservationRegistry registry) {
-		this.settings.setObservationRegistry(registry);
+		return observations(new DelayQueueObservations(registry, null, null, true));
+	}
+
+	/**
+	 * Records observations as {@link #observationRegistry}, with their conventions.
+	 * @param observations the registry and conventions
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder observations(DelayQueueObservations observations) {
+		this.settings.setObservations(observations);
 		return this;
 	}
 
@@ -286,9 +288,8 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * Sets the JVM clock (default UTC system clock). Due times never depend on it: they
-	 * are compared with the Redis clock inside the scripts, as is dead-letter retention.
-	 * It dates lateness figures only.
+	 * Sets the JVM clock (default UTC system clock); it dates lateness figures only, due
+	 * times follow the Redis clock.
 	 * @param clock the clock
 	 * @return this builder
 	 */
@@ -327,10 +328,9 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * Declares how long after its due time a message sent to a queue through this engine
+	 * Declares how long after its due time a message this engine sends to a queue
 	 * expires, unless the message says otherwise
-	 * ({@link DelayMessage.Builder#expireAfter}). A send-side default: messages sent
-	 * before, or by engines that do not declare it, do not expire.
+	 * ({@link DelayMessage.Builder#expireAfter}).
 	 * @param queue the queue
 	 * @param expireAfter at least 1 ms, at most ten years
 	 * @return this builder

@@ -35,6 +35,9 @@ import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.listener.RetryPolicy;
+import io.github.delayqueue.core.observation.DelayQueueObservations;
+import io.github.delayqueue.core.observation.DelayQueueProcessObservationConvention;
+import io.github.delayqueue.core.observation.DelayQueueSendObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -81,7 +84,9 @@ public final class DelayQueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	DelayQueueEngine delayQueueEngine(RedisConnectionFactory connectionFactory, DelayQueueProperties properties,
 			ObjectProvider<MessageCodec> codec, ObjectProvider<DelayQueueObserver> observers,
-			ObjectProvider<ObservationRegistry> observationRegistry, ObjectProvider<DataSource> dataSources) {
+			ObjectProvider<ObservationRegistry> observationRegistry, ObjectProvider<DataSource> dataSources,
+			ObjectProvider<DelayQueueSendObservationConvention> sendConvention,
+			ObjectProvider<DelayQueueProcessObservationConvention> processConvention) {
 		DelayQueueEngineBuilder builder = DelayQueueEngine.builder(connectionFactory)
 			.keyPrefix(properties.getKeyPrefix())
 			.maxPayloadSize((int) properties.getMaxPayloadSize().toBytes())
@@ -118,7 +123,9 @@ public final class DelayQueueAutoConfiguration {
 		builder.sendAfterCommit(properties.getSend().isAfterCommit());
 		outbox(builder, properties.getOutbox(), dataSources);
 		if (properties.getObservation().isEnabled()) {
-			observationRegistry.ifAvailable(builder::observationRegistry);
+			observationRegistry.ifAvailable((registry) -> builder
+				.observations(new DelayQueueObservations(registry, sendConvention.getIfUnique(),
+						processConvention.getIfUnique(), properties.getObservation().isLegacyKeyValues())));
 		}
 		codec.ifAvailable(builder::codec);
 		observers.orderedStream().forEach(builder::observer);

@@ -277,11 +277,18 @@ public class DelayQueueProperties {
 
 		/**
 		 * Whether sends and message processing are recorded as Micrometer Observations
-		 * (delayqueue.send, delayqueue.process), with the trace context carried in
-		 * message headers. Needs an ObservationRegistry bean
-		 * (spring-boot-starter-actuator).
+		 * (delayqueue.send, delayqueue.process), named and keyed per the OpenTelemetry
+		 * messaging conventions, with the trace context carried in message headers. Needs
+		 * an ObservationRegistry bean (spring-boot-starter-actuator).
 		 */
 		private boolean enabled;
+
+		/**
+		 * Whether the default conventions also add the key names of releases before 0.2
+		 * (delayqueue.queue, delayqueue.group, delayqueue.attempt, delayqueue.outcome,
+		 * delayqueue.message.id) beside the messaging.* ones. To be removed.
+		 */
+		private boolean legacyKeyValues = true;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -289,6 +296,14 @@ public class DelayQueueProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public boolean isLegacyKeyValues() {
+			return this.legacyKeyValues;
+		}
+
+		public void setLegacyKeyValues(boolean legacyKeyValues) {
+			this.legacyKeyValues = legacyKeyValues;
 		}
 
 	}

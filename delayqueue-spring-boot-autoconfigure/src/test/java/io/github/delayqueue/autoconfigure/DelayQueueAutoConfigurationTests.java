@@ -17,6 +17,7 @@
 package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +33,9 @@ import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.listener.RetryPolicy;
+import io.github.delayqueue.core.observation.DefaultDelayQueueSendObservationConvention;
+import io.github.delayqueue.core.observation.DelayQueueSendContext;
+import io.github.delayqueue.core.observation.DelayQueueSendObservationConvention;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisTest;
 import org.junit.jupiter.api.Test;
@@ -214,6 +218,52 @@ class DelayQueueAutoConfigurationTests {
 		this.runner.withPropertyValues("delayqueue.observation.enabled=true")
 			.run((context) -> assertThat(context.getBean(DelayQueueEngine.class).observationRegistry())
 				.isSameAs(io.micrometer.observation.ObservationRegistry.NOOP));
+	}
+
+	@Test
+	void aConventionBeanNamesTheSendsAndTheLegacyKeysCanBeTurnedOff() {
+		List<io.micrometer.observation.Observation.Context> stopped = new java.util.concurrent.CopyOnWriteArrayList<>();
+		io.micrometer.observation.ObservationRegistry registry = io.micrometer.observation.ObservationRegistry.create();
+		registry.observationConfig().observationHandler(new io.micrometer.observation.ObservationHandler<>() {
+
+			@Override
+			public boolean supportsContext(io.micrometer.observation.Observation.Context context) {
+				return true;
+			}
+
+			@Override
+			public void onStop(io.micrometer.observation.Observation.Context context) {
+				stopped.add(context);
+			}
+
+		});
+		DelayQueueSendObservationConvention custom = new DefaultDelayQueueSendObservationConvention(true) {
+
+			@Override
+			public String getContextualName(DelayQueueSendContext context) {
+				return "enqueue " + context.getQueue();
+			}
+
+		};
+		this.runner.withBean(io.micrometer.observation.ObservationRegistry.class, () -> registry)
+			.withBean(DelayQueueSendObservationConvention.class, () -> custom)
+			.withPropertyValues("delayqueue.observation.enabled=true")
+			.run((context) -> {
+				context.getBean(DelayQueueTemplate.class).send("conventions", "a", Duration.ofHours(1));
+				assertThat(stopped).extracting(io.micrometer.observation.Observation.Context::getContextualName)
+					.containsExactly("enqueue conventions");
+			});
+		stopped.clear();
+		this.runner.withBean(io.micrometer.observation.ObservationRegistry.class, () -> registry)
+			.withPropertyValues("delayqueue.observation.enabled=true", "delayqueue.observation.legacy-key-values=false")
+			.run((context) -> {
+				context.getBean(DelayQueueTemplate.class).send("conventions", "b", Duration.ofHours(1));
+				assertThat(stopped).hasSize(1);
+				assertThat(stopped.get(0).getContextualName()).isEqualTo("send conventions");
+				assertThat(stopped.get(0).getLowCardinalityKeyValue("messaging.destination.name").getValue())
+					.isEqualTo("conventions");
+				assertThat(stopped.get(0).getLowCardinalityKeyValue("delayqueue.queue")).isNull();
+			});
 	}
 
 	@Test

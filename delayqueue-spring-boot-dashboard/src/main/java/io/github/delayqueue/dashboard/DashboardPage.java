@@ -37,7 +37,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 @RequestMapping("${delayqueue.dashboard.path:/delayqueue}")
 class DashboardPage {
 
-	private static final String LOCATION = "io/github/delayqueue/dashboard/static/";
+	static final String LOCATION = "io/github/delayqueue/dashboard/static/";
 
 	private static final Map<String, MediaType> ASSETS = Map.of("dashboard.js",
 			MediaType.parseMediaType("text/javascript;charset=UTF-8"), "dashboard.css",

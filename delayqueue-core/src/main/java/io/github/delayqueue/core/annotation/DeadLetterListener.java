@@ -22,6 +22,10 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import io.github.delayqueue.core.aot.DelayListenerReflectiveProcessor;
+
+import org.springframework.aot.hint.annotation.Reflective;
+
 /**
  * Marks a method that handles a queue's dead letters in the application, as Spring
  * Kafka's {@code @DltHandler}: each dead letter of the group (the application's listener
@@ -42,6 +46,7 @@ import java.lang.annotation.Target;
  * A method that throws is logged; the dead letter stays in the dead-letter stream (for
  * replay or a human) and is not offered again. Handling a dead letter does not remove it.
  */
+@Reflective(DelayListenerReflectiveProcessor.class)
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented

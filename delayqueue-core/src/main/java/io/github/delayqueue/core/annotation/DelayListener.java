@@ -22,6 +22,10 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import io.github.delayqueue.core.aot.DelayListenerReflectiveProcessor;
+
+import org.springframework.aot.hint.annotation.Reflective;
+
 /**
  * Marks a bean method as the handler of a delay queue for a consumer group. Returning
  * normally acknowledges the message; throwing fails the attempt, which is retried with
@@ -45,6 +49,7 @@ import java.lang.annotation.Target;
  * method. Processed by the post-processor that {@link EnableDelayListeners} (or Spring
  * Boot's auto-configuration) registers.
  */
+@Reflective(DelayListenerReflectiveProcessor.class)
 @Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented

@@ -29,7 +29,7 @@ import io.github.delayqueue.core.internal.scheduling.Schedulers;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.RedisClock;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
-import io.micrometer.observation.ObservationRegistry;
+import io.github.delayqueue.core.observation.DelayQueueObservations;
 
 /**
  * What an engine hands to the listener containers built from it: the containers depend on
@@ -53,7 +53,8 @@ import io.micrometer.observation.ObservationRegistry;
 public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys,
 		Function<String, Integer> partitions, MessageCodec codec, DelayQueueObserver observer, Clock clock,
 		Schedulers schedulers, Function<String, List<QueueKeys>> registry, Duration clientTimeout,
-		ObservationRegistry observations, FlowControls controls, RedisClock redisClock, Predicate<String> fairShare) {
+		DelayQueueObservations observations, FlowControls controls, RedisClock redisClock,
+		Predicate<String> fairShare) {
 
 	/**
 	 * Returns how long a listener's blocking read may wait: its poll timeout, lowered

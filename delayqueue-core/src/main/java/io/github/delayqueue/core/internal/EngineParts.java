@@ -112,7 +112,7 @@ public final class EngineParts implements AutoCloseable {
 		Map<String, Duration> expireAfter = settings.queues().expireAfter();
 		this.sends = new SendContext(this.scripts, this.layouts, codec, settings.maxPayloadSize(),
 				settings.maxHeadersSize(), expireAfter::get, this.fairShare::contains, settings.sendBatchSize(),
-				compactAfterMillis + ":" + settings.compactMinimum(), observer, settings.observationRegistry(),
+				compactAfterMillis + ":" + settings.compactMinimum(), observer, settings.observations(),
 				settings.sendAfterCommit());
 		this.admin = new AdminContext(this.scripts, keyPrefix, (queue) -> new QueueKeys(keyPrefix, queue), this.layouts,
 				this.controls, settings.clock());
@@ -120,8 +120,8 @@ public final class EngineParts implements AutoCloseable {
 				this.layouts::partitions, codec, observer, settings.clock(), this.schedulers, (queue) -> {
 					this.layouts.register(queue);
 					return this.layouts.drainingPartitions(queue);
-				}, settings.clientTimeout(), settings.observationRegistry(), this.controls,
-				new RedisClock(this.scripts), this.fairShare::contains);
+				}, settings.clientTimeout(), settings.observations(), this.controls, new RedisClock(this.scripts),
+				this.fairShare::contains);
 	}
 
 	public ScriptRunner scripts() {

@@ -30,7 +30,7 @@ import io.github.delayqueue.core.Durability;
 import io.github.delayqueue.core.codec.JsonMessageCodec;
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.codec.RawMessageCodec;
-import io.micrometer.observation.ObservationRegistry;
+import io.github.delayqueue.core.observation.DelayQueueObservations;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
@@ -88,7 +88,7 @@ public final class EngineSettings {
 
 	private boolean sendThroughOutbox;
 
-	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+	private DelayQueueObservations observations = DelayQueueObservations.NOOP;
 
 	private Executor asyncExecutor;
 
@@ -208,8 +208,8 @@ public final class EngineSettings {
 		this.sendThroughOutbox = throughOutbox;
 	}
 
-	public void setObservationRegistry(ObservationRegistry registry) {
-		this.observationRegistry = Objects.requireNonNull(registry, "Observation registry must not be null");
+	public void setObservations(DelayQueueObservations observations) {
+		this.observations = Objects.requireNonNull(observations, "Observations must not be null");
 	}
 
 	public void setAsyncExecutor(Executor executor) {
@@ -246,7 +246,7 @@ public final class EngineSettings {
 		copy.outboxPollInterval = this.outboxPollInterval;
 		copy.outboxBatchSize = this.outboxBatchSize;
 		copy.sendThroughOutbox = this.sendThroughOutbox;
-		copy.observationRegistry = this.observationRegistry;
+		copy.observations = this.observations;
 		copy.asyncExecutor = this.asyncExecutor;
 		copy.clock = this.clock;
 		copy.history = this.history;
@@ -378,8 +378,8 @@ public final class EngineSettings {
 		return this.sendThroughOutbox;
 	}
 
-	public ObservationRegistry observationRegistry() {
-		return this.observationRegistry;
+	public DelayQueueObservations observations() {
+		return this.observations;
 	}
 
 	/** The executor set, or {@code null} for one the engine owns. */

@@ -34,7 +34,6 @@ import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 import io.github.delayqueue.core.internal.runtime.Failures;
-import io.github.delayqueue.core.observation.DelayQueueObservations;
 import io.micrometer.observation.Observation;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import org.apache.commons.logging.Log;
@@ -173,9 +172,8 @@ public final class DeadLetterConsumer implements SmartLifecycle {
 					+ new String(letter.payload(), 0, Math.min(letter.payload().length, 200), StandardCharsets.UTF_8));
 		}
 		// in the trace of the message's send: the handler's lines, and the line below
-		Observation observation = DelayQueueObservations
-			.deadLetter(this.engine.observations(), this.queue, this.group, letter.messageId(), letter.attempts(),
-					letter.headers())
+		Observation observation = this.engine.observations()
+			.deadLetter(this.queue, this.group, letter.messageId(), letter.attempts(), letter.headers())
 			.start();
 		Observation.Scope scope = observation.openScope();
 		try {

@@ -18,95 +18,140 @@ package io.github.delayqueue.core.observation;
 
 import java.util.Map;
 
-import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 
 /**
- * The observations delayqueue records, and their conventions:
- * <ul>
- * <li>{@code delayqueue.send} (contextual name {@code <queue> send}): one per message
- * sent, from the call to Redis's answer (for a send after commit: until the send after
- * the commit). Low cardinality: {@code delayqueue.queue}; high cardinality:
- * {@code delayqueue.message.id}.</li>
- * <li>{@code delayqueue.process} (contextual name {@code <queue> process}): one per
- * attempt, the handler's run. Low cardinality: {@code delayqueue.queue},
- * {@code delayqueue.group}, {@code delayqueue.attempt}, {@code delayqueue.outcome}
- * ({@code success} or {@code failure}); high cardinality:
- * {@code delayqueue.message.id}.</li>
- * </ul>
+ * Creates the observations an engine records (see {@link DelayQueueObservation}): in its
+ * registry, with the conventions given to the engine, or the default ones.
+ * <p>
+ * The default conventions name each kind apart ({@code delayqueue.send},
+ * {@code delayqueue.create}, {@code delayqueue.process}, {@code delayqueue.dead-letter});
+ * a convention given to the engine applies to every observation of its context type, and
+ * names them as it chooses.
  */
 public final class DelayQueueObservations {
 
 	/** The name of the send observation. */
-	public static final String SEND = "delayqueue.send";
+	public static final String SEND = DelayQueueObservation.SEND.getName();
 
 	/** The name of the processing observation. */
-	public static final String PROCESS = "delayqueue.process";
+	public static final String PROCESS = DelayQueueObservation.PROCESS.getName();
 
 	/**
 	 * The name of the observation of a dead-letter handler ({@code @DeadLetterListener})
 	 * running on a dead letter.
 	 */
-	public static final String DEAD_LETTER = "delayqueue.dead-letter";
+	public static final String DEAD_LETTER = DelayQueueObservation.DEAD_LETTER.getName();
 
-	private static final ObservationConvention<DelayQueueSendContext> SEND_CONVENTION = new ObservationConvention<>() {
+	/** Records nothing. */
+	public static final DelayQueueObservations NOOP = new DelayQueueObservations(ObservationRegistry.NOOP, null, null,
+			true);
 
-		@Override
-		public String getName() {
-			return SEND;
-		}
+	private final ObservationRegistry registry;
 
-		@Override
-		public String getContextualName(DelayQueueSendContext context) {
-			return context.getQueue() + " send";
-		}
+	private final DelayQueueSendObservationConvention sendConvention;
 
-		@Override
-		public KeyValues getLowCardinalityKeyValues(DelayQueueSendContext context) {
-			return KeyValues.of("delayqueue.queue", context.getQueue());
-		}
+	private final DelayQueueProcessObservationConvention processConvention;
 
-		@Override
-		public KeyValues getHighCardinalityKeyValues(DelayQueueSendContext context) {
-			return KeyValues.of("delayqueue.message.id", context.getMessageId());
-		}
+	private final DelayQueueSendObservationConvention sendDefault;
 
-		@Override
-		public boolean supportsContext(Observation.Context context) {
-			return context instanceof DelayQueueSendContext;
-		}
+	private final DelayQueueSendObservationConvention createDefault;
 
-	};
+	private final DelayQueueProcessObservationConvention processDefault;
 
-	private static final ObservationConvention<DelayQueueProcessContext> PROCESS_CONVENTION = new ReceiveConvention(
-			PROCESS, "process", true);
+	private final DelayQueueProcessObservationConvention deadLetterDefault;
 
-	private static final ObservationConvention<DelayQueueProcessContext> DEAD_LETTER_CONVENTION = new ReceiveConvention(
-			DEAD_LETTER, "dead-letter", false);
+	/**
+	 * Creates the observations of an engine.
+	 * @param registry the registry
+	 * @param sendConvention the convention of sends, or {@code null} for the default
+	 * @param processConvention the convention of handlers, or {@code null} for the
+	 * default
+	 * @param legacyKeyValues whether the default conventions add the key names of earlier
+	 * releases
+	 */
+	public DelayQueueObservations(ObservationRegistry registry, DelayQueueSendObservationConvention sendConvention,
+			DelayQueueProcessObservationConvention processConvention, boolean legacyKeyValues) {
+		this.registry = registry;
+		this.sendConvention = sendConvention;
+		this.processConvention = processConvention;
+		this.sendDefault = new DefaultDelayQueueSendObservationConvention(legacyKeyValues);
+		this.createDefault = new DefaultDelayQueueSendObservationConvention(legacyKeyValues) {
 
-	private DelayQueueObservations() {
+			@Override
+			public String getName() {
+				return DelayQueueObservation.CREATE.getName();
+			}
+
+		};
+		this.processDefault = new DefaultDelayQueueProcessObservationConvention(legacyKeyValues);
+		this.deadLetterDefault = new DefaultDelayQueueProcessObservationConvention(legacyKeyValues) {
+
+			@Override
+			public String getName() {
+				return DelayQueueObservation.DEAD_LETTER.getName();
+			}
+
+		};
 	}
 
 	/**
-	 * Creates (not started) the observation of a send; its start writes the trace context
-	 * into {@code headers}.
-	 * @param registry the registry
+	 * @return the registry
+	 */
+	public ObservationRegistry registry() {
+		return this.registry;
+	}
+
+	/**
+	 * @return whether nothing is recorded (a no-op registry)
+	 */
+	public boolean isNoop() {
+		return this.registry.isNoop();
+	}
+
+	/**
+	 * Creates (not started) the observation of one message's send; its start writes the
+	 * trace context into {@code headers}.
 	 * @param queue the queue
 	 * @param messageId the message id
 	 * @param headers the message's headers, mutable
 	 * @return the observation, {@link Observation#NOOP} for a no-op registry
 	 */
-	public static Observation send(ObservationRegistry registry, String queue, String messageId,
-			Map<String, String> headers) {
-		return Observation.createNotStarted(SEND_CONVENTION, () -> new DelayQueueSendContext(queue, messageId, headers),
-				registry);
+	public Observation send(String queue, String messageId, Map<String, String> headers) {
+		return Observation.createNotStarted(this.sendConvention, this.sendDefault,
+				() -> new DelayQueueSendContext(queue, messageId, headers), this.registry);
+	}
+
+	/**
+	 * Creates (not started) the observation of a batch send.
+	 * @param queue the queue of every message, or {@code null} when they go to several
+	 * @param batchSize how many messages
+	 * @return the observation
+	 */
+	public Observation batch(String queue, int batchSize) {
+		return Observation.createNotStarted(this.sendConvention, this.sendDefault,
+				() -> DelayQueueSendContext.batch(queue, batchSize), this.registry);
+	}
+
+	/**
+	 * Creates (not started) the observation of the creation of one message of a batch, a
+	 * child of the batch's; its start writes the trace context into {@code headers}.
+	 * @param batch the batch's observation
+	 * @param queue the queue
+	 * @param messageId the message id
+	 * @param headers the message's headers, mutable
+	 * @return the observation
+	 */
+	public Observation create(Observation batch, String queue, String messageId, Map<String, String> headers) {
+		return Observation
+			.createNotStarted(this.sendConvention, this.createDefault,
+					() -> DelayQueueSendContext.create(queue, messageId, headers), this.registry)
+			.parentObservation(batch);
 	}
 
 	/**
 	 * Creates (not started) the observation of one attempt.
-	 * @param registry the registry
 	 * @param queue the queue
 	 * @param group the group
 	 * @param messageId the message id
@@ -114,78 +159,26 @@ public final class DelayQueueObservations {
 	 * @param headers the message's headers
 	 * @return the observation, {@link Observation#NOOP} for a no-op registry
 	 */
-	public static Observation process(ObservationRegistry registry, String queue, String group, String messageId,
-			int attempt, Map<String, String> headers) {
-		return Observation.createNotStarted(PROCESS_CONVENTION,
-				() -> new DelayQueueProcessContext(queue, group, messageId, attempt, headers), registry);
+	public Observation process(String queue, String group, String messageId, int attempt, Map<String, String> headers) {
+		return Observation.createNotStarted(this.processConvention, this.processDefault,
+				() -> new DelayQueueProcessContext(queue, group, messageId, attempt, headers, false), this.registry);
 	}
 
 	/**
-	 * Creates the observation of a dead-letter handler running on a dead letter: a child
-	 * of the trace the message's send started (its headers carry it), so the handler's
-	 * lines and the library's line about its failure carry that trace.
-	 * @param registry the registry
+	 * Creates (not started) the observation of a dead-letter handler running on a dead
+	 * letter: a child of the trace the message's send started (its headers carry it), so
+	 * the handler's lines and the library's line about its failure carry that trace.
 	 * @param queue the queue
 	 * @param group the consumer group whose dead letter it is
 	 * @param messageId the message id
 	 * @param attempts the attempts the message had
 	 * @param headers the message's headers
-	 * @return the observation, not started
+	 * @return the observation
 	 */
-	public static Observation deadLetter(ObservationRegistry registry, String queue, String group, String messageId,
-			int attempts, Map<String, String> headers) {
-		return Observation.createNotStarted(DEAD_LETTER_CONVENTION,
-				() -> new DelayQueueProcessContext(queue, group, messageId, attempts, headers), registry);
-	}
-
-	/**
-	 * The convention of a handler running on a message: an attempt's processing, or a
-	 * dead-letter handler.
-	 */
-	private static final class ReceiveConvention implements ObservationConvention<DelayQueueProcessContext> {
-
-		private final String name;
-
-		private final String suffix;
-
-		private final boolean attempt;
-
-		ReceiveConvention(String name, String suffix, boolean attempt) {
-			this.name = name;
-			this.suffix = suffix;
-			this.attempt = attempt;
-		}
-
-		@Override
-		public String getName() {
-			return this.name;
-		}
-
-		@Override
-		public String getContextualName(DelayQueueProcessContext context) {
-			return context.getQueue() + " " + this.suffix;
-		}
-
-		@Override
-		public KeyValues getLowCardinalityKeyValues(DelayQueueProcessContext context) {
-			KeyValues keys = KeyValues.of("delayqueue.queue", context.getQueue(), "delayqueue.group",
-					context.getGroup());
-			if (this.attempt) {
-				keys = keys.and("delayqueue.attempt", String.valueOf(context.getAttempt()));
-			}
-			return keys.and("delayqueue.outcome", (context.getError() != null) ? "failure" : "success");
-		}
-
-		@Override
-		public KeyValues getHighCardinalityKeyValues(DelayQueueProcessContext context) {
-			return KeyValues.of("delayqueue.message.id", context.getMessageId());
-		}
-
-		@Override
-		public boolean supportsContext(Observation.Context context) {
-			return context instanceof DelayQueueProcessContext;
-		}
-
+	public Observation deadLetter(String queue, String group, String messageId, int attempts,
+			Map<String, String> headers) {
+		return Observation.createNotStarted(this.processConvention, this.deadLetterDefault,
+				() -> new DelayQueueProcessContext(queue, group, messageId, attempts, headers, true), this.registry);
 	}
 
 }

@@ -21,8 +21,9 @@ import java.util.Map;
 import io.micrometer.observation.transport.ReceiverContext;
 
 /**
- * The context of one attempt's observation: a handler running on a message. The message's
- * headers are its carrier, so a tracing handler continues the trace the send started.
+ * The context of a handler running on a message: one attempt, or a dead-letter handler on
+ * a dead letter. The message's headers are its carrier, so a tracing handler continues
+ * the trace the send started.
  */
 public class DelayQueueProcessContext extends ReceiverContext<Map<String, String>> {
 
@@ -34,6 +35,8 @@ public class DelayQueueProcessContext extends ReceiverContext<Map<String, String
 
 	private final int attempt;
 
+	private final boolean deadLetter;
+
 	/**
 	 * Creates the context.
 	 * @param queue the queue
@@ -44,7 +47,22 @@ public class DelayQueueProcessContext extends ReceiverContext<Map<String, String
 	 */
 	public DelayQueueProcessContext(String queue, String group, String messageId, int attempt,
 			Map<String, String> headers) {
+		this(queue, group, messageId, attempt, headers, false);
+	}
+
+	/**
+	 * Creates the context of an attempt, or of a dead-letter handler.
+	 * @param queue the queue
+	 * @param group the consumer group
+	 * @param messageId the message id
+	 * @param attempt the attempt, from 1 (for a dead letter: the attempts it had)
+	 * @param headers the message's headers
+	 * @param deadLetter whether a dead-letter handler runs on it
+	 */
+	public DelayQueueProcessContext(String queue, String group, String messageId, int attempt,
+			Map<String, String> headers, boolean deadLetter) {
 		super((carrier, key) -> carrier.get(key));
+		this.deadLetter = deadLetter;
 		this.queue = queue;
 		this.group = group;
 		this.messageId = messageId;
@@ -79,6 +97,13 @@ public class DelayQueueProcessContext extends ReceiverContext<Map<String, String
 	 */
 	public int getAttempt() {
 		return this.attempt;
+	}
+
+	/**
+	 * @return whether a dead-letter handler runs on the message
+	 */
+	public boolean isDeadLetter() {
+		return this.deadLetter;
 	}
 
 }

@@ -27,7 +27,7 @@ import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.RedisClock;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
-import io.micrometer.observation.ObservationRegistry;
+import io.github.delayqueue.core.observation.DelayQueueObservations;
 
 /**
  * What the parts of one listener container share: where it reads (queue keys, group,
@@ -51,7 +51,7 @@ import io.micrometer.observation.ObservationRegistry;
  */
 public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group, String consumer,
 		ListenerSettings settings, DelayQueueObserver observer, MessageCodec codec, Clock clock, Duration readBlock,
-		ObservationRegistry observations, FlowGate gate, RedisClock redisClock, boolean fairShare) {
+		DelayQueueObservations observations, FlowGate gate, RedisClock redisClock, boolean fairShare) {
 
 	/**
 	 * @return the queue

@@ -30,7 +30,6 @@ import io.github.delayqueue.core.listener.RateLimitedException;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.WireFormat;
-import io.github.delayqueue.core.observation.DelayQueueObservations;
 import io.micrometer.observation.Observation;
 
 /**
@@ -190,9 +189,8 @@ final class Processor {
 
 	/** Starts the observation of an attempt; the delivery keeps it for its log lines. */
 	private Observation observe(Delivery delivery) {
-		Observation observation = DelayQueueObservations
-			.process(this.context.observations(), this.context.queue(), this.context.group(), delivery.id(),
-					delivery.attempt, delivery.headers())
+		Observation observation = this.context.observations()
+			.process(this.context.queue(), this.context.group(), delivery.id(), delivery.attempt, delivery.headers())
 			.start();
 		delivery.observation = observation;
 		return observation;

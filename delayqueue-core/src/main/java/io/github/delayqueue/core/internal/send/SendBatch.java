@@ -36,7 +36,6 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 import io.github.delayqueue.core.observation.DelayQueueObservations;
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
 
 /**
  * Messages checked, encoded and given their ids, by partition: the preparation of a send,
@@ -79,10 +78,17 @@ public final class SendBatch {
 		this.context = context;
 		this.single = single;
 		this.all = new ArrayList<>(messages.size());
-		ObservationRegistry registry = context.observations();
+		DelayQueueObservations observations = context.observations();
+		// a batch of several: one send observation for the batch, one create observation
+		// per message (its context is the one the message carries)
+		Observation batch = null;
+		if (!observations.isNoop() && messages.size() > 1) {
+			batch = observations.batch(commonQueue(messages), messages.size()).start();
+			this.observations.add(batch);
+		}
 		for (DelayMessage<?> message : messages) {
 			Prepared prepared;
-			if (registry.isNoop()) {
+			if (observations.isNoop()) {
 				prepared = prepare(message, message.headers(), null);
 			}
 			else {
@@ -91,19 +97,40 @@ public final class SendBatch {
 				// to the headers the message is encoded with
 				String id = (message.id() != null) ? message.id() : generateId();
 				Map<String, String> headers = new LinkedHashMap<>(message.headers());
-				Observation observation = DelayQueueObservations.send(registry, message.queue(), id, headers);
+				Observation observation = (batch != null) ? observations.create(batch, message.queue(), id, headers)
+						: observations.send(message.queue(), id, headers);
 				observation.start();
-				this.observations.add(observation);
 				try {
 					prepared = prepare(message, headers, id);
 				}
 				catch (RuntimeException ex) {
+					observation.error(ex);
+					observation.stop();
 					stop(ex);
 					throw ex;
+				}
+				if (batch != null) {
+					// created: the batch's observation covers the send
+					observation.stop();
+				}
+				else {
+					this.observations.add(observation);
 				}
 			}
 			add(prepared);
 		}
+	}
+
+	/** The queue of every message, or {@code null} when they go to several. */
+	private static String commonQueue(Collection<? extends DelayMessage<?>> messages) {
+		String queue = null;
+		for (DelayMessage<?> message : messages) {
+			if (queue != null && !queue.equals(message.queue())) {
+				return null;
+			}
+			queue = message.queue();
+		}
+		return queue;
 	}
 
 	/**

@@ -24,7 +24,7 @@ import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.routing.QueueLayouts;
-import io.micrometer.observation.ObservationRegistry;
+import io.github.delayqueue.core.observation.DelayQueueObservations;
 
 /**
  * What the send path needs of its engine, given once when the engine is built: no step of
@@ -46,7 +46,7 @@ import io.micrometer.observation.ObservationRegistry;
  */
 public record SendContext(ScriptRunner scripts, QueueLayouts layouts, MessageCodec codec, int maxPayloadSize,
 		int maxHeadersSize, Function<String, Duration> expireAfter, Predicate<String> fairShare, int sendBatchSize,
-		String compactArgument, DelayQueueObserver observer, ObservationRegistry observations,
+		String compactArgument, DelayQueueObserver observer, DelayQueueObservations observations,
 		boolean sendAfterCommit) {
 
 }
