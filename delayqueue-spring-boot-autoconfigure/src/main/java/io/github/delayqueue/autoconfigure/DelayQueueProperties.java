@@ -87,6 +87,8 @@ public class DelayQueueProperties {
 
 	private final Observation observation = new Observation();
 
+	private final Modulith modulith = new Modulith();
+
 	private final Cluster cluster = new Cluster();
 
 	private final Reconnect reconnect = new Reconnect();
@@ -205,6 +207,10 @@ public class DelayQueueProperties {
 		return this.observation;
 	}
 
+	public Modulith getModulith() {
+		return this.modulith;
+	}
+
 	public DashboardProperties getDashboard() {
 		return this.dashboard;
 	}
@@ -304,6 +310,25 @@ public class DelayQueueProperties {
 
 		public void setLegacyKeyValues(boolean legacyKeyValues) {
 			this.legacyKeyValues = legacyKeyValues;
+		}
+
+	}
+
+	public static class Modulith {
+
+		/**
+		 * Whether Spring Modulith events marked @Externalized are externalized to
+		 * delayqueue (with delayqueue-spring-modulith on the class path): the routing
+		 * target names the queue, its key the message key.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

@@ -1,0 +1,67 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.modulith;
+
+import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
+import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayQueueTemplate;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
+import org.springframework.modulith.events.EventExternalizationConfiguration;
+import org.springframework.modulith.events.config.EventExternalizationAutoConfiguration;
+import org.springframework.modulith.events.support.EventExternalizerModuleListener;
+
+/**
+ * Externalizes {@code @Externalized} Spring Modulith events to delayqueue, when both are
+ * on the class path and configured: a module listener hands each event published in a
+ * committed transaction to {@link DelayQueueEventExternalizationTransport}. Backs off
+ * with {@code spring.modulith.events.externalization.enabled=false},
+ * {@code delayqueue.modulith.enabled=false}, or a transport bean of the application's
+ * own.
+ */
+@AutoConfiguration(after = { EventExternalizationAutoConfiguration.class, DelayQueueAutoConfiguration.class })
+@ConditionalOnClass({ EventExternalizationConfiguration.class, EventExternalizerModuleListener.class,
+		DelayQueueTemplate.class })
+@ConditionalOnBean({ DelayQueueOperations.class, EventExternalizationConfiguration.class })
+@ConditionalOnBooleanProperty(name = "spring.modulith.events.externalization.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "delayqueue.modulith.enabled", matchIfMissing = true)
+public class DelayQueueEventExternalizationAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	DelayQueueEventExternalizationTransport delayQueueEventExternalizationTransport(DelayQueueOperations operations,
+			BeanFactory beanFactory) {
+		StandardEvaluationContext context = new StandardEvaluationContext();
+		context.setBeanResolver(new BeanFactoryResolver(beanFactory));
+		return new DelayQueueEventExternalizationTransport(operations, context);
+	}
+
+	@Bean
+	EventExternalizerModuleListener delayQueueEventExternalizer(EventExternalizationConfiguration configuration,
+			DelayQueueEventExternalizationTransport transport) {
+		return new EventExternalizerModuleListener(configuration, transport);
+	}
+
+}

@@ -1,0 +1,104 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.modulith;
+
+import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.test.RedisServer;
+import io.github.delayqueue.test.RedisTest;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
+import org.springframework.modulith.events.config.EventExternalizationAutoConfiguration;
+import org.springframework.modulith.events.support.EventExternalizerModuleListener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * When the externalization to delayqueue is set up, and when it backs off.
+ */
+@RedisTest
+class DelayQueueEventExternalizationAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner;
+
+	DelayQueueEventExternalizationAutoConfigurationTests(RedisServer redis) {
+		this.runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+					DelayQueueAutoConfiguration.class, EventExternalizationAutoConfiguration.class,
+					DelayQueueEventExternalizationAutoConfiguration.class))
+			.withUserConfiguration(Application.class)
+			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port());
+	}
+
+	@Test
+	void externalizesToDelayQueueByDefault() {
+		this.runner.run((context) -> assertThat(context).hasSingleBean(DelayQueueEventExternalizationTransport.class)
+			.hasBean("delayQueueEventExternalizer")
+			.getBean("delayQueueEventExternalizer")
+			.isInstanceOf(EventExternalizerModuleListener.class));
+	}
+
+	@Test
+	void backsOffWhenModulithExternalizationIsOff() {
+		this.runner.withPropertyValues("spring.modulith.events.externalization.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(DelayQueueEventExternalizationTransport.class)
+				.doesNotHaveBean("delayQueueEventExternalizer"));
+	}
+
+	@Test
+	void backsOffWhenDelayQueuesExternalizationIsOff() {
+		this.runner.withPropertyValues("delayqueue.modulith.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(DelayQueueEventExternalizationTransport.class)
+				.doesNotHaveBean("delayQueueEventExternalizer"));
+	}
+
+	@Test
+	void usesTheApplicationsTransport() {
+		DelayQueueEventExternalizationTransport own = new DelayQueueEventExternalizationTransport(null,
+				new StandardEvaluationContext());
+		this.runner.withBean(DelayQueueEventExternalizationTransport.class, () -> own)
+			.run((context) -> assertThat(context.getBean(DelayQueueEventExternalizationTransport.class)).isSameAs(own));
+	}
+
+	@Test
+	void backsOffWithoutModulithOnTheClassPath() {
+		this.runner.withClassLoader(new FilteredClassLoader(EventExternalizerModuleListener.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(DelayQueueEventExternalizationTransport.class));
+	}
+
+	@Test
+	void backsOffWithoutDelayQueue() {
+		this.runner.withClassLoader(new FilteredClassLoader(DelayQueueEngine.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(DelayQueueEventExternalizationTransport.class));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@AutoConfigurationPackage
+	static class Application {
+
+	}
+
+}
