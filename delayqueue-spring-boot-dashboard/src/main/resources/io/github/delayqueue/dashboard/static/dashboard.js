@@ -35,6 +35,51 @@
     box.className = error ? 'error' : '';
   }
 
+  // ---- numbers, times and durations as people read them
+  var numbers = new Intl.NumberFormat();
+  var zone = (window.localStorage && window.localStorage.getItem('delayqueue.zone')) || 'local';
+
+  function count(value) {
+    return value === null || value === undefined || value === '' || value < 0 ? '\u2013' : numbers.format(value);
+  }
+
+  function trim(value) { return String(Number(value.toFixed(1))); }
+
+  // 850 ms, 5.9 s, 3.5 min, 2 h, 3.2 d
+  function duration(ms) {
+    if (ms === null || ms === undefined || ms < 0) { return '\u2013'; }
+    if (ms < 1000) { return Math.round(ms) + ' ms'; }
+    if (ms < 60000) { return trim(ms / 1000) + ' s'; }
+    if (ms < 3600000) { return trim(ms / 60000) + ' min'; }
+    if (ms < 86400000) { return trim(ms / 3600000) + ' h'; }
+    return trim(ms / 86400000) + ' d';
+  }
+
+  function absolute(iso) {
+    var date = new Date(iso);
+    if (zone === 'UTC') { return date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'); }
+    return date.toLocaleString();
+  }
+
+  // "in 29 min" or "3 s ago", the absolute time (in the chosen zone) on hover
+  function when(iso) {
+    if (!iso) { return el('span', { text: '\u2013' }); }
+    var diff = Date.parse(iso) - Date.now();
+    var text = Math.abs(diff) < 1000 ? 'now' : (diff > 0 ? 'in ' + duration(diff) : duration(-diff) + ' ago');
+    return el('time', { datetime: iso, title: absolute(iso), text: text });
+  }
+
+  function zoneToggle() {
+    var toggle = document.getElementById('zone');
+    toggle.textContent = 'Times: ' + (zone === 'UTC' ? 'UTC' : 'local');
+    toggle.onclick = function () {
+      zone = zone === 'UTC' ? 'local' : 'UTC';
+      if (window.localStorage) { window.localStorage.setItem('delayqueue.zone', zone); }
+      zoneToggle();
+      route();
+    };
+  }
+
   function api(path, options) {
     options = options || {};
     var init = { method: options.method || 'GET', headers: { 'Accept': 'application/json' }, credentials: 'same-origin' };
@@ -61,10 +106,11 @@
 
   function q(queue) { return encodeURIComponent(queue); }
 
-  function write(question, path, form) {
+  // asks, writes, then says in plain words what changed (done: a sentence from the result)
+  function write(question, path, form, done) {
     if (!window.confirm(visible(question))) { return Promise.resolve(null); }
     return api(path, { method: 'POST', form: form }).then(function (result) {
-      notice('Done: ' + JSON.stringify(result));
+      notice(done ? done(result || {}) : 'Done');
       route();
       return result;
     }, function (error) { notice(error.message, true); });
@@ -77,7 +123,7 @@
     return b;
   }
 
-  function num(value) { return el('td', { 'class': 'num', text: value === null || value === undefined || value < 0 ? '–' : String(value) }); }
+  function num(value) { return el('td', { 'class': 'num', text: count(value) }); }
 
   function table(headings, rows) {
     return el('table', {}, [el('thead', {}, [el('tr', {}, headings.map(function (h) { return el('th', { text: h }); }))]),
@@ -105,12 +151,14 @@
             num(i === 0 ? stats.scheduled : ''), num(group.lag), num(group.pending), num(group.retryScheduled), num(i === 0 ? stats.dead : ''),
             el('td', {}, [consumers]), el('td', {}, [state]),
             el('td', { text: summary.rateLimit || '' }),
-            num(summary.latenessP50Ms), num(summary.latenessP99Ms), num(summary.ackedPerMinute)
+            el('td', { 'class': 'num', text: summary.latenessP50Ms === null || summary.latenessP50Ms === undefined ? '\u2013' : lateness(summary.latenessP50Ms) }),
+            el('td', { 'class': 'num', text: summary.latenessP99Ms === null || summary.latenessP99Ms === undefined ? '\u2013' : lateness(summary.latenessP99Ms) }),
+            num(summary.ackedPerMinute)
           ]));
         });
       });
       main.appendChild(table(['Queue', 'Group', 'Scheduled', 'Ready (lag)', 'In flight', 'Retrying', 'Dead', 'Consumers',
-        'State', 'Rate limit', 'Lateness p50 ms', 'p99 ms', 'Acked/min (5 min)'], rows));
+        'State', 'Rate limit', 'Lateness p50', 'p99', 'Acked/min (5 min)'], rows));
       main.appendChild(el('p', { text: 'Lateness and throughput: the last hour, all instances.' }));
     });
   }
@@ -126,16 +174,20 @@
       var stats = detail.stats;
       var controls = el('div', { 'class': 'bar' }, [
         el('span', { id: 'queue-state', 'class': detail.paused ? 'paused' : 'ok', text: detail.paused ? 'paused' : 'running' }),
-        detail.paused ? button('Resume', function () { write('Resume queue ' + queue + '?', 'queues/' + q(queue) + '/resume'); })
-          : button('Pause', function () { write('Pause queue ' + queue + '?', 'queues/' + q(queue) + '/pause'); }),
+        detail.paused ? button('Resume', function () {
+          write('Resume queue ' + queue + '?', 'queues/' + q(queue) + '/resume', null, function () { return 'Resumed ' + queue + ' on every instance'; });
+        }) : button('Pause', function () {
+          write('Pause queue ' + queue + '?', 'queues/' + q(queue) + '/pause', null, function () { return 'Paused ' + queue + ' on every instance: no handler starts until it is resumed'; });
+        }),
         el('span', { text: 'Rate limit: ' + (detail.rateLimit || 'none') }),
         button('Change rate limit', function () {
           var value = window.prompt('New rate limit (permits/period[/burst][/key], e.g. 500/1s); empty to remove', detail.rateLimit || '');
           if (value === null) { return; }
           api('queues/' + q(queue) + '/rate-limit', { method: 'POST', form: { rateLimit: value } })
-            .then(function () { notice('Rate limit set'); route(); }, function (e) { notice(e.message, true); });
+            .then(function () { notice(value.trim() ? 'Rate limit of ' + queue + ' set to ' + value.trim() : 'Rate limit of ' + queue + ' removed'); route(); },
+              function (e) { notice(e.message, true); });
         }),
-        el('span', { text: 'Size limit: ' + (detail.sizeLimit === null ? 'none' : detail.sizeLimit) }),
+        el('span', { text: 'Size limit: ' + (detail.sizeLimit === null ? 'none' : count(detail.sizeLimit)) }),
         el('span', { text: 'Partitions: ' + detail.partitions.partitions })
       ]);
       main.appendChild(controls);
@@ -151,7 +203,7 @@
             el('td', { text: detail.pausedGroups.indexOf(group.group) >= 0 ? 'yes' : '' }),
             el('td', { text: ownerText || 'shared' })]);
         })));
-      main.appendChild(el('p', { id: 'queue-counts', text: 'Scheduled: ' + stats.scheduled + ' · ready: ' + (stats.ready < 0 ? '–' : stats.ready) + ' · dead letters: ' + stats.dead }));
+      main.appendChild(el('p', { id: 'queue-counts', text: 'Scheduled: ' + count(stats.scheduled) + ' · ready: ' + count(stats.ready) + ' · dead letters: ' + count(stats.dead) }));
       var find = el('input', { id: 'find-id', placeholder: 'message id', size: '30' });
       main.appendChild(el('div', { 'class': 'bar' }, [find, el('button', { type: 'button', id: 'find', text: 'Find message', onclick: function () {
         var id = find.value.trim();
@@ -193,17 +245,17 @@
   function scheduledTable(queue, messages) {
     return table(['Id', 'Due', 'Partition', 'Key', 'Priority', 'Headers', 'Payload', ''], messages.map(function (m) {
       var path = 'queues/' + q(queue) + '/message';
-      return el('tr', { 'data-id': m.id }, [el('td', { 'class': 'message-id', text: m.id }), el('td', { text: m.dueTime }), num(m.partition),
+      return el('tr', { 'data-id': m.id }, [el('td', { 'class': 'message-id', text: m.id }), el('td', { 'class': 'due' }, [when(m.dueTime)]), num(m.partition),
         el('td', { text: m.key || '' }), el('td', { 'class': 'num', text: m.priority ? String(m.priority) : '' }),
         el('td', {}, [el('pre', { text: headersText(m.headers) })]),
         el('td', {}, [el('pre', { 'class': 'payload', text: m.payload })]),
-        el('td', {}, [
-          button('Due now', function () { write('Make ' + m.id + ' due now?', path + '/due-now', { id: m.id }); }),
+        el('td', { 'class': 'actions' }, [
+          button('Due now', function () { write('Make ' + m.id + ' due now?', path + '/due-now', { id: m.id }, function () { return 'Made ' + m.id + ' due now'; }); }),
           button('Reschedule', function () {
             var delay = window.prompt('Deliver in (e.g. 30s, 5m, 2h)', '5m');
-            if (delay !== null) { write('Reschedule ' + m.id + ' in ' + delay + '?', path + '/reschedule', { id: m.id, delay: delay }); }
+            if (delay !== null) { write('Reschedule ' + m.id + ' in ' + delay + '?', path + '/reschedule', { id: m.id, delay: delay }, function () { return 'Rescheduled ' + m.id + ' to be delivered in ' + delay; }); }
           }),
-          button('Cancel', function () { write('Cancel ' + m.id + '?', path + '/cancel', { id: m.id }); }, true)])]);
+          button('Cancel', function () { write('Cancel ' + m.id + '?', path + '/cancel', { id: m.id }, function () { return 'Cancelled ' + m.id; }); }, true)])]);
     }));
   }
 
@@ -218,12 +270,16 @@
   var order = 'idle';
   function inFlightTab(queue, body) {
     return api('queues/' + q(queue) + '/in-flight?count=100&order=' + order).then(function (page) {
-      body.appendChild(el('div', { 'class': 'bar' }, [el('span', { text: 'Sort by' }),
-        el('button', { type: 'button', text: 'idle time', onclick: function () { order = 'idle'; route(); } }),
-        el('button', { type: 'button', text: 'deliveries', onclick: function () { order = 'deliveries'; route(); } })]));
-      body.appendChild(table(['Message id', 'Group', 'Partition', 'Consumer', 'Idle ms', 'Deliveries', 'Retry', 'Entry'], page.map(function (m) {
+      var sorts = [['idle', 'time since its lease was renewed'], ['deliveries', 'deliveries']];
+      body.appendChild(el('div', { 'class': 'bar' }, [el('span', { text: 'Sort by' })].concat(sorts.map(function (sort) {
+        var b = el('button', { type: 'button', id: 'sort-' + sort[0], text: sort[1], 'aria-pressed': String(order === sort[0]),
+          onclick: function () { order = sort[0]; route(); } });
+        if (order === sort[0]) { b.className = 'active'; }
+        return b;
+      }))));
+      body.appendChild(table(['Message id', 'Group', 'Partition', 'Consumer', 'Since the lease was renewed', 'Deliveries', 'Retry', 'Entry'], page.map(function (m) {
         return el('tr', {}, [el('td', { text: m.messageId || '(deleted)' }), el('td', { text: m.group }), num(m.partition),
-          el('td', { text: m.consumer }), num(m.idleMs), num(m.deliveries), el('td', { text: m.retry ? 'yes' : '' }), el('td', { text: m.entryId })]);
+          el('td', { text: m.consumer }), el('td', { 'class': 'num', text: duration(m.idleMs) }), num(m.deliveries), el('td', { text: m.retry ? 'yes' : '' }), el('td', { text: m.entryId })]);
       })));
     });
   }
@@ -233,15 +289,17 @@
     var base = 'queues/' + q(queue) + '/dead-letters';
     return api(base + '?count=50' + (after ? '&after=' + encodeURIComponent(after) : '')).then(function (page) {
       body.appendChild(el('div', { 'class': 'bar' }, [
-        button('Replay all', function () { write('Replay every dead letter of ' + queue + '?', base + '/replay-all'); }),
-        button('Purge all', function () { write('Delete every dead letter of ' + queue + '? This cannot be undone.', base + '/purge'); }, true)]));
+        button('Replay all', function () { write('Replay every dead letter of ' + queue + '?', base + '/replay-all', null, function (r) { return 'Replayed ' + count(r.replayed) + ' dead letter' + (r.replayed === 1 ? '' : 's') + ' of ' + queue; }); }),
+        button('Purge all', function () { write('Delete every dead letter of ' + queue + '? This cannot be undone.', base + '/purge', null, function (r) { return 'Deleted ' + count(r.purged) + ' dead letter' + (r.purged === 1 ? '' : 's') + ' of ' + queue; }); }, true)]));
       body.appendChild(table(['Message id', 'Group', 'Attempts', 'Error', 'Dead since', 'Headers', 'Payload', ''], page.map(function (d) {
-        var details = el('details', {}, [el('summary', { text: d.errorClass }), el('pre', { text: (d.errorMessage || '') + '\n' + (d.stackTrace || '') })]);
+        // the reason in the row; the stack trace behind the disclosure
+        var details = el('div', {}, [el('div', { 'class': 'reason', text: d.errorMessage || '' }),
+          el('details', {}, [el('summary', { text: d.errorClass }), el('pre', { text: d.stackTrace || '' })])]);
         return el('tr', { 'data-entry': d.entryId, 'data-id': d.messageId }, [el('td', { 'class': 'message-id', text: d.messageId }), el('td', { text: d.group }),
-          num(d.attempts), el('td', {}, [details]), el('td', { text: d.deadTime }),
+          num(d.attempts), el('td', {}, [details]), el('td', {}, [when(d.deadTime)]),
           el('td', {}, [el('pre', { text: headersText(d.headers) })]), el('td', {}, [el('pre', { 'class': 'payload', text: d.payload })]),
-          el('td', {}, [button('Replay', function () { write('Replay ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/replay'); }),
-            button('Delete', function () { write('Delete dead letter ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/delete'); }, true)])]);
+          el('td', { 'class': 'actions' }, [button('Replay', function () { write('Replay ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/replay', null, function () { return 'Replayed ' + d.messageId; }); }),
+            button('Delete', function () { write('Delete dead letter ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/delete', null, function () { return 'Deleted dead letter ' + d.messageId; }); }, true)])]);
       })));
       pager(body, page, 50, page.length ? page[page.length - 1].entryId : null);
     });
@@ -255,37 +313,64 @@
       body.appendChild(table(['Name', 'Ticks', 'Next tick', 'Last tick', 'Fired', 'Skipped', 'Missed ticks', 'Headers', 'Payload', ''], schedules.map(function (s) {
         var path = base + '/' + encodeURIComponent(s.name);
         return el('tr', {}, [el('td', { text: s.name }), el('td', { text: s.ticks }),
-          el('td', { text: s.paused ? 'paused' : (s.nextTick || 'being planned') }), el('td', { text: s.lastTick || '–' }),
+          el('td', {}, [s.paused ? el('span', { text: 'paused' }) : (s.nextTick ? when(s.nextTick) : el('span', { text: 'being planned' }))]),
+          el('td', {}, [when(s.lastTick)]),
           num(s.fired), num(s.skipped), el('td', { text: s.missedTicks }),
           el('td', {}, [el('pre', { text: headersText(s.headers) })]), el('td', {}, [el('pre', { text: s.payload })]),
-          el('td', {}, [
-            s.paused ? button('Resume', function () { write('Resume schedule ' + s.name + '? Its next tick is the first after now.', path + '/resume'); })
-              : button('Pause', function () { write('Pause schedule ' + s.name + '? No tick fires until it is resumed.', path + '/pause'); }),
-            button('Trigger now', function () { write('Send one message of schedule ' + s.name + ' now?', path + '/trigger'); }),
-            button('Delete', function () { write('Delete schedule ' + s.name + '? It never fires again.', path + '/delete'); }, true)])]);
+          el('td', { 'class': 'actions' }, [
+            s.paused ? button('Resume', function () { write('Resume schedule ' + s.name + '? Its next tick is the first after now.', path + '/resume', null, function () { return 'Resumed schedule ' + s.name; }); })
+              : button('Pause', function () { write('Pause schedule ' + s.name + '? No tick fires until it is resumed.', path + '/pause', null, function () { return 'Paused schedule ' + s.name; }); }),
+            button('Trigger now', function () { write('Send one message of schedule ' + s.name + ' now?', path + '/trigger', null, function (r) { return 'Triggered schedule ' + s.name + ': sent message ' + r.result; }); }),
+            button('Delete', function () { write('Delete schedule ' + s.name + '? It never fires again.', path + '/delete', null, function () { return 'Deleted schedule ' + s.name; }); }, true)])]);
       })));
     });
   }
 
-  function chart(title, points, field, color) {
-    var w = 320, h = 120, pad = 4;
-    var values = points.map(function (p) { return p[field] || 0; });
-    var max = Math.max.apply(null, values.concat([1]));
+  // the overflow bucket of the lateness histogram: more than 10 s, not a measurement
+  var LATENESS_OVERFLOW_MS = 10001;
+  function lateness(ms) { return ms >= LATENESS_OVERFLOW_MS ? '> 10 s' : duration(ms); }
+
+  function timeLabel(iso) {
+    var date = new Date(iso);
+    var withDay = span !== 'hour';
+    if (zone === 'UTC') { return (withDay ? iso.substring(5, 10) + ' ' : '') + iso.substring(11, 16) + ' UTC'; }
+    var options = withDay ? { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' } : { hour: '2-digit', minute: '2-digit' };
+    return date.toLocaleString([], options);
+  }
+
+  // a line chart with its value axis (0 and the highest value, formatted) and its time axis
+  // (first and last interval); an idle span says so instead of drawing a scale
+  function chart(title, points, field, color, format) {
+    var w = 320, h = 140, left = 48, right = 8, top = 10, bottom = 22;
     var svgNs = 'http://www.w3.org/2000/svg';
-    var svg = document.createElementNS(svgNs, 'svg');
-    svg.setAttribute('class', 'chart'); svg.setAttribute('width', w); svg.setAttribute('height', h);
-    var d = values.map(function (v, i) {
-      var x = pad + i * (w - 2 * pad) / Math.max(1, values.length - 1);
-      var y = h - pad - v * (h - 2 * pad) / max;
-      return (i ? 'L' : 'M') + x.toFixed(1) + ' ' + y.toFixed(1);
-    }).join(' ');
-    var path = document.createElementNS(svgNs, 'path');
-    path.setAttribute('d', d); path.setAttribute('fill', 'none'); path.setAttribute('stroke', color); path.setAttribute('stroke-width', '1.5');
-    svg.appendChild(path);
-    var label = document.createElementNS(svgNs, 'text');
-    label.setAttribute('x', 6); label.setAttribute('y', 14); label.setAttribute('font-size', '11');
-    label.textContent = 'max ' + max;
-    svg.appendChild(label);
+    function svgEl(tag, attrs, text) {
+      var node = document.createElementNS(svgNs, tag);
+      Object.keys(attrs).forEach(function (name) { node.setAttribute(name, attrs[name]); });
+      if (text !== undefined) { node.textContent = visible(text); }
+      return node;
+    }
+    var values = points.map(function (p) { return p[field] || 0; });
+    var max = Math.max.apply(null, values.concat([0]));
+    var svg = svgEl('svg', { 'class': 'chart', width: w, height: h, role: 'img', 'aria-label': title });
+    svg.appendChild(svgEl('line', { x1: left, y1: top, x2: left, y2: h - bottom, stroke: '#9aa3ad' }));
+    svg.appendChild(svgEl('line', { x1: left, y1: h - bottom, x2: w - right, y2: h - bottom, stroke: '#9aa3ad' }));
+    if (max > 0) {
+      var d = values.map(function (v, i) {
+        var x = left + i * (w - left - right) / Math.max(1, values.length - 1);
+        var y = h - bottom - v * (h - top - bottom) / max;
+        return (i ? 'L' : 'M') + x.toFixed(1) + ' ' + y.toFixed(1);
+      }).join(' ');
+      svg.appendChild(svgEl('path', { d: d, fill: 'none', stroke: color, 'stroke-width': '1.5' }));
+      svg.appendChild(svgEl('text', { 'class': 'y-max', x: left - 4, y: top + 8, 'font-size': '10', 'text-anchor': 'end' }, format(max)));
+    }
+    else {
+      svg.appendChild(svgEl('text', { 'class': 'idle', x: (left + w - right) / 2, y: h / 2, 'font-size': '11', 'text-anchor': 'middle' }, 'none in this span'));
+    }
+    svg.appendChild(svgEl('text', { 'class': 'y-min', x: left - 4, y: h - bottom, 'font-size': '10', 'text-anchor': 'end' }, '0'));
+    if (points.length) {
+      svg.appendChild(svgEl('text', { 'class': 'x-start', x: left, y: h - 6, 'font-size': '10' }, timeLabel(points[0].start)));
+      svg.appendChild(svgEl('text', { 'class': 'x-end', x: w - right, y: h - 6, 'font-size': '10', 'text-anchor': 'end' }, timeLabel(points[points.length - 1].start)));
+    }
     return el('figure', {}, [el('figcaption', { text: title }), svg]);
   }
 
@@ -298,10 +383,10 @@
       })));
       var per = history.intervalSeconds >= 3600 ? 'hour' : history.intervalSeconds >= 900 ? '15 min' : 'minute';
       body.appendChild(el('div', { 'class': 'charts' }, [
-        chart('Acked per ' + per, history.points, 'acked', '#276b2f'),
-        chart('Lateness p99 ms', history.points, 'latenessP99Ms', '#1f5fa8'),
-        chart('Retries per ' + per, history.points, 'retried', '#9a6400'),
-        chart('Dead letters per ' + per, history.points, 'dead', '#a33')]));
+        chart('Acked per ' + per, history.points, 'acked', '#276b2f', count),
+        chart('Lateness p99', history.points, 'latenessP99Ms', '#1f5fa8', lateness),
+        chart('Retries per ' + per, history.points, 'retried', '#9a6400', count),
+        chart('Dead letters per ' + per, history.points, 'dead', '#a33', count)]));
       body.appendChild(el('p', { text: 'All instances; each adds its counts about every 10 s.' }));
     });
   }
@@ -309,7 +394,8 @@
   function route() {
     var hash = window.location.hash || '';
     var done = hash.indexOf('#q/') === 0 ? queuePage(decodeURIComponent(hash.substring(3))) : queuesPage();
-    return done.catch(function (error) { notice(error.message, true); });
+    // a failed route leaves nothing of the previous page under its error
+    return done.catch(function (error) { main.textContent = ''; notice(error.message, true); });
   }
 
   window.addEventListener('hashchange', function () { tab = 'scheduled'; cursors = []; notice(''); route(); });
@@ -318,6 +404,7 @@
     document.getElementById('mode').textContent = s.canWrite ? 'writes enabled' : (s.readOnly ? 'read-only' : 'read-only for you');
     document.getElementById('mode').title = s.whyNot || '';
     document.getElementById('user').textContent = s.user ? 'signed in as ' + s.user : '';
+    zoneToggle();
     route();
   }, function (error) { notice(error.message, true); });
 })();

@@ -154,6 +154,72 @@ class DashboardBrowserTests {
 	}
 
 	@Test
+	void numbersTimesChartsAndNoticesReadAsPeopleReadThemAndDisabledLooksDisabled() {
+		String queue = "dashboard-humane";
+		this.engine.template()
+			.sendAll(java.util.stream.IntStream.range(0, 1234)
+				.mapToObj((i) -> DelayMessage.builder("m" + i)
+					.queue(queue)
+					.id("h-" + i)
+					.delay(Duration.ofHours(1))
+					.build())
+				.toList());
+		// a visitor who is not signed in: every write button disabled, and looking it
+		browser.manage().deleteAllCookies();
+		// a page load of its own: the previous test may have left this page at another
+		// hash
+		browser.get("about:blank");
+		browser.get(url("/delayqueue/#q/" + queue));
+		assertThat(visible(By.id("queue-counts")).getText()).contains("Scheduled: 1,234");
+		WebElement cancel = visible(By.cssSelector("tr[data-id] td.actions button.danger"));
+		assertThat(cancel.isEnabled()).isFalse();
+		assertThat(cancel.getCssValue("color")).isEqualTo("rgba(138, 144, 153, 1)");
+		assertThat(cancel.getCssValue("cursor")).isEqualTo("not-allowed");
+		// due times relative, the absolute time on hover, in the chosen zone
+		WebElement due = browser.findElement(By.cssSelector("tr[data-id] td.due time"));
+		assertThat(due.getText()).matches("in (59(\\.\\d)? min|60 min)");
+		assertThat(due.getAttribute("title")).isNotBlank().doesNotEndWith("UTC");
+		click(By.id("zone"));
+		new WebDriverWait(browser, Duration.ofSeconds(10))
+			.until(ExpectedConditions.textToBePresentInElementLocated(By.id("zone"), "Times: UTC"));
+		new WebDriverWait(browser, Duration.ofSeconds(10)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.cssSelector("tr[data-id] td.due time"))
+				.getAttribute("title")
+				.endsWith(" UTC"));
+		click(By.id("zone"));
+		new WebDriverWait(browser, Duration.ofSeconds(10))
+			.until(ExpectedConditions.textToBePresentInElementLocated(By.id("zone"), "Times: local"));
+		// charts with their axes; an idle queue's chart says so
+		click(By.id("tab-history"));
+		WebElement chart = visible(By.cssSelector(".charts svg"));
+		assertThat(chart.findElement(By.cssSelector("text.y-min")).getText()).isEqualTo("0");
+		assertThat(chart.findElement(By.cssSelector("text.idle")).getText()).isEqualTo("none in this span");
+		assertThat(chart.findElement(By.cssSelector("text.x-start")).getText()).isNotBlank();
+		assertThat(chart.findElement(By.cssSelector("text.x-end")).getText()).isNotBlank();
+		// a failed route leaves nothing of the previous page under its error
+		browser.get(url("/delayqueue/#q/bad%20name"));
+		new WebDriverWait(browser, Duration.ofSeconds(10))
+			.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "400"));
+		assertThat(browser.findElement(By.id("main")).getText()).isEmpty();
+		// after an action, a sentence says what changed
+		signInAsTheOperator();
+		browser.get("about:blank");
+		browser.get(url("/delayqueue/#q/" + queue));
+		visible(By.xpath("//div[@class='bar']/button[text()='Pause']"));
+		click(By.xpath("//div[@class='bar']/button[text()='Pause']"));
+		confirm();
+		new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions
+			.textToBePresentInElementLocated(By.id("notice"), "Paused " + queue + " on every instance"));
+		assertThat(this.engine.admin().controls(queue).paused()).isTrue();
+		visible(By.xpath("//div[@class='bar']/button[text()='Resume']"));
+		click(By.xpath("//div[@class='bar']/button[text()='Resume']"));
+		confirm();
+		new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions
+			.textToBePresentInElementLocated(By.id("notice"), "Resumed " + queue + " on every instance"));
+		assertThat(this.engine.admin().controls(queue).paused()).isFalse();
+	}
+
+	@Test
 	void anOperatorSeesActsAndFindsInTheBrowserAndUserDataStaysText() throws Exception {
 		String queue = "dashboard-demo";
 		List<String> delivered = new CopyOnWriteArrayList<>();
