@@ -62,11 +62,14 @@
   }
 
   // "in 29 min" or "3 s ago", the absolute time (in the chosen zone) on hover
+  function relative(iso) {
+    var diff = Date.parse(iso) - Date.now();
+    return Math.abs(diff) < 1000 ? 'now' : (diff > 0 ? 'in ' + duration(diff) : duration(-diff) + ' ago');
+  }
+
   function when(iso) {
     if (!iso) { return el('span', { text: '\u2013' }); }
-    var diff = Date.parse(iso) - Date.now();
-    var text = Math.abs(diff) < 1000 ? 'now' : (diff > 0 ? 'in ' + duration(diff) : duration(-diff) + ' ago');
-    return el('time', { datetime: iso, title: absolute(iso), text: text });
+    return el('time', { datetime: iso, title: absolute(iso), text: relative(iso) });
   }
 
   function zoneToggle() {
@@ -131,11 +134,11 @@
   }
 
   // ---- all queues
-  function queuesPage() {
+  function queuesPage(target) {
     return api('queues').then(function (queues) {
-      main.textContent = '';
-      main.appendChild(el('h2', { text: 'Queues' }));
-      if (!queues.length) { main.appendChild(el('p', { text: 'No queue yet.' })); return; }
+      target.textContent = '';
+      target.appendChild(el('h2', { text: 'Queues' }));
+      if (!queues.length) { target.appendChild(el('p', { text: 'No queue yet.' })); return; }
       var rows = [];
       queues.forEach(function (summary) {
         var stats = summary.stats;
@@ -157,9 +160,9 @@
           ]));
         });
       });
-      main.appendChild(table(['Queue', 'Group', 'Scheduled', 'Ready (lag)', 'In flight', 'Retrying', 'Dead', 'Consumers',
+      target.appendChild(table(['Queue', 'Group', 'Scheduled', 'Ready (lag)', 'In flight', 'Retrying', 'Dead', 'Consumers',
         'State', 'Rate limit', 'Lateness p50', 'p99', 'Acked/min (5 min)'], rows));
-      main.appendChild(el('p', { text: 'Lateness and throughput: the last hour, all instances.' }));
+      target.appendChild(el('p', { text: 'Lateness and throughput: the last hour, all instances.' }));
     });
   }
 
@@ -167,10 +170,10 @@
   var tab = 'scheduled';
   var cursors = [];
 
-  function queuePage(queue) {
+  function queuePage(queue, target) {
     return api('queues/' + q(queue)).then(function (detail) {
-      main.textContent = '';
-      main.appendChild(el('h2', {}, ['Queue ', el('span', { id: 'queue-name', text: queue })]));
+      target.textContent = '';
+      target.appendChild(el('h2', {}, ['Queue ', el('span', { id: 'queue-name', text: queue })]));
       var stats = detail.stats;
       var controls = el('div', { 'class': 'bar' }, [
         el('span', { id: 'queue-state', 'class': detail.paused ? 'paused' : 'ok', text: detail.paused ? 'paused' : 'running' }),
@@ -190,10 +193,10 @@
         el('span', { text: 'Size limit: ' + (detail.sizeLimit === null ? 'none' : count(detail.sizeLimit)) }),
         el('span', { text: 'Partitions: ' + detail.partitions.partitions })
       ]);
-      main.appendChild(controls);
+      target.appendChild(controls);
       var groupRows = stats.groups.length ? stats.groups
         : [{ group: '(no consumer group yet)', consumers: 0, pending: 0, lag: stats.ready, retryScheduled: 0 }];
-      main.appendChild(table(['Group', 'Consumers', 'Ready (lag)', 'In flight', 'Retrying', 'Paused', 'Partition owners'],
+      target.appendChild(table(['Group', 'Consumers', 'Ready (lag)', 'In flight', 'Retrying', 'Paused', 'Partition owners'],
         groupRows.map(function (group) {
           var owners = detail.partitionOwners[group.group] || {};
           var ownerText = Object.keys(owners).map(function (p) { return p + '→' + owners[p]; }).join(', ');
@@ -203,9 +206,9 @@
             el('td', { text: detail.pausedGroups.indexOf(group.group) >= 0 ? 'yes' : '' }),
             el('td', { text: ownerText || 'shared' })]);
         })));
-      main.appendChild(el('p', { id: 'queue-counts', text: 'Scheduled: ' + count(stats.scheduled) + ' · ready: ' + count(stats.ready) + ' · dead letters: ' + count(stats.dead) }));
+      target.appendChild(el('p', { id: 'queue-counts', text: 'Scheduled: ' + count(stats.scheduled) + ' · ready: ' + count(stats.ready) + ' · dead letters: ' + count(stats.dead) }));
       var find = el('input', { id: 'find-id', placeholder: 'message id', size: '30' });
-      main.appendChild(el('div', { 'class': 'bar' }, [find, el('button', { type: 'button', id: 'find', text: 'Find message', onclick: function () {
+      target.appendChild(el('div', { 'class': 'bar' }, [find, el('button', { type: 'button', id: 'find', text: 'Find message', onclick: function () {
         var id = find.value.trim();
         if (!id) { return; }
         api('queues/' + q(queue) + '/message?id=' + encodeURIComponent(id)).then(function (message) {
@@ -215,16 +218,16 @@
           box.appendChild(scheduledTable(queue, [message]));
         }, function (e) { notice(e.message, true); });
       } })]));
-      main.appendChild(el('div', { id: 'found' }));
+      target.appendChild(el('div', { id: 'found' }));
       var tabs = el('div', { 'class': 'bar tabs' });
       [['scheduled', 'Scheduled'], ['in-flight', 'In flight'], ['dead-letters', 'Dead letters'], ['schedules', 'Recurring'], ['history', 'History']].forEach(function (t) {
         var b = el('button', { type: 'button', id: 'tab-' + t[0], text: t[1], onclick: function () { tab = t[0]; cursors = []; route(); } });
         if (tab === t[0]) { b.className = 'active'; }
         tabs.appendChild(b);
       });
-      main.appendChild(tabs);
+      target.appendChild(tabs);
       var body = el('div', { id: 'tab-body' });
-      main.appendChild(body);
+      target.appendChild(body);
       return ({ 'scheduled': scheduledTab, 'in-flight': inFlightTab, 'dead-letters': deadTab, 'schedules': schedulesTab, 'history': historyTab })[tab](queue, body);
     });
   }
@@ -391,11 +394,62 @@
     });
   }
 
-  function route() {
+  // ---- live view: the page is read again every few seconds unless paused, hidden, or
+  // the operator is typing or a read is still under way
+  var LIVE_EVERY_MS = 5000;
+  var live = !(window.localStorage && window.localStorage.getItem('delayqueue.live') === 'paused');
+  var routing = false;
+
+  function liveToggle() {
+    var toggle = document.getElementById('live');
+    toggle.textContent = live ? 'Live: on' : 'Live: paused';
+    toggle.setAttribute('aria-pressed', String(live));
+    toggle.onclick = function () {
+      live = !live;
+      if (window.localStorage) { window.localStorage.setItem('delayqueue.live', live ? 'on' : 'paused'); }
+      liveToggle();
+    };
+  }
+
+  function typing() {
+    var active = document.activeElement;
+    return active && (active.tagName === 'INPUT' || active.tagName === 'TEXTAREA' || active.tagName === 'SELECT');
+  }
+
+  window.setInterval(function () {
+    if (live && !routing && !document.hidden && !typing()) {
+      // relative times move on in place; the page is replaced only when its data changed
+      main.querySelectorAll('time[datetime]').forEach(function (time) { time.textContent = relative(time.getAttribute('datetime')); });
+      route(true);
+    }
+  }, LIVE_EVERY_MS);
+
+  // what a page shows, relative times aside (they move on by themselves)
+  function signature(node) {
+    var copy = node.cloneNode(true);
+    copy.querySelectorAll('time[datetime]').forEach(function (time) { time.textContent = time.getAttribute('datetime'); });
+    return copy.textContent;
+  }
+
+  // renders the page of the current hash; quietly (a live refresh) into a detached copy
+  // that replaces the page only when what it shows changed, and never over a route the
+  // operator started meanwhile
+  var generation = 0;
+  function route(quietly) {
+    routing = true;
+    var mine = ++generation;
+    var target = quietly === true ? document.createElement('div') : main;
     var hash = window.location.hash || '';
-    var done = hash.indexOf('#q/') === 0 ? queuePage(decodeURIComponent(hash.substring(3))) : queuesPage();
-    // a failed route leaves nothing of the previous page under its error
-    return done.catch(function (error) { main.textContent = ''; notice(error.message, true); });
+    var done = hash.indexOf('#q/') === 0 ? queuePage(decodeURIComponent(hash.substring(3)), target) : queuesPage(target);
+    return done.then(function () {
+      if (target !== main && mine === generation && signature(target) !== signature(main)) {
+        main.textContent = '';
+        while (target.firstChild) { main.appendChild(target.firstChild); }
+      }
+    }, function (error) {
+      // a failed route leaves nothing of the previous page under its error
+      if (mine === generation) { main.textContent = ''; notice(error.message, true); }
+    }).then(function () { if (mine === generation) { routing = false; } });
   }
 
   window.addEventListener('hashchange', function () { tab = 'scheduled'; cursors = []; notice(''); route(); });
@@ -405,6 +459,7 @@
     document.getElementById('mode').title = s.whyNot || '';
     document.getElementById('user').textContent = s.user ? 'signed in as ' + s.user : '';
     zoneToggle();
+    liveToggle();
     route();
   }, function (error) { notice(error.message, true); });
 })();

@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -57,6 +59,9 @@ class ReadOnlyDashboardTests {
 
 	@Autowired
 	private DelayQueueEngine engine;
+
+	@Autowired
+	private RedisConnectionFactory connectionFactory;
 
 	@Test
 	void writesAnswer405WhileReadsAreLimitedToTheShownQueues() throws Exception {
@@ -99,6 +104,46 @@ class ReadOnlyDashboardTests {
 		assertThat(get("/delayqueue/api/queues/shown-bad-input/in-flight?order=age").body())
 			.contains("Order must be 'idle' or 'deliveries'");
 		assertThat(get("/delayqueue/api/queues/shown-bad-input/history?span=day").body()).contains("\"span\":\"DAY\"");
+	}
+
+	/**
+	 * What one refresh of the live view costs Redis: the overview reads every visible
+	 * queue once, a queue's page its detail and the first page of its tab. Measured as
+	 * the growth of {@code total_commands_processed} (commands inside scripts included),
+	 * the least of three tries, less the {@code INFO} that reads it.
+	 */
+	@Test
+	void oneLiveRefreshCostsABoundedNumberOfRedisCommands() throws Exception {
+		for (int i = 0; i < 100; i++) {
+			this.engine.template().send("shown-live", "m" + i, Duration.ofHours(1));
+		}
+		long overview = Long.MAX_VALUE;
+		long queuePage = Long.MAX_VALUE;
+		for (int i = 0; i < 3; i++) {
+			long before = commandsProcessed();
+			assertThat(get("/delayqueue/api/queues").statusCode()).isEqualTo(200);
+			overview = Math.min(overview, commandsProcessed() - before - 1);
+			before = commandsProcessed();
+			assertThat(get("/delayqueue/api/queues/shown-live").statusCode()).isEqualTo(200);
+			assertThat(get("/delayqueue/api/queues/shown-live/scheduled?count=50").statusCode()).isEqualTo(200);
+			queuePage = Math.min(queuePage, commandsProcessed() - before - 1);
+		}
+		int visible = this.engine.admin()
+			.queues()
+			.stream()
+			.filter((queue) -> queue.startsWith("shown-"))
+			.toList()
+			.size();
+		System.out.println("One live refresh: overview " + overview + " Redis commands for " + visible
+				+ " visible queue(s); a queue's page " + queuePage + " (its detail and 50 scheduled messages)");
+		assertThat(queuePage).isPositive().isLessThanOrEqualTo(60);
+		assertThat(overview).isPositive().isLessThanOrEqualTo(40L * visible);
+	}
+
+	private long commandsProcessed() {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			return Long.parseLong(connection.serverCommands().info("stats").getProperty("total_commands_processed"));
+		}
 	}
 
 	private HttpResponse<String> get(String path) throws Exception {

@@ -40,6 +40,7 @@ import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.NoAlertPresentException;
@@ -151,6 +152,53 @@ class DashboardBrowserTests {
 
 	private void confirm() {
 		new WebDriverWait(browser, Duration.ofSeconds(5)).until(ExpectedConditions.alertIsPresent()).accept();
+	}
+
+	/**
+	 * The live view is paused for each test (kept in the browser's storage), so that a
+	 * refresh never replaces an element a test holds;
+	 * {@link #theLiveViewCountsWithoutAReloadAndPauses} turns it on.
+	 */
+	@BeforeEach
+	void pauseTheLiveView() {
+		browser.get(url("/delayqueue/"));
+		((org.openqa.selenium.JavascriptExecutor) browser)
+			.executeScript("window.localStorage.setItem('delayqueue.live', 'paused')");
+	}
+
+	@Test
+	void theLiveViewCountsWithoutAReloadAndPauses() {
+		String queue = "dashboard-live";
+		this.engine.template().send(queue, "x", Duration.ofHours(1));
+		browser.get("about:blank");
+		browser.get(url("/delayqueue/#q/" + queue));
+		assertThat(visible(By.id("queue-counts")).getText()).startsWith("Scheduled: 1 ");
+		assertThat(browser.findElement(By.id("live")).getText()).isEqualTo("Live: paused");
+		click(By.id("live"));
+		assertThat(browser.findElement(By.id("live")).getText()).isEqualTo("Live: on");
+		org.openqa.selenium.JavascriptExecutor script = (org.openqa.selenium.JavascriptExecutor) browser;
+		script.executeScript("window.__sameDocument = true");
+		this.engine.template()
+			.sendAll(java.util.stream.IntStream.range(0, 4)
+				.mapToObj((i) -> DelayMessage.builder("y" + i).queue(queue).delay(Duration.ofHours(1)).build())
+				.toList());
+		new WebDriverWait(browser, Duration.ofSeconds(15)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.id("queue-counts")).getText().startsWith("Scheduled: 5 "));
+		assertThat(script.executeScript("return window.__sameDocument")).as("no reload").isEqualTo(true);
+		// paused: nothing is read again
+		click(By.id("live"));
+		assertThat(browser.findElement(By.id("live")).getText()).isEqualTo("Live: paused");
+		this.engine.template().send(queue, "z", Duration.ofHours(1));
+		try {
+			Thread.sleep(7000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		assertThat(browser.findElement(By.id("queue-counts")).getText()).startsWith("Scheduled: 5 ");
+		click(By.id("live"));
+		new WebDriverWait(browser, Duration.ofSeconds(15)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.id("queue-counts")).getText().startsWith("Scheduled: 6 "));
 	}
 
 	@Test
