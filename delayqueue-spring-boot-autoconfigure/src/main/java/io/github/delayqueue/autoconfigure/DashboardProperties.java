@@ -48,6 +48,14 @@ public class DashboardProperties {
 	 */
 	private List<String> queues = new ArrayList<>();
 
+	/**
+	 * A link to a message's trace, with {traceId} where its trace id goes: e.g.
+	 * http://localhost:16686/trace/{traceId} (Jaeger),
+	 * http://localhost:9411/zipkin/traces/{traceId} (Zipkin) or a Grafana Tempo explore
+	 * URL. Must be http or https. None by default: the trace id is shown as text.
+	 */
+	private String traceLink;
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -86,6 +94,14 @@ public class DashboardProperties {
 
 	public void setQueues(List<String> queues) {
 		this.queues = queues;
+	}
+
+	public String getTraceLink() {
+		return this.traceLink;
+	}
+
+	public void setTraceLink(String traceLink) {
+		this.traceLink = traceLink;
 	}
 
 }

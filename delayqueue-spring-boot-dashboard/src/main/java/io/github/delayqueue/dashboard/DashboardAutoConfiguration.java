@@ -62,6 +62,17 @@ public final class DashboardAutoConfiguration {
 				|| patterns.stream().anyMatch((pattern) -> pattern.matcher(queue).matches());
 	}
 
+	/**
+	 * A trace link that is not http or https, or has no place for the trace id: refused.
+	 */
+	private static void traceLink(DashboardProperties properties) {
+		String link = properties.getTraceLink();
+		if (link != null && !(link.matches("(?i)https?://[^\\s\"'<>]+") && link.contains("{traceId}"))) {
+			throw new IllegalStateException("delayqueue.dashboard.trace-link must be an http or https URL with "
+					+ "{traceId} where the trace id goes, but was '" + link + "'");
+		}
+	}
+
 	private static String path(DashboardProperties properties) {
 		if (!properties.getPath().startsWith("/") || properties.getPath().endsWith("/")) {
 			throw new IllegalStateException(
@@ -93,6 +104,7 @@ public final class DashboardAutoConfiguration {
 			DashboardQueueFilter filter) {
 		DashboardProperties properties = delayQueueProperties.getDashboard();
 		path(properties);
+		traceLink(properties);
 		logger.info("delayqueue dashboard at " + properties.getPath() + "/ ("
 				+ (properties.isReadOnly() ? "read-only" : "writes for authority " + properties.getWriteAuthority())
 				+ ")");

@@ -90,6 +90,7 @@ final class DashboardWrites {
 		session.put("canWrite", refusal == null);
 		session.put("whyNot", refusal);
 		session.put("user", (request.getUserPrincipal() != null) ? request.getUserPrincipal().getName() : null);
+		session.put("traceLink", this.properties.getTraceLink());
 		if (SECURITY) {
 			session.putAll(SecuredWrites.csrf(request));
 		}

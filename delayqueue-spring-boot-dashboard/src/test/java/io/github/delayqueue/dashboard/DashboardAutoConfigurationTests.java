@@ -85,6 +85,20 @@ class DashboardAutoConfigurationTests {
 	}
 
 	@Test
+	void aTraceLinkMustBeHttpWithAPlaceForTheTraceId() {
+		this.runner.withPropertyValues("delayqueue.dashboard.trace-link=http://localhost:16686/trace/{traceId}")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(DashboardApi.class));
+		for (String bad : new String[] { "javascript:alert('{traceId}')", "http://localhost:16686/trace/",
+				"ftp://traces/{traceId}" }) {
+			this.runner.withPropertyValues("delayqueue.dashboard.trace-link=" + bad)
+				.run((context) -> assertThat(context).getFailure()
+					.rootCause()
+					.hasMessageContaining("delayqueue.dashboard.trace-link must be an http or https URL")
+					.hasMessageContaining(bad));
+		}
+	}
+
+	@Test
 	void theApplicationsQueueFilterWins() {
 		DashboardQueueFilter own = (queue, request) -> queue.startsWith("orders");
 		this.runner.withBean(DashboardQueueFilter.class, () -> own)

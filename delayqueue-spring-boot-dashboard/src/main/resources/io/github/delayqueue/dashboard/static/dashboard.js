@@ -248,7 +248,8 @@
   function scheduledTable(queue, messages) {
     return table(['Id', 'Due', 'Partition', 'Key', 'Priority', 'Headers', 'Payload', ''], messages.map(function (m) {
       var path = 'queues/' + q(queue) + '/message';
-      return el('tr', { 'data-id': m.id }, [el('td', { 'class': 'message-id', text: m.id }), el('td', { 'class': 'due' }, [when(m.dueTime)]), num(m.partition),
+      return el('tr', { 'data-id': m.id }, [el('td', { 'class': 'message-id' }, [el('a', { href: '#q/' + q(queue) + '/m/' + encodeURIComponent(m.id), text: m.id })]),
+        el('td', { 'class': 'due' }, [when(m.dueTime)]), num(m.partition),
         el('td', { text: m.key || '' }), el('td', { 'class': 'num', text: m.priority ? String(m.priority) : '' }),
         el('td', {}, [el('pre', { text: headersText(m.headers) })]),
         el('td', {}, [el('pre', { 'class': 'payload', text: m.payload })]),
@@ -394,6 +395,56 @@
     });
   }
 
+  // ---- one message
+  function traceId(headers) {
+    var parent = headers && headers.traceparent;
+    var match = parent ? /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/.exec(parent) : null;
+    return match ? match[1] : null;
+  }
+
+  // a JSON payload pretty-printed; anything else as the text it is
+  function pretty(payload) {
+    try {
+      var parsed = JSON.parse(payload);
+      return parsed !== null && typeof parsed === 'object' ? JSON.stringify(parsed, null, 2) : payload;
+    } catch (e) { return payload; }
+  }
+
+  function messagePage(queue, id, target) {
+    var path = 'queues/' + q(queue) + '/message';
+    return api(path + '?id=' + encodeURIComponent(id)).then(function (m) {
+      target.textContent = '';
+      target.appendChild(el('h2', {}, ['Message ', el('span', { id: 'detail-id', text: m.id })]));
+      target.appendChild(el('p', {}, [el('a', { href: '#q/' + q(queue), text: '\u2190 queue ' + queue })]));
+      var trace = traceId(m.headers);
+      var traceCell = el('dd', { id: 'detail-trace' });
+      if (trace && session.traceLink) {
+        traceCell.appendChild(el('a', { href: session.traceLink.split('{traceId}').join(trace), target: '_blank', rel: 'noopener noreferrer', text: trace }));
+      }
+      else {
+        traceCell.textContent = trace || '\u2013';
+      }
+      var due = el('dd', {}, [when(m.dueTime), el('span', { text: ' (' + absolute(m.dueTime) + ')' })]);
+      target.appendChild(el('dl', { 'class': 'detail' }, [
+        el('dt', { text: 'Queue' }), el('dd', { text: queue }),
+        el('dt', { text: 'Due' }), due,
+        el('dt', { text: 'Partition' }), el('dd', { text: String(m.partition) }),
+        el('dt', { text: 'Key' }), el('dd', { text: m.key || '\u2013' }),
+        el('dt', { text: 'Priority' }), el('dd', { text: m.priority ? String(m.priority) : 'none' }),
+        el('dt', { text: 'Trace id' }), traceCell]));
+      target.appendChild(el('div', { 'class': 'bar' }, [
+        button('Due now', function () { write('Make ' + m.id + ' due now?', path + '/due-now', { id: m.id }, function () { return 'Made ' + m.id + ' due now'; }); }),
+        button('Cancel', function () { write('Cancel ' + m.id + '?', path + '/cancel', { id: m.id }, function () { return 'Cancelled ' + m.id; }); }, true)]));
+      target.appendChild(el('h3', { text: 'Headers' }));
+      var names = Object.keys(m.headers || {});
+      target.appendChild(names.length ? table(['Name', 'Value'], names.map(function (name) {
+        return el('tr', {}, [el('td', { text: name }), el('td', {}, [el('pre', { text: m.headers[name] })])]);
+      })) : el('p', { text: 'No headers.' }));
+      target.appendChild(el('h3', { text: 'Payload' }));
+      target.appendChild(el('pre', { id: 'detail-payload', 'class': 'payload detail', text: pretty(m.payload) }));
+    });
+  }
+
   // ---- live view: the page is read again every few seconds unless paused, hidden, or
   // the operator is typing or a read is still under way
   var LIVE_EVERY_MS = 5000;
@@ -440,7 +491,16 @@
     var mine = ++generation;
     var target = quietly === true ? document.createElement('div') : main;
     var hash = window.location.hash || '';
-    var done = hash.indexOf('#q/') === 0 ? queuePage(decodeURIComponent(hash.substring(3)), target) : queuesPage(target);
+    var done;
+    if (hash.indexOf('#q/') === 0) {
+      var rest = hash.substring(3);
+      var at = rest.indexOf('/m/');
+      done = at >= 0 ? messagePage(decodeURIComponent(rest.substring(0, at)), decodeURIComponent(rest.substring(at + 3)), target)
+        : queuePage(decodeURIComponent(rest), target);
+    }
+    else {
+      done = queuesPage(target);
+    }
     return done.then(function () {
       if (target !== main && mine === generation && signature(target) !== signature(main)) {
         main.textContent = '';

@@ -72,7 +72,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * token, or from a user without the write authority, is refused. Skipped, saying why,
  * where no Chromium is installed.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "delayqueue.dashboard.trace-link=http://tempo.example/trace/{traceId}")
 @EmbeddedRedis
 class DashboardBrowserTests {
 
@@ -164,6 +165,39 @@ class DashboardBrowserTests {
 		browser.get(url("/delayqueue/"));
 		((org.openqa.selenium.JavascriptExecutor) browser)
 			.executeScript("window.localStorage.setItem('delayqueue.live', 'paused')");
+	}
+
+	@Test
+	void aMessagesPageShowsItsPrettyPayloadItsHeadersAndALinkToItsTrace() {
+		String queue = "dashboard-detail";
+		this.engine.template()
+			.send(DelayMessage.builder(java.util.Map.of("order", 42, "items", List.of("tea")))
+				.queue(queue)
+				.id("order/42")
+				.key("customer-7")
+				.header("note", XSS)
+				.delay(Duration.ofHours(2))
+				.build());
+		browser.get("about:blank");
+		browser.get(url("/delayqueue/#q/" + queue));
+		click(By.linkText("order/42"));
+		assertThat(visible(By.id("detail-id")).getText()).isEqualTo("order/42");
+		assertThat(browser.findElement(By.id("detail-payload")).getText()).contains("\"order\": 42")
+			.contains("\n  \"items\": [");
+		// the sample observes its sends: the trace the message carries is the send's
+		String carried = this.engine.admin()
+			.scheduledMessage(queue, "order/42")
+			.orElseThrow()
+			.headers()
+			.get("traceparent")
+			.split("-")[1];
+		WebElement link = browser.findElement(By.cssSelector("#detail-trace a"));
+		assertThat(link.getText()).isEqualTo(carried).matches("[0-9a-f]{32}");
+		assertThat(link.getAttribute("href")).isEqualTo("http://tempo.example/trace/" + carried);
+		assertThat(browser.findElement(By.cssSelector("dl.detail")).getText()).contains("customer-7");
+		// headers, user data, as text
+		assertThat(browser.findElements(By.cssSelector("main pre"))).extracting(WebElement::getText).contains(XSS);
+		assertThat(((org.openqa.selenium.JavascriptExecutor) browser).executeScript("return window.__xss")).isNull();
 	}
 
 	@Test
