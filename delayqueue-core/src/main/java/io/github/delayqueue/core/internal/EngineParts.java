@@ -25,6 +25,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.codec.MessageCodec;
@@ -86,13 +87,12 @@ public final class EngineParts implements AutoCloseable {
 	 */
 	public EngineParts(EngineSettings settings, Consumer<String> registerDeclared) {
 		String keyPrefix = settings.keyPrefix();
+		Function<String, QueueKeys> keys = (queue) -> new QueueKeys(keyPrefix, queue);
 		RedisConnectionFactory connectionFactory = settings.connectionFactory();
 		this.fairShare = settings.queues().fairShare();
 		this.scripts = new ScriptRunner(connectionFactory, settings.operationTimeout());
 		MessageCodec codec = settings.codec();
-		this.history = settings.history()
-				? new HistoryRecorder(this.scripts, (queue) -> new QueueKeys(keyPrefix, queue), settings.clock())
-				: null;
+		this.history = settings.history() ? new HistoryRecorder(this.scripts, keys, settings.clock()) : null;
 		List<DelayQueueObserver> observers = new ArrayList<>(settings.observers());
 		if (this.history != null) {
 			observers.add(this.history);
@@ -101,23 +101,22 @@ public final class EngineParts implements AutoCloseable {
 		this.ownedExecutor = (settings.asyncExecutor() != null) ? null
 				: Executors.newFixedThreadPool(4, DaemonThreads.factory("delayqueue-async-"));
 		this.asyncExecutor = (this.ownedExecutor != null) ? this.ownedExecutor : settings.asyncExecutor();
-		this.layouts = new QueueLayouts(this.scripts, (queue) -> new QueueKeys(keyPrefix, queue),
-				settings.queues().partitions(), settings.queues().partitioner(), settings.queues().sizeLimits());
+		this.layouts = new QueueLayouts(this.scripts, keys, settings.queues().partitions(),
+				settings.queues().partitioner(), settings.queues().sizeLimits());
 		long compactAfterMillis = settings.compactAfter().toMillis();
 		this.schedulers = new Schedulers(this.scripts, connectionFactory, settings.promoteBatchSize(),
 				settings.schedulerMaxIdle(), registerDeclared, this.fairShare::contains,
 				(compactAfterMillis > 0) ? compactAfterMillis / 2 : DEFAULT_FAR_LEAD_MILLIS);
-		this.controls = new FlowControls(this.scripts, (queue) -> new QueueKeys(keyPrefix, queue),
-				new WakeUps(connectionFactory), settings.queues().pausedAtStartup(), settings.queues().rateLimits());
+		this.controls = new FlowControls(this.scripts, keys, new WakeUps(connectionFactory),
+				settings.queues().pausedAtStartup(), settings.queues().rateLimits());
 		Map<String, Duration> expireAfter = settings.queues().expireAfter();
 		this.sends = new SendContext(this.scripts, this.layouts, codec, settings.maxPayloadSize(),
 				settings.maxHeadersSize(), expireAfter::get, this.fairShare::contains, settings.sendBatchSize(),
 				compactAfterMillis + ":" + settings.compactMinimum(), observer, settings.observations(),
 				settings.sendAfterCommit());
-		this.admin = new AdminContext(this.scripts, keyPrefix, (queue) -> new QueueKeys(keyPrefix, queue), this.layouts,
-				this.controls, settings.clock());
-		this.listeners = new EngineContext(this.scripts, (queue) -> new QueueKeys(keyPrefix, queue),
-				this.layouts::partitions, codec, observer, settings.clock(), this.schedulers, (queue) -> {
+		this.admin = new AdminContext(this.scripts, keyPrefix, keys, this.layouts, this.controls, settings.clock());
+		this.listeners = new EngineContext(this.scripts, keys, this.layouts::partitions, codec, observer,
+				settings.clock(), this.schedulers, (queue) -> {
 					this.layouts.register(queue);
 					return this.layouts.drainingPartitions(queue);
 				}, settings.clientTimeout(), settings.observations(), this.controls, new RedisClock(this.scripts),
