@@ -295,6 +295,19 @@ local function far_member(s0, w, level, rank)
   return string.format('%d:%d:%d:%d', s0, level, rank, w), s0 + math.ceil(rank * w / 2 ^ level),
     s0 + math.ceil((rank + 1) * w / 2 ^ level)
 end
+-- the due time before which a node's entries all are (a root: its slot's start and the widest
+-- slot width written, the roots of slots of several widths being one node)
+function dq.far_end(f, member)
+  local s0, level, rank, w = string.match(member, '^(%d+):(%d+):(%d+):(%d+)$')
+  if s0 then
+    return tonumber(s0) + math.ceil((tonumber(rank) + 1) * tonumber(w) / 2 ^ tonumber(level))
+  end
+  local widest = 0
+  for _, width in ipairs(f.widths) do widest = math.max(widest, width) end
+  -- no width known: never passed over
+  if widest == 0 then return 2 ^ 52 end
+  return tonumber(member) + widest
+end
 -- the level of a node's member
 function dq.far_level(member)
   local level = string.match(member, '^%d+:(%d+):%d+:%d+$')
@@ -326,6 +339,25 @@ local function far_ids(f, bucket)
 end
 local function far_bucket(f, id)
   return far_ids(f, far_bucket_no(f, far_hash(id)))
+end
+-- how many indexed ids are due before t (epoch ms), and whether that is exact: every bucket of
+-- the index counted when it has at most sample buckets, else sample buckets spread over it, and
+-- their share of due-before ids applied to all n (roots score their due time, the others
+-- due * FAR_PAGES + level + page with level + page < FAR_PAGES: both below t's bounds exactly)
+function dq.far_before(f, t, sample)
+  if f.n == 0 then return 0, true end
+  local buckets = 2 ^ f.l + f.p
+  local step = math.max(1, buckets / sample)
+  local before, held = 0, 0
+  for b = 0, buckets - 1, step do
+    local key = far_ids(f, math.floor(b))
+    before = before + redis.call('ZCOUNT', key, '-inf', '(' .. string.format('%d', t))
+      + redis.call('ZCOUNT', key, '1e15', '(' .. string.format('%d', t * FAR_PAGES))
+    held = held + redis.call('ZCARD', key)
+  end
+  if step == 1 then return before, true end
+  if held == 0 then return 0, false end
+  return math.floor(f.n * before / held + 0.5), false
 end
 -- the due time of an id in the far tier and its index score, or nil
 function dq.far_due(f, id)
@@ -610,6 +642,27 @@ function dq.read_dead(flat)
   local f = {}
   for i = 1, #flat, 2 do f[flat[i]] = flat[i + 1] end
   return f['{{ID}}'], f['{{ENVELOPE}}'], f['{{GROUP}}']
+end
+-- a dead letter's error: its class and its reason's prefix (dq.error_prefix)
+function dq.dead_error(flat)
+  local class, message = '', ''
+  for i = 1, #flat, 2 do
+    if flat[i] == '{{ERROR_CLASS}}' then class = flat[i + 1] elseif flat[i] == '{{ERROR_MESSAGE}}' then message = flat[i + 1] end
+  end
+  return class, dq.error_prefix(message)
+end
+-- what dead letters of one error share in their reason: the message up to its first digit or
+-- quote (ids and amounts vary where the reason does not), at most 80 bytes, never cut inside a
+-- UTF-8 character
+function dq.error_prefix(message)
+  local cut = string.find(message, '[%d"\'`]') or (#message + 1)
+  local n = math.min(cut - 1, 80)
+  while n > 0 and n < #message do
+    local b = string.byte(message, n + 1)
+    if b < 128 or b >= 192 then break end
+    n = n - 1
+  end
+  return string.sub(message, 1, n)
 end
 -- Recurring schedules (DelaySchedules.java, Ticks.java). A queue's schedules hash (partition 0)
 -- holds per schedule N the fields '<letter>:N': d definition (read by the JVM), e envelope,

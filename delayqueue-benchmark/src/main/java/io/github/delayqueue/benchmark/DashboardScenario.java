@@ -18,6 +18,7 @@ package io.github.delayqueue.benchmark;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -125,6 +126,11 @@ final class DashboardScenario {
 			time(result, "dead_letters_first_page", () -> engine.admin().deadLetters(queue, null, 50));
 			time(result, "dead_letters_page_after_1000", () -> engine.admin().deadLetters(queue, middle, 50));
 			time(result, "in_flight", () -> engine.admin().inFlight(queue, InFlightMessage.Order.IDLE, 100));
+			Instant halfway = first.get(0).dueTime().plusMillis(n / 2);
+			time(result, "position_of_a_time", () -> engine.admin().scheduledPosition(queue, halfway));
+			time(result, "scheduled_page_from_a_time",
+					() -> engine.admin().scheduled(queue, halfway.toEpochMilli() + ":", 50));
+			time(result, "dead_letters_by_error", () -> engine.admin().deadLetterErrors(queue, 2000));
 			time(result, "history_week", () -> engine.admin().history(queue, QueueHistory.Span.WEEK));
 		}
 		result.put("history_bytes_at_bound", historyAtBound());

@@ -16,6 +16,7 @@
 
 package io.github.delayqueue.core;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -46,7 +47,7 @@ import io.github.delayqueue.core.internal.admin.ScheduledMessages;
  * {@code InFlightMessages}, {@code Histories}, {@code PartitionChanges} and
  * {@code internal.redis.ServerChecks}; this class is their API.
  */
-public class DelayQueueAdmin implements QueueControlOperations {
+public class DelayQueueAdmin implements QueueControlOperations, DeadLetterOperations {
 
 	private final AdminContext context;
 
@@ -241,7 +242,8 @@ public class DelayQueueAdmin implements QueueControlOperations {
 	 * {@code compactAfter}).
 	 * @param queue the queue
 	 * @param after the {@link ScheduledMessage#cursor()} of the last message of the
-	 * previous page, or {@code null} for the first page
+	 * previous page, {@code <epoch ms>:} (no id) for the page of the first messages due
+	 * at or after a time, or {@code null} for the first page
 	 * @param count the page size, from 1 to 1000
 	 * @return the page, fewer than {@code count} at the end
 	 * @throws IllegalArgumentException when the cursor or the page size is invalid
@@ -260,6 +262,21 @@ public class DelayQueueAdmin implements QueueControlOperations {
 	 */
 	public Optional<ScheduledMessage> scheduledMessage(String queue, String id) {
 		return this.scheduledMessages.find(queue, id);
+	}
+
+	/**
+	 * Returns where a time falls in a queue's schedule: how many messages are due before
+	 * it, of how many. Exact for the schedule and a small far tier; for a far tier of
+	 * more than 64 index buckets (about 2,000 messages) estimated from 64 of them, spread
+	 * over the index. Bounded work: per partition a {@code ZCOUNT}, a {@code ZCARD} and
+	 * one script that reads at most 64 small ZSETs. Pass {@code <epoch ms>:} as the
+	 * {@code after} of {@link #scheduled} to read the page that starts there.
+	 * @param queue the queue
+	 * @param at the time
+	 * @return the position
+	 */
+	public ScheduledPosition scheduledPosition(String queue, Instant at) {
+		return this.scheduledMessages.position(queue, at);
 	}
 
 	/**
@@ -300,59 +317,42 @@ public class DelayQueueAdmin implements QueueControlOperations {
 		return this.inspection.partitionOwners(queue, group);
 	}
 
-	/**
-	 * Lists dead letters, oldest first.
-	 * @param queue the queue
-	 * @param after the entry id to start after ({@code <ms>-<seq>}), or {@code null} for
-	 * the first page
-	 * @param count the page size
-	 * @return the page
-	 */
+	@Override
 	public List<DeadLetter> deadLetters(String queue, String after, int count) {
 		return this.deadLetters.list(queue, after, count);
 	}
 
-	/**
-	 * Replays one dead letter: its group receives it again now, as attempt 1. The group's
-	 * listener must be running somewhere for it to be delivered.
-	 * @param queue the queue
-	 * @param entryId the dead letter's entry id, {@code <ms>-<seq>}
-	 * @return whether it was found and replayed
-	 * @throws IllegalArgumentException when the entry id is not a stream id
-	 */
+	@Override
+	public List<DeadLetterError> deadLetterErrors(String queue, int read) {
+		return this.deadLetters.errors(queue, read);
+	}
+
+	@Override
+	public int replayDeadLetters(String queue, DeadLetterError error, int max) {
+		return this.deadLetters.matching(queue, error, true, max).count();
+	}
+
+	@Override
+	public int deleteDeadLetters(String queue, DeadLetterError error, int max) {
+		return this.deadLetters.matching(queue, error, false, max).count();
+	}
+
+	@Override
 	public boolean replay(String queue, String entryId) {
 		return this.deadLetters.replay(queue, entryId);
 	}
 
-	/**
-	 * Replays every dead letter of a queue, or of one group of it.
-	 * @param queue the queue
-	 * @param group the group, or {@code null} for all groups
-	 * @return how many were replayed
-	 * @throws IllegalArgumentException when the queue has no such consumer group (see
-	 * {@link #groups(String)}), naming the groups it has
-	 */
+	@Override
 	public int replayAll(String queue, String group) {
 		return this.deadLetters.replayAll(queue, (group != null) ? this.inspection.requireGroup(queue, group) : null);
 	}
 
-	/**
-	 * Deletes one dead letter.
-	 * @param queue the queue
-	 * @param entryId the dead letter's entry id, {@code <ms>-<seq>}
-	 * @return whether it existed
-	 * @throws IllegalArgumentException when the entry id is not a stream id
-	 */
+	@Override
 	public boolean deleteDeadLetter(String queue, String entryId) {
 		return this.deadLetters.delete(queue, entryId);
 	}
 
-	/**
-	 * Deletes all dead letters of a queue, in one atomic step.
-	 * @param queue the queue
-	 * @return how many were deleted: exactly those, also when dead letters are added
-	 * concurrently
-	 */
+	@Override
 	public long purgeDeadLetters(String queue) {
 		return this.deadLetters.purge(queue);
 	}

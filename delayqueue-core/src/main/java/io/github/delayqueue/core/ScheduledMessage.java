@@ -31,9 +31,27 @@ import java.util.Map;
  * @param headers its headers (empty when the envelope was unreadable)
  * @param payload the encoded payload (the raw envelope when it was unreadable)
  * @param priority its priority, 0 for none
+ * @param expiresAt when it expires if not handled by then, or {@code null} for never
+ * @param maxAttempts its own attempt limit, or 0 for its listener's
  */
 public record ScheduledMessage(String queue, String id, int partition, Instant dueTime, String key,
-		Map<String, String> headers, byte[] payload, int priority) {
+		Map<String, String> headers, byte[] payload, int priority, Instant expiresAt, int maxAttempts) {
+
+	/**
+	 * A scheduled message without expiry or attempt limit of its own.
+	 * @param queue the queue
+	 * @param id the message id
+	 * @param partition the partition holding it
+	 * @param dueTime when it is due (Redis clock)
+	 * @param key the key its sender set, or {@code null}
+	 * @param headers its headers
+	 * @param payload the encoded payload
+	 * @param priority its priority, 0 for none
+	 */
+	public ScheduledMessage(String queue, String id, int partition, Instant dueTime, String key,
+			Map<String, String> headers, byte[] payload, int priority) {
+		this(queue, id, partition, dueTime, key, headers, payload, priority, null, 0);
+	}
 
 	/**
 	 * Returns where a page that starts after this message starts: pass it as

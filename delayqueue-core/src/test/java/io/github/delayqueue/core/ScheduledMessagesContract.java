@@ -102,14 +102,62 @@ abstract class ScheduledMessagesContract extends QueueTestFixture {
 				.key("tenant-7")
 				.header("tenant", "acme")
 				.delay(Duration.ofMinutes(30))
+				.expireAfter(Duration.ofMinutes(10))
+				.maxAttempts(3)
 				.build());
 		ScheduledMessage found = engine.admin().scheduledMessage(this.queue, "order-42").orElseThrow();
+		assertThat(found.expiresAt()).isEqualTo(found.dueTime().plus(Duration.ofMinutes(10)));
+		assertThat(found.maxAttempts()).isEqualTo(3);
 		assertThat(found.key()).isEqualTo("tenant-7");
 		assertThat(found.headers()).containsEntry("tenant", "acme");
 		assertThat(found.dueTime()).isAfter(Instant.now().plus(Duration.ofMinutes(29)));
 		assertThat(engine.admin().scheduledMessage(this.queue, "order-43")).isEmpty();
 		assertThat(engine.template().cancel(this.queue, "order-42")).isTrue();
 		assertThat(engine.admin().scheduledMessage(this.queue, "order-42")).isEmpty();
+	}
+
+	@Test
+	void aTimeHasAPositionAndACursorThatStartsThePageOfTheFirstMessagesDueFromIt() {
+		DelayQueueEngine engine = engine();
+		Instant base = Instant.ofEpochMilli(System.currentTimeMillis() + Duration.ofHours(1).toMillis());
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < 30; i++) {
+			messages.add(DelayMessage.builder("p-" + i)
+				.queue(this.queue)
+				.id(String.format("m-%02d", i))
+				.deliverAt(base.plusMillis(i * 10L))
+				.build());
+		}
+		engine.template().sendAll(messages);
+		// due at 100 ms: m-10 is the first at or after it, ten come before
+		Instant at = base.plusMillis(100);
+		ScheduledPosition position = engine.admin().scheduledPosition(this.queue, at);
+		assertThat(position).isEqualTo(new ScheduledPosition(10, 30, true));
+		List<ScheduledMessage> page = engine.admin().scheduled(this.queue, at.toEpochMilli() + ":", 5);
+		assertThat(page).extracting(ScheduledMessage::id).containsExactly("m-10", "m-11", "m-12", "m-13", "m-14");
+		assertThat(engine.admin().scheduledPosition(this.queue, base.minusSeconds(1)).before()).isZero();
+		assertThat(engine.admin().scheduledPosition(this.queue, base.plusSeconds(60)).before()).isEqualTo(30);
+	}
+
+	@Test
+	void aPositionInALargeFarTierIsEstimatedFromASampleOfItsIndex() {
+		DelayQueueEngine engine = build(
+				DelayQueueEngine.builder(this.connectionFactory).compactAfter(Duration.ofSeconds(1)).compactMinimum(1));
+		Instant base = Instant.ofEpochMilli(System.currentTimeMillis() + Duration.ofHours(1).toMillis());
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		// 6,000 far-tier messages: more than 64 index buckets of about 32 ids
+		for (int i = 0; i < 6000; i++) {
+			messages
+				.add(DelayMessage.builder("p").queue(this.queue).id("f-" + i).deliverAt(base.plusMillis(i)).build());
+		}
+		engine.template().sendAll(messages);
+		ScheduledPosition small = engine.admin().scheduledPosition(this.queue, base.plusMillis(1500));
+		assertThat(small.total()).isEqualTo(6000);
+		assertThat(small.exact()).isFalse();
+		assertThat(small.before()).isBetween(1200L, 1800L);
+		List<ScheduledMessage> page = engine.admin()
+			.scheduled(this.queue, base.plusMillis(1500).toEpochMilli() + ":", 3);
+		assertThat(page).extracting(ScheduledMessage::id).containsExactly("f-1500", "f-1501", "f-1502");
 	}
 
 	@Test

@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -115,7 +114,7 @@ public final class DeadLetterConsumer implements SmartLifecycle {
 	public static <T> DeadLetterConsumer create(EngineContext engine, String queue, String group, String handlerId,
 			Type payloadType, DeadLetterHandler<T> handler) {
 		return new DeadLetterConsumer(engine, queue, group, handlerId, payloadType, handler,
-				ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8));
+				QueueNames.defaultConsumer());
 	}
 
 	private long poll() {

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.commons.logging.Log;
@@ -319,7 +318,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			}
 			this.payloadType = payloadType;
 			this.handler = handler;
-			this.consumerName = ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+			this.consumerName = QueueNames.defaultConsumer();
 		}
 
 		/**
@@ -335,8 +334,8 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		}
 
 		/**
-		 * Sets the consumer name in the group (default: pid and a random suffix). Must be
-		 * unique among the group's running consumers.
+		 * Sets the consumer name in the group (default: host name, pid and a random
+		 * suffix). Must be unique among the group's running consumers.
 		 * @param name the name
 		 * @return this builder
 		 */

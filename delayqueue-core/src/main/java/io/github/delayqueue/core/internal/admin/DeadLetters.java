@@ -16,8 +16,12 @@
 
 package io.github.delayqueue.core.internal.admin;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
@@ -27,6 +31,7 @@ import io.github.delayqueue.core.internal.redis.WireFormat;
 
 import org.springframework.data.redis.connection.stream.RecordId;
 import io.github.delayqueue.core.DeadLetter;
+import io.github.delayqueue.core.DeadLetterError;
 import io.github.delayqueue.core.internal.redis.RedisCalls;
 
 /**
@@ -34,6 +39,13 @@ import io.github.delayqueue.core.internal.redis.RedisCalls;
  * by entry id), replay, replay all, delete, purge.
  */
 public final class DeadLetters {
+
+	private static final int MAX_ERRORS_READ = 10_000;
+
+	private static final int MAX_MATCHED = 1000;
+
+	/** Dead letters read per call while looking for those of one error. */
+	private static final int MATCH_READ = 1000;
 
 	private static final String LARGEST_ENTRY_ID = "18446744073709551615-18446744073709551615";
 
@@ -172,6 +184,103 @@ public final class DeadLetters {
 			}
 			after = page.get(page.size() - 1).entryId();
 		}
+	}
+
+	/**
+	 * Counts the newest dead letters of a queue by error, at most {@code read} per
+	 * partition, in one script call each.
+	 * @param queue the queue
+	 * @param read how many of each partition's newest dead letters to read, 1 to 10,000
+	 * @return the errors, the most common first
+	 */
+	public List<DeadLetterError> errors(String queue, int read) {
+		QueueNames.queue(queue);
+		if (read < 1 || read > MAX_ERRORS_READ) {
+			throw new IllegalArgumentException(
+					"Read from 1 to " + MAX_ERRORS_READ + " dead letters per partition, but was " + read);
+		}
+		verifyPartitions(queue);
+		Map<String, DeadLetterError> errors = new LinkedHashMap<>();
+		for (QueueKeys keys : this.context.partitionKeys(queue)) {
+			List<Object> reply = RedisCalls.inRedis("count the dead letters of queue '" + queue + "' by error",
+					() -> this.context.scripts().run(Scripts.DEAD_ERRORS, List.of(keys.dead()), "count", read));
+			for (int i = 0; i + 3 < reply.size(); i += 4) {
+				String errorClass = ScriptRunner.asString(reply.get(i));
+				String prefix = ScriptRunner.asString(reply.get(i + 1));
+				long count = ScriptRunner.asLong(reply.get(i + 2));
+				Instant newest = Instant
+					.ofEpochMilli(Long.parseLong(ScriptRunner.asString(reply.get(i + 3)).split("-")[0]));
+				errors.merge(errorClass + "\n" + prefix, new DeadLetterError(errorClass, prefix, count, newest),
+						(a, b) -> new DeadLetterError(a.errorClass(), a.reasonPrefix(), a.count() + b.count(),
+								a.newest().isAfter(b.newest()) ? a.newest() : b.newest()));
+			}
+		}
+		List<DeadLetterError> sorted = new ArrayList<>(errors.values());
+		sorted.sort(Comparator.comparingLong(DeadLetterError::count).reversed());
+		return sorted;
+	}
+
+	/**
+	 * Replays or deletes the dead letters of one error (see {@link #errors}), oldest
+	 * first: at most {@code max} of them, reading at most {@code max * 10} (at least
+	 * 10,000) dead letters to find them.
+	 * @param queue the queue
+	 * @param error the error class and reason prefix, as {@link #errors} returned them
+	 * @param replay whether to replay them (else delete)
+	 * @param max the most to replay or delete, 1 to 1,000
+	 * @return how many were replayed or deleted, and whether dead letters were left
+	 * unread
+	 */
+	public Matched matching(String queue, DeadLetterError error, boolean replay, int max) {
+		QueueNames.queue(queue);
+		if (max < 1 || max > MAX_MATCHED) {
+			throw new IllegalArgumentException(
+					"Act on from 1 to " + MAX_MATCHED + " dead letters per request, but was " + max);
+		}
+		verifyPartitions(queue);
+		List<QueueKeys> partitions = this.context.partitionKeys(queue);
+		long budget = Math.max(10_000L, max * 10L);
+		int done = 0;
+		for (QueueKeys keys : partitions) {
+			String start = "-";
+			while (start != null) {
+				if (done >= max || budget <= 0) {
+					return new Matched(done, true);
+				}
+				String from = start;
+				List<Object> reply = RedisCalls.inRedis("find the dead letters of queue '" + queue + "' by error",
+						() -> this.context.scripts()
+							.run(Scripts.DEAD_ERRORS, List.of(keys.dead()), "match", from, MATCH_READ,
+									error.errorClass(), error.reasonPrefix()));
+				budget -= MATCH_READ;
+				String last = ScriptRunner.asString(reply.get(0));
+				for (Object id : reply.subList(1, reply.size())) {
+					if (done >= max) {
+						return new Matched(done, true);
+					}
+					String entryId = QueueNames.deadLetterId(keys.partition(), ScriptRunner.asString(id));
+					boolean acted;
+					if (replay) {
+						DeadLetter letter = find(queue, keys, entryId);
+						acted = letter != null && replay(keys, letter);
+					}
+					else {
+						acted = delete(queue, entryId);
+					}
+					done += acted ? 1 : 0;
+				}
+				start = last.isEmpty() ? null : "(" + last;
+			}
+		}
+		return new Matched(done, false);
+	}
+
+	/**
+	 * What {@link #matching} did: how many it replayed or deleted, and whether it stopped
+	 * before the end (at its maximum, or its read budget).
+	 */
+	public record Matched(int count, boolean more) {
+
 	}
 
 	/**

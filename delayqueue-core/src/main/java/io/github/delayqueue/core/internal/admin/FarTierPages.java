@@ -78,12 +78,16 @@ final class FarTierPages {
 			// before
 			List<Object> nodes = ScriptRunner.run(connection, Scripts.FAR_READ, scriptKeys, "slots",
 					Math.max(0, from - SLOT_MAX_MILLIS), offset, NODES_PER_CALL);
-			for (int i = 0; i + 3 < nodes.size(); i += 4) {
+			for (int i = 0; i + 4 < nodes.size(); i += 5) {
 				long start = ScriptRunner.asLong(nodes.get(i));
 				// a node starts no later than its entries are due: once enough are found
 				// before it, or it starts after the bound, done
 				if (start > until || (kept.size() >= count && start > kept.last().due())) {
 					return List.copyOf(kept);
+				}
+				// a node whose entries are all due before the page starts: passed over
+				if (ScriptRunner.asLong(nodes.get(i + 4)) <= from) {
+					continue;
 				}
 				String member = ScriptRunner.asString(nodes.get(i + 1));
 				long level = ScriptRunner.asLong(nodes.get(i + 2));
@@ -92,7 +96,7 @@ final class FarTierPages {
 							after, count, kept);
 				}
 			}
-			if (nodes.size() < 4 * NODES_PER_CALL) {
+			if (nodes.size() < 5 * NODES_PER_CALL) {
 				return List.copyOf(kept);
 			}
 			offset += NODES_PER_CALL;

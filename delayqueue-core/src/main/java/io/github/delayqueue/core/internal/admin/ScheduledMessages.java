@@ -34,6 +34,7 @@ import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.ScheduledMessage;
+import io.github.delayqueue.core.ScheduledPosition;
 import io.github.delayqueue.core.internal.redis.RedisCalls;
 
 /**
@@ -130,6 +131,43 @@ public final class ScheduledMessages {
 		return messages;
 	}
 
+	/** How many far-tier index buckets a position reads at most (then it estimates). */
+	private static final int POSITION_SAMPLE = 64;
+
+	/**
+	 * How many scheduled messages are due before a time, of how many: per partition, a
+	 * {@code ZCOUNT} of the schedule, and the far tier's index counted (or sampled).
+	 */
+	public ScheduledPosition position(String queue, Instant at) {
+		QueueNames.queue(queue);
+		long millis = at.toEpochMilli();
+		return RedisCalls.inRedis("count the scheduled messages of queue '" + queue + "' before " + at,
+				() -> this.context.scripts().execute((connection) -> {
+					this.context.layouts().verifyPartitions(connection, queue);
+					long before = 0;
+					long total = 0;
+					boolean exact = true;
+					for (QueueKeys keys : this.context.partitionKeys(queue)) {
+						byte[] delayed = QueueKeys.bytes(keys.delayed());
+						before += orZero(connection.zSetCommands()
+							.zCount(delayed, Double.NEGATIVE_INFINITY, Math.nextDown((double) millis)));
+						total += orZero(connection.zSetCommands().zCard(delayed));
+						List<Object> far = ScriptRunner.run(connection, Scripts.FAR_READ,
+								List.of(keys.far(), keys.farState()), "before", millis, POSITION_SAMPLE);
+						before += ScriptRunner.asLong(far.get(0));
+						exact &= ScriptRunner.asLong(far.get(1)) == 1;
+						byte[] n = connection.hashCommands()
+							.hGet(QueueKeys.bytes(keys.farState()), QueueKeys.bytes("n"));
+						total += (n != null) ? Long.parseLong(new String(n, StandardCharsets.US_ASCII)) : 0;
+					}
+					return new ScheduledPosition(Math.min(before, total), total, exact);
+				}));
+	}
+
+	private static long orZero(Long value) {
+		return (value != null) ? value : 0;
+	}
+
 	public Optional<ScheduledMessage> find(String queue, String id) {
 		QueueNames.queue(queue);
 		QueueNames.messageId(id);
@@ -179,8 +217,11 @@ public final class ScheduledMessages {
 	private static ScheduledMessage message(QueueKeys keys, String id, long due, byte[] bytes) {
 		try {
 			Envelope envelope = Envelope.decode(bytes);
+			// while scheduled, the expiry is its time to live from its due time
 			return new ScheduledMessage(keys.queue(), id, keys.partition(), Instant.ofEpochMilli(due), envelope.key(),
-					envelope.headers(), envelope.payload(), envelope.priority());
+					envelope.headers(), envelope.payload(), envelope.priority(),
+					(envelope.expiry() > 0) ? Instant.ofEpochMilli(due + envelope.expiry()) : null,
+					envelope.maxAttempts());
 		}
 		catch (IllegalArgumentException ex) {
 			return new ScheduledMessage(keys.queue(), id, keys.partition(), Instant.ofEpochMilli(due), null, Map.of(),

@@ -72,6 +72,41 @@ public final class QueueNames {
 	}
 
 	/**
+	 * Returns a new default consumer name: this instance's host name (cut to 40 of the
+	 * characters a name may hold) and process id, and a random suffix, so that an
+	 * operator sees which instance holds a message.
+	 * @return the name, {@code <host>-<pid>-<8 hex>}
+	 */
+	public static String defaultConsumer() {
+		return Host.NAME + "-" + ProcessHandle.current().pid() + "-"
+				+ java.util.UUID.randomUUID().toString().substring(0, 8);
+	}
+
+	/** This instance's host name, read once: from the environment, else the resolver. */
+	private static final class Host {
+
+		static final String NAME = read();
+
+		private static String read() {
+			String host = System.getenv("HOSTNAME");
+			if (host == null || host.isBlank()) {
+				host = System.getenv("COMPUTERNAME");
+			}
+			if (host == null || host.isBlank()) {
+				try {
+					host = java.net.InetAddress.getLocalHost().getHostName();
+				}
+				catch (java.io.IOException | RuntimeException ex) {
+					host = "";
+				}
+			}
+			host = host.replaceAll("[^A-Za-z0-9._-]", "");
+			return host.isEmpty() ? "host" : host.substring(0, Math.min(40, host.length()));
+		}
+
+	}
+
+	/**
 	 * Checks a recurring schedule's name.
 	 * @param schedule the name
 	 * @return the name

@@ -102,6 +102,9 @@ public final class Scripts {
 	/** Reads a page of dead letters. */
 	public static final RedisScript<List<Object>> DEAD_RANGE = load("dead-range");
 
+	/** Counts dead letters by error, or lists those of one error. */
+	public static final RedisScript<List<Object>> DEAD_ERRORS = load("dead-errors");
+
 	/** Removes dead letters past their retention. */
 	public static final RedisScript<List<Object>> TRIM_DEAD = load("trim-dead");
 
