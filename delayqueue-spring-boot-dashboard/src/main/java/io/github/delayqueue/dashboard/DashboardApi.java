@@ -60,21 +60,18 @@ class DashboardApi {
 
 	private final ObjectProvider<DelayListenerEndpointRegistry> listeners;
 
-	private final DashboardWrites writes;
-
-	private final DashboardQueueFilter filter;
+	private final DashboardAccess access;
 
 	DashboardApi(DelayQueueEngine engine, ObjectProvider<DelayListenerEndpointRegistry> listeners,
-			DashboardWrites writes, DashboardQueueFilter filter) {
+			DashboardAccess access) {
 		this.engine = engine;
 		this.listeners = listeners;
-		this.writes = writes;
-		this.filter = filter;
+		this.access = access;
 	}
 
 	@GetMapping("/session")
 	Map<String, Object> session(HttpServletRequest request) {
-		return this.writes.session(request);
+		return this.access.writes().session(request);
 	}
 
 	@GetMapping("/queues")
@@ -83,7 +80,7 @@ class DashboardApi {
 		this.listeners.ifAvailable((registry) -> names.addAll(registry.getQueues()));
 		List<Map<String, Object>> queues = new ArrayList<>();
 		for (String name : names) {
-			if (this.filter.isVisible(name, request)) {
+			if (this.access.isVisible(name, request)) {
 				queues.add(summary(name));
 			}
 		}
@@ -98,8 +95,10 @@ class DashboardApi {
 		List<QueueHistory.Point> points = hour.points();
 		QueueHistory.Point total = hour.total();
 		long lastFive = 0;
+		long deadLastFive = 0;
 		for (QueueHistory.Point point : points.subList(Math.max(0, points.size() - 5), points.size())) {
 			lastFive += point.acked();
+			deadLastFive += point.dead();
 		}
 		summary.put("queue", queue);
 		summary.put("stats", stats);
@@ -111,6 +110,12 @@ class DashboardApi {
 		summary.put("latenessP50Ms", DashboardViews.millis(total.latenessPercentile(50)));
 		summary.put("latenessP99Ms", DashboardViews.millis(total.latenessPercentile(99)));
 		summary.put("ackedPerMinute", lastFive / 5.0);
+		summary.put("deadLastFiveMinutes", deadLastFive);
+		summary.put("groupRateLimits", controls.groupRateLimits().keySet());
+		// the hour's sparklines, one value a minute, oldest first
+		summary.put("ackedByMinute", points.stream().map(QueueHistory.Point::acked).toList());
+		summary.put("latenessP99ByMinute",
+				points.stream().map((point) -> DashboardViews.millis(point.latenessPercentile(99))).toList());
 		return summary;
 	}
 
@@ -147,8 +152,8 @@ class DashboardApi {
 		return this.engine.admin()
 			.scheduledMessage(queue, id)
 			.map(DashboardViews::scheduled)
-			.orElseThrow(() -> new NotFoundException("No scheduled message '" + id + "' in queue '" + queue
-					+ "' (never sent, already due, or cancelled)"));
+			.orElseThrow(() -> new DashboardAccess.NotFoundException("No scheduled message '" + id + "' in queue '"
+					+ queue + "' (never sent, already due, or cancelled)"));
 	}
 
 	@GetMapping("/queues/{queue}/in-flight")
@@ -170,6 +175,9 @@ class DashboardApi {
 			shown.put("messageId", message.messageId());
 			shown.put("consumer", message.consumer());
 			shown.put("idleMs", message.idle().toMillis());
+			// the entry entered its stream when it became due: the handler started since
+			shown.put("readyMs", Math.max(0, System.currentTimeMillis()
+					- Long.parseLong(message.entryId().substring(message.entryId().indexOf(':') + 1).split("-")[0])));
 			shown.put("deliveries", message.deliveries());
 			shown.put("retry", message.retry());
 			return shown;
@@ -229,7 +237,9 @@ class DashboardApi {
 		String done = this.engine.admin()
 			.schedules()
 			.apply(queue, name, act)
-			.orElseThrow(() -> new NotFoundException("No schedule '" + name + "' in queue '" + queue + "'"));
+			.orElseThrow(
+					() -> new DashboardAccess.NotFoundException("No schedule '" + name + "' in queue '" + queue + "'"));
+		DashboardAccess.audit(request, queue, "did '" + action + "' to schedule '" + name + "'");
 		return Map.of("queue", queue, "schedule", name, "done", action, "result", done);
 	}
 
@@ -237,6 +247,7 @@ class DashboardApi {
 	Map<String, Object> pause(@PathVariable String queue, @RequestParam(required = false) String group,
 			HttpServletRequest request) {
 		requireWritable(queue, request);
+		DashboardAccess.audit(request, queue, "paused " + ((group != null) ? "group '" + group + "'" : "the queue"));
 		return DashboardViews
 			.controls((group != null) ? this.engine.admin().pause(queue, group) : this.engine.admin().pause(queue));
 	}
@@ -245,6 +256,7 @@ class DashboardApi {
 	Map<String, Object> resume(@PathVariable String queue, @RequestParam(required = false) String group,
 			HttpServletRequest request) {
 		requireWritable(queue, request);
+		DashboardAccess.audit(request, queue, "resumed " + ((group != null) ? "group '" + group + "'" : "the queue"));
 		return DashboardViews
 			.controls((group != null) ? this.engine.admin().resume(queue, group) : this.engine.admin().resume(queue));
 	}
@@ -253,6 +265,9 @@ class DashboardApi {
 	Map<String, Object> rateLimit(@PathVariable String queue, @RequestParam(required = false) String rateLimit,
 			@RequestParam(required = false) String group, HttpServletRequest request) {
 		requireWritable(queue, request);
+		DashboardAccess.audit(request, queue,
+				"set the rate limit " + ((group != null) ? "of group '" + group + "' " : "") + "to '"
+						+ ((rateLimit != null) ? rateLimit.trim() : "") + "'");
 		if (rateLimit == null || rateLimit.isBlank()) {
 			return DashboardViews.controls((group != null) ? this.engine.admin().removeRateLimit(queue, group)
 					: this.engine.admin().removeRateLimit(queue));
@@ -265,13 +280,13 @@ class DashboardApi {
 	@PostMapping("/queues/{queue}/message/cancel")
 	Map<String, Object> cancel(@PathVariable String queue, @RequestParam String id, HttpServletRequest request) {
 		requireWritable(queue, request);
-		return found(this.engine.template().cancel(queue, id), queue, id, "cancelled");
+		return found(this.engine.template().cancel(queue, id), queue, id, "cancelled", request);
 	}
 
 	@PostMapping("/queues/{queue}/message/due-now")
 	Map<String, Object> dueNow(@PathVariable String queue, @RequestParam String id, HttpServletRequest request) {
 		requireWritable(queue, request);
-		return found(this.engine.template().reschedule(queue, id, Duration.ZERO), queue, id, "dueNow");
+		return found(this.engine.template().reschedule(queue, id, Duration.ZERO), queue, id, "dueNow", request);
 	}
 
 	@PostMapping("/queues/{queue}/message/reschedule")
@@ -290,99 +305,64 @@ class DashboardApi {
 		if (parsed.isNegative()) {
 			throw new IllegalArgumentException("Delay must not be negative, but was " + delay);
 		}
-		return found(this.engine.template().reschedule(queue, id, parsed), queue, id, "rescheduled");
+		return found(this.engine.template().reschedule(queue, id, parsed), queue, id, "rescheduled", request);
 	}
 
-	private static Map<String, Object> found(boolean done, String queue, String id, String what) {
+	private static Map<String, Object> found(boolean done, String queue, String id, String what,
+			HttpServletRequest request) {
 		if (!done) {
-			throw new NotFoundException("No scheduled message '" + id + "' in queue '" + queue
+			throw new DashboardAccess.NotFoundException("No scheduled message '" + id + "' in queue '" + queue
 					+ "' (never sent, already due, or cancelled)");
 		}
+		DashboardAccess.audit(request, queue, "did '" + what + "' to message '" + id + "'");
 		return Map.of("queue", queue, "id", id, what, true);
 	}
 
 	@PostMapping("/queues/{queue}/dead-letters/{entryId}/replay")
 	Map<String, Object> replay(@PathVariable String queue, @PathVariable String entryId, HttpServletRequest request) {
 		requireWritable(queue, request);
-		return deadLetterFound(this.engine.admin().replay(queue, entryId), queue, entryId, "replayed");
+		return deadLetterFound(this.engine.admin().replay(queue, entryId), queue, entryId, "replayed", request);
 	}
 
 	@PostMapping("/queues/{queue}/dead-letters/replay-all")
 	Map<String, Object> replayAll(@PathVariable String queue, @RequestParam(required = false) String group,
 			HttpServletRequest request) {
 		requireWritable(queue, request);
-		return Map.of("queue", queue, "replayed", this.engine.admin().replayAll(queue, group));
+		int replayed = this.engine.admin().replayAll(queue, group);
+		DashboardAccess.audit(request, queue, "replayed all " + replayed + " dead letters");
+		return Map.of("queue", queue, "replayed", replayed);
 	}
 
 	@PostMapping("/queues/{queue}/dead-letters/{entryId}/delete")
 	Map<String, Object> delete(@PathVariable String queue, @PathVariable String entryId, HttpServletRequest request) {
 		requireWritable(queue, request);
-		return deadLetterFound(this.engine.admin().deleteDeadLetter(queue, entryId), queue, entryId, "deleted");
+		return deadLetterFound(this.engine.admin().deleteDeadLetter(queue, entryId), queue, entryId, "deleted",
+				request);
 	}
 
-	private static Map<String, Object> deadLetterFound(boolean done, String queue, String entryId, String what) {
+	private static Map<String, Object> deadLetterFound(boolean done, String queue, String entryId, String what,
+			HttpServletRequest request) {
 		if (!done) {
-			throw new NotFoundException("No dead letter '" + entryId + "' in queue '" + queue + "'");
+			throw new DashboardAccess.NotFoundException("No dead letter '" + entryId + "' in queue '" + queue + "'");
 		}
+		DashboardAccess.audit(request, queue, what + " dead letter '" + entryId + "'");
 		return Map.of("queue", queue, "entryId", entryId, what, 1);
 	}
 
 	@PostMapping("/queues/{queue}/dead-letters/purge")
 	Map<String, Object> purge(@PathVariable String queue, HttpServletRequest request) {
 		requireWritable(queue, request);
-		return Map.of("queue", queue, "purged", this.engine.admin().purgeDeadLetters(queue));
+		long purged = this.engine.admin().purgeDeadLetters(queue);
+		DashboardAccess.audit(request, queue, "purged " + purged + " dead letters");
+		return Map.of("queue", queue, "purged", purged);
 	}
 
 	private void requireWritable(String queue, HttpServletRequest request) {
-		requireVisible(queue, request);
-		this.writes.check(request);
+		this.access.requireWritable(queue, request);
 	}
 
-	/** A queue the user may not see, or that is unknown, answers 404 alike. */
 	private void requireVisible(String queue, HttpServletRequest request) {
-		this.engine.keys(queue);
-		if (!this.filter.isVisible(queue, request)) {
-			throw new NotFoundException("Unknown queue '" + queue + "'");
-		}
-		DelayListenerEndpointRegistry registry = this.listeners.getIfAvailable();
-		if (registry != null && registry.getQueues().contains(queue)) {
-			return;
-		}
-		if (!this.engine.admin().queues().contains(queue)) {
-			throw new NotFoundException("Unknown queue '" + queue + "'");
-		}
-	}
-
-	@ExceptionHandler(DashboardWrites.RefusedException.class)
-	ResponseEntity<Map<String, String>> refused(DashboardWrites.RefusedException ex) {
-		return ResponseEntity.status(ex.status()).body(Map.of("error", ex.getMessage()));
-	}
-
-	@ExceptionHandler(NotFoundException.class)
-	ResponseEntity<Map<String, String>> notFound(NotFoundException ex) {
-		return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("error", ex.getMessage()));
-	}
-
-	@ExceptionHandler({ IllegalArgumentException.class, IllegalStateException.class })
-	ResponseEntity<Map<String, String>> badRequest(RuntimeException ex) {
-		return ResponseEntity.badRequest().body(Map.of("error", String.valueOf(ex.getMessage())));
-	}
-
-	@ExceptionHandler(DelayQueueException.class)
-	ResponseEntity<Map<String, String>> unavailable(DelayQueueException ex) {
-		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.body(Map.of("error", String.valueOf(ex.getMessage())));
-	}
-
-	/** Something the request names does not exist, or may not be seen. */
-	static class NotFoundException extends RuntimeException {
-
-		private static final long serialVersionUID = 1L;
-
-		NotFoundException(String message) {
-			super(message);
-		}
-
+		this.access.requireVisible(queue, request);
 	}
 
 }

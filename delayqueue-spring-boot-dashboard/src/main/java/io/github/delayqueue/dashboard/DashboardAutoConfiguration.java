@@ -99,7 +99,7 @@ public final class DashboardAutoConfiguration {
 	}
 
 	@Bean
-	DashboardApi delayQueueDashboardApi(DelayQueueEngine engine,
+	DashboardAccess delayQueueDashboardAccess(DelayQueueEngine engine,
 			ObjectProvider<DelayListenerEndpointRegistry> listeners, DelayQueueProperties delayQueueProperties,
 			DashboardQueueFilter filter) {
 		DashboardProperties properties = delayQueueProperties.getDashboard();
@@ -108,7 +108,23 @@ public final class DashboardAutoConfiguration {
 		logger.info("delayqueue dashboard at " + properties.getPath() + "/ ("
 				+ (properties.isReadOnly() ? "read-only" : "writes for authority " + properties.getWriteAuthority())
 				+ ")");
-		return new DashboardApi(engine, listeners, new DashboardWrites(properties), filter);
+		return new DashboardAccess(engine, listeners, new DashboardWrites(properties), filter);
+	}
+
+	@Bean
+	DashboardApi delayQueueDashboardApi(DelayQueueEngine engine,
+			ObjectProvider<DelayListenerEndpointRegistry> listeners, DashboardAccess access) {
+		return new DashboardApi(engine, listeners, access);
+	}
+
+	@Bean
+	DashboardBulkApi delayQueueDashboardBulkApi(DelayQueueEngine engine, DashboardAccess access) {
+		return new DashboardBulkApi(engine, access);
+	}
+
+	@Bean
+	DashboardErrors delayQueueDashboardErrors() {
+		return new DashboardErrors();
 	}
 
 }

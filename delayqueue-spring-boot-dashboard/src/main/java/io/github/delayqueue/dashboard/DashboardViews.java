@@ -45,6 +45,8 @@ final class DashboardViews {
 		shown.put("dueTime", message.dueTime().toString());
 		shown.put("key", message.key());
 		shown.put("priority", message.priority());
+		shown.put("expiresAt", (message.expiresAt() != null) ? message.expiresAt().toString() : null);
+		shown.put("maxAttempts", message.maxAttempts());
 		shown.put("headers", message.headers());
 		shown.put("payload", text(message.payload()));
 		shown.put("cursor", message.cursor());

@@ -133,12 +133,98 @@
       el('tbody', {}, rows)]);
   }
 
-  // ---- all queues
+  // ---- all queues: what needs the operator first, then totals and one row per group
+  var lags = {};
+  // the lag of each queue over the last refreshes, to see it grow
+  function lagTrend(queue, lag) {
+    var seen = lags[queue] || [];
+    if (!seen.length || seen[seen.length - 1] !== lag) { seen.push(lag); }
+    lags[queue] = seen.slice(-4);
+    return lags[queue];
+  }
+
+  function attention(queues) {
+    var items = [];
+    queues.forEach(function (s) {
+      var lag = s.stats.groups.reduce(function (sum, g) { return sum + Math.max(0, g.lag); }, 0);
+      var trend = lagTrend(s.queue, lag);
+      function add(level, text) { items.push({ level: level, queue: s.queue, text: text }); }
+      // a group whose listeners are all down, or ready messages no group reads yet
+      s.stats.groups.forEach(function (g) {
+        if (g.consumers === 0) { add('warn', 'group ' + g.group + ' has no consumer' + (g.lag > 0 ? ' (' + count(g.lag) + ' ready)' : '')); }
+      });
+      if (!s.stats.groups.length && s.stats.ready > 0) {
+        add('warn', 'no consumer group reads it yet (' + count(s.stats.ready) + ' ready)');
+      }
+      if (trend.length >= 3 && trend.every(function (v, i) { return i === 0 || v > trend[i - 1]; })) {
+        add('warn', 'lag growing: ' + trend.map(count).join(' \u2192 '));
+      }
+      if (s.deadLastFiveMinutes > 0) {
+        add('warn', count(s.deadLastFiveMinutes) + ' dead letter' + (s.deadLastFiveMinutes === 1 ? '' : 's') + ' in the last 5 min');
+      }
+      if (s.paused) { add('paused', 'paused on every instance'); }
+      s.pausedGroups.forEach(function (g) { add('paused', 'group ' + g + ' paused'); });
+      if (s.rateLimit) { add('info', 'rate-limited to ' + s.rateLimit); }
+      s.groupRateLimits.forEach(function (g) { add('info', 'group ' + g + ' rate-limited'); });
+    });
+    return items;
+  }
+
+  // a sparkline of the hour, one value a minute, with its highest value on hover
+  function sparkline(label, values, color, format) {
+    var w = 120, h = 24;
+    var svgNs = 'http://www.w3.org/2000/svg';
+    var numbersOnly = values.map(function (v) { return v || 0; });
+    var max = Math.max.apply(null, numbersOnly.concat([0]));
+    var svg = document.createElementNS(svgNs, 'svg');
+    svg.setAttribute('class', 'spark');
+    svg.setAttribute('width', w);
+    svg.setAttribute('height', h);
+    svg.setAttribute('role', 'img');
+    var text = label + (max > 0 ? ': highest ' + format(max) + ' in the last hour' : ': none in the last hour');
+    svg.setAttribute('aria-label', text);
+    var title = document.createElementNS(svgNs, 'title');
+    title.textContent = text;
+    svg.appendChild(title);
+    if (max > 0 && numbersOnly.length > 1) {
+      var line = document.createElementNS(svgNs, 'polyline');
+      line.setAttribute('points', numbersOnly.map(function (v, i) {
+        return (i * (w - 2) / (numbersOnly.length - 1) + 1).toFixed(1) + ',' + (h - 2 - v * (h - 4) / max).toFixed(1);
+      }).join(' '));
+      line.setAttribute('fill', 'none');
+      line.setAttribute('stroke', color);
+      svg.appendChild(line);
+    }
+    return svg;
+  }
+
   function queuesPage(target) {
     return api('queues').then(function (queues) {
       target.textContent = '';
-      target.appendChild(el('h2', { text: 'Queues' }));
+      target.appendChild(el('h2', { text: 'Overview' }));
       if (!queues.length) { target.appendChild(el('p', { text: 'No queue yet.' })); return; }
+      var items = attention(queues);
+      var box = el('section', { id: 'attention', 'aria-label': 'Needs attention' });
+      if (!items.length) {
+        box.appendChild(el('p', { 'class': 'ok', text: 'Nothing needs you: every queue has a consumer, none is paused or rate-limited, no dead letters in the last 5 min.' }));
+      }
+      else {
+        box.appendChild(el('ul', {}, items.map(function (item) {
+          return el('li', { 'class': item.level }, [el('a', { href: '#q/' + q(item.queue), text: item.queue }), ': ' + item.text]);
+        })));
+      }
+      target.appendChild(box);
+      var totals = { scheduled: 0, ready: 0, inFlight: 0, dead: 0, acked: 0 };
+      queues.forEach(function (s) {
+        totals.scheduled += s.stats.scheduled; totals.ready += Math.max(0, s.stats.ready);
+        totals.inFlight += s.stats.inFlight; totals.dead += s.stats.dead; totals.acked += s.ackedPerMinute;
+      });
+      target.appendChild(el('dl', { id: 'totals', 'class': 'totals' }, [
+        ['Queues', queues.length], ['Scheduled', totals.scheduled], ['Ready', totals.ready], ['In flight', totals.inFlight],
+        ['Dead letters', totals.dead], ['Acked/min (5 min)', totals.acked]].map(function (t) {
+        return el('div', {}, [el('dt', { text: t[0] }), el('dd', { text: count(t[1]) })]);
+      })));
+      target.appendChild(el('h2', { text: 'Queues' }));
       var rows = [];
       queues.forEach(function (summary) {
         var stats = summary.stats;
@@ -156,12 +242,14 @@
             el('td', { text: summary.rateLimit || '' }),
             el('td', { 'class': 'num', text: summary.latenessP50Ms === null || summary.latenessP50Ms === undefined ? '\u2013' : lateness(summary.latenessP50Ms) }),
             el('td', { 'class': 'num', text: summary.latenessP99Ms === null || summary.latenessP99Ms === undefined ? '\u2013' : lateness(summary.latenessP99Ms) }),
-            num(summary.ackedPerMinute)
+            num(summary.ackedPerMinute),
+            el('td', {}, i === 0 ? [sparkline('Acked per minute of ' + summary.queue, summary.ackedByMinute, '#276b2f', count),
+              sparkline('Lateness p99 of ' + summary.queue, summary.latenessP99ByMinute, '#1f5fa8', lateness)] : [])
           ]));
         });
       });
       target.appendChild(table(['Queue', 'Group', 'Scheduled', 'Ready (lag)', 'In flight', 'Retrying', 'Dead', 'Consumers',
-        'State', 'Rate limit', 'Lateness p50', 'p99', 'Acked/min (5 min)'], rows));
+        'State', 'Rate limit', 'Lateness p50', 'p99', 'Acked/min (5 min)', 'Last hour: acked, lateness p99'], rows));
       target.appendChild(el('p', { text: 'Lateness and throughput: the last hour, all instances.' }));
     });
   }
@@ -207,7 +295,7 @@
             el('td', { text: ownerText || 'shared' })]);
         })));
       target.appendChild(el('p', { id: 'queue-counts', text: 'Scheduled: ' + count(stats.scheduled) + ' · ready: ' + count(stats.ready) + ' · dead letters: ' + count(stats.dead) }));
-      var find = el('input', { id: 'find-id', placeholder: 'message id', size: '30' });
+      var find = el('input', { id: 'find-id', placeholder: 'message id', size: '30', 'aria-label': 'Message id to find' });
       target.appendChild(el('div', { 'class': 'bar' }, [find, el('button', { type: 'button', id: 'find', text: 'Find message', onclick: function () {
         var id = find.value.trim();
         if (!id) { return; }
@@ -215,97 +303,244 @@
           notice('');
           var box = document.getElementById('found');
           box.textContent = '';
-          box.appendChild(scheduledTable(queue, [message]));
+          box.appendChild(scheduledTable(queue, [message], false));
         }, function (e) { notice(e.message, true); });
       } })]));
       target.appendChild(el('div', { id: 'found' }));
       var tabs = el('div', { 'class': 'bar tabs' });
       [['scheduled', 'Scheduled'], ['in-flight', 'In flight'], ['dead-letters', 'Dead letters'], ['schedules', 'Recurring'], ['history', 'History']].forEach(function (t) {
-        var b = el('button', { type: 'button', id: 'tab-' + t[0], text: t[1], onclick: function () { tab = t[0]; cursors = []; route(); } });
+        var b = el('button', { type: 'button', id: 'tab-' + t[0], text: t[1], 'aria-pressed': String(tab === t[0]), onclick: function () { tab = t[0]; cursors = []; jumped = null; selected = {}; route(); } });
         if (tab === t[0]) { b.className = 'active'; }
         tabs.appendChild(b);
       });
       target.appendChild(tabs);
       var body = el('div', { id: 'tab-body' });
       target.appendChild(body);
-      return ({ 'scheduled': scheduledTab, 'in-flight': inFlightTab, 'dead-letters': deadTab, 'schedules': schedulesTab, 'history': historyTab })[tab](queue, body);
+      return ({ 'scheduled': scheduledTab, 'in-flight': inFlightTab, 'dead-letters': deadTab, 'schedules': schedulesTab, 'history': historyTab })[tab](queue, body, detail);
     });
   }
 
-  function pager(body, page, size, next) {
-    var bar = el('div', { 'class': 'bar' });
-    bar.appendChild(el('button', { type: 'button', text: 'First page', onclick: function () { cursors = []; route(); } }));
-    if (page.length === size) {
-      bar.appendChild(el('button', { type: 'button', text: 'Next page', onclick: function () { cursors.push(next); route(); } }));
-    }
-    body.appendChild(bar);
+  // ---- paging: cursors of the pages before this one, the page size, and where the first
+  // page started (a jump to a time: how many are due before it, exact or estimated)
+  var pageSize = 50;
+  var jumped = null;
+
+  function pageSizeSelect() {
+    var select = el('select', { id: 'page-size', 'aria-label': 'Page size' }, [20, 50, 100, 200].map(function (n) {
+      var option = el('option', { value: String(n), text: n + ' a page' });
+      if (n === pageSize) { option.selected = true; }
+      return option;
+    }));
+    select.addEventListener('change', function () { pageSize = Number(select.value); cursors = []; jumped = null; selected = {}; route(); });
+    return select;
+  }
+
+  // Previous, Next, the position ("1–50 of 1,000,000") and the page size
+  function pager(body, page, total, next) {
+    var offset = (jumped ? jumped.before : 0) + cursors.length * pageSize;
+    var approximate = jumped && !jumped.exact ? '\u2248 ' : '';
+    var position = page.length ? approximate + count(offset + 1) + '\u2013' + count(offset + page.length) + ' of ' + count(total)
+      : 'none here (' + count(total) + ' in all)';
+    var previous = el('button', { type: 'button', id: 'page-previous', text: '\u2190 Previous', onclick: function () { cursors.pop(); selected = {}; route(); } });
+    previous.disabled = cursors.length === 0;
+    var following = el('button', { type: 'button', id: 'page-next', text: 'Next \u2192', onclick: function () { cursors.push(next); selected = {}; route(); } });
+    following.disabled = page.length < pageSize;
+    var first = el('button', { type: 'button', text: 'First', onclick: function () { cursors = []; jumped = null; selected = {}; route(); } });
+    first.disabled = cursors.length === 0 && !jumped;
+    body.appendChild(el('div', { 'class': 'bar pager' }, [first, previous, el('span', { id: 'page-position', text: position }), following, pageSizeSelect()]));
+  }
+
+  // ---- selections: rows checked on this page, acted on together
+  var selected = {};
+
+  function selectBox(id, label) {
+    var box = el('input', { type: 'checkbox', 'class': 'select', 'aria-label': label, 'data-select': id });
+    box.checked = !!selected[id];
+    box.addEventListener('change', function () {
+      if (box.checked) { selected[id] = true; } else { delete selected[id]; }
+      updateBulk();
+    });
+    return box;
+  }
+
+  function selectAll(ids) {
+    var box = el('input', { type: 'checkbox', id: 'select-all', 'aria-label': 'Select every row of this page' });
+    box.checked = ids.length > 0 && ids.every(function (id) { return selected[id]; });
+    box.addEventListener('change', function () {
+      ids.forEach(function (id) { if (box.checked) { selected[id] = true; } else { delete selected[id]; } });
+      main.querySelectorAll('input[data-select]').forEach(function (b) { b.checked = box.checked; });
+      updateBulk();
+    });
+    return box;
+  }
+
+  function chosen() { return Object.keys(selected); }
+
+  function updateBulk() {
+    var n = chosen().length;
+    var label = document.getElementById('bulk-count');
+    if (label) { label.textContent = n ? count(n) + ' selected' : 'Select rows to act on several at once'; }
+    main.querySelectorAll('.bulk button').forEach(function (b) { b.disabled = !session.canWrite || n === 0; });
+  }
+
+  // a bar of actions on the selection: each asks once, saying how many, then says what it did
+  function bulkBar(actions) {
+    var bar = el('div', { 'class': 'bar bulk', role: 'group', 'aria-label': 'Act on the selected rows' }, [el('span', { id: 'bulk-count' })]);
+    actions.forEach(function (a) {
+      bar.appendChild(button(a.label, function () {
+        var ids = chosen();
+        write(a.question(ids.length), a.path, formOf(ids), function (r) {
+          selected = {};
+          var text = a.done + ' ' + count(r.done) + ' of ' + count(r.selected);
+          if (r.notFound && r.notFound.length) { text += '; ' + count(r.notFound.length) + ' no longer there'; }
+          var refused = Object.keys(r.refused || {});
+          if (refused.length) { text += '; ' + count(refused.length) + ' refused: ' + r.refused[refused[0]]; }
+          return text;
+        });
+      }, a.danger));
+    });
+    return bar;
+  }
+
+  function formOf(ids) {
+    var params = new URLSearchParams();
+    ids.forEach(function (id) { params.append('ids', id); });
+    return params;
   }
 
   function headersText(headers) {
     return Object.keys(headers || {}).map(function (k) { return k + '=' + headers[k]; }).join('\n');
   }
 
-  function scheduledTable(queue, messages) {
-    return table(['Id', 'Due', 'Partition', 'Key', 'Priority', 'Headers', 'Payload', ''], messages.map(function (m) {
-      var path = 'queues/' + q(queue) + '/message';
-      return el('tr', { 'data-id': m.id }, [el('td', { 'class': 'message-id' }, [el('a', { href: '#q/' + q(queue) + '/m/' + encodeURIComponent(m.id), text: m.id })]),
-        el('td', { 'class': 'due' }, [when(m.dueTime)]), num(m.partition),
-        el('td', { text: m.key || '' }), el('td', { 'class': 'num', text: m.priority ? String(m.priority) : '' }),
-        el('td', {}, [el('pre', { text: headersText(m.headers) })]),
-        el('td', {}, [el('pre', { 'class': 'payload', text: m.payload })]),
-        el('td', { 'class': 'actions' }, [
-          button('Due now', function () { write('Make ' + m.id + ' due now?', path + '/due-now', { id: m.id }, function () { return 'Made ' + m.id + ' due now'; }); }),
-          button('Reschedule', function () {
-            var delay = window.prompt('Deliver in (e.g. 30s, 5m, 2h)', '5m');
-            if (delay !== null) { write('Reschedule ' + m.id + ' in ' + delay + '?', path + '/reschedule', { id: m.id, delay: delay }, function () { return 'Rescheduled ' + m.id + ' to be delivered in ' + delay; }); }
-          }),
-          button('Cancel', function () { write('Cancel ' + m.id + '?', path + '/cancel', { id: m.id }, function () { return 'Cancelled ' + m.id; }); }, true)])]);
-    }));
+  function scheduledTable(queue, messages, selectable) {
+    var headings = ['Id', 'Due', 'Partition', 'Key', 'Priority', 'Headers', 'Payload', 'Actions'];
+    var head = selectable ? [selectAll(messages.map(function (m) { return m.id; }))] : [];
+    return el('table', {}, [el('thead', {}, [el('tr', {}, (selectable ? [el('th', {}, head)] : []).concat(headings.map(function (h) { return el('th', { text: h }); })))]),
+      el('tbody', {}, messages.map(function (m) {
+        var path = 'queues/' + q(queue) + '/message';
+        var cells = [el('td', { 'class': 'message-id' }, [el('a', { href: '#q/' + q(queue) + '/m/' + encodeURIComponent(m.id), text: m.id })]),
+          el('td', { 'class': 'due' }, [when(m.dueTime)]), num(m.partition),
+          el('td', { text: m.key || '' }), el('td', { 'class': 'num', text: m.priority ? String(m.priority) : '' }),
+          el('td', {}, [el('pre', { text: headersText(m.headers) })]),
+          el('td', {}, [el('pre', { 'class': 'payload', text: m.payload })]),
+          el('td', { 'class': 'actions' }, [
+            button('Due now', function () { write('Make ' + m.id + ' due now?', path + '/due-now', { id: m.id }, function () { return 'Made ' + m.id + ' due now'; }); }),
+            button('Reschedule', function () {
+              var delay = window.prompt('Deliver in (e.g. 30s, 5m, 2h)', '5m');
+              if (delay !== null) { write('Reschedule ' + m.id + ' in ' + delay + '?', path + '/reschedule', { id: m.id, delay: delay }, function () { return 'Rescheduled ' + m.id + ' to be delivered in ' + delay; }); }
+            }),
+            button('Cancel', function () { write('Cancel ' + m.id + '?', path + '/cancel', { id: m.id }, function () { return 'Cancelled ' + m.id; }); }, true)])];
+        return el('tr', { 'data-id': m.id }, (selectable ? [el('td', {}, [selectBox(m.id, 'Select ' + m.id)])] : []).concat(cells));
+      }))]);
   }
 
-  function scheduledTab(queue, body) {
-    var after = cursors.length ? cursors[cursors.length - 1] : null;
-    return api('queues/' + q(queue) + '/scheduled?count=50' + (after ? '&after=' + encodeURIComponent(after) : '')).then(function (page) {
-      body.appendChild(scheduledTable(queue, page));
-      pager(body, page, 50, page.length ? page[page.length - 1].cursor : null);
+  // "jump to due time >= T": a cursor '<epoch ms>:' starts the page there
+  function jumpBar(queue) {
+    var input = el('input', { type: 'datetime-local', id: 'jump-time', step: '1', 'aria-label': 'Jump to the first messages due at or after this time' });
+    return el('div', { 'class': 'bar' }, [el('label', { 'for': 'jump-time', text: 'Due at or after' }), input,
+      el('button', { type: 'button', id: 'jump', text: 'Jump', onclick: function () {
+        if (!input.value) { notice('Pick a time to jump to', true); return; }
+        // the picker's time is local, or UTC when times are shown in UTC
+        var at = zone === 'UTC' ? Date.parse(input.value + 'Z') : new Date(input.value).getTime();
+        if (isNaN(at)) { notice('"' + input.value + '" is not a time', true); return; }
+        api('queues/' + q(queue) + '/scheduled/position?at=' + at).then(function (p) {
+          jumped = { cursor: p.cursor, before: p.before, exact: p.exact };
+          cursors = []; selected = {};
+          notice('Showing the messages due from ' + absolute(new Date(at).toISOString()) + ' on: ' + (p.exact ? '' : 'about ') + count(p.before) + ' are due before');
+          route();
+        }, function (e) { notice(e.message, true); });
+      } })]);
+  }
+
+  function scheduledTab(queue, body, detail) {
+    var after = cursors.length ? cursors[cursors.length - 1] : (jumped ? jumped.cursor : null);
+    return api('queues/' + q(queue) + '/scheduled?count=' + pageSize + (after ? '&after=' + encodeURIComponent(after) : '')).then(function (page) {
+      body.appendChild(jumpBar(queue));
+      var base = 'queues/' + q(queue) + '/messages/selected';
+      body.appendChild(bulkBar([
+        { label: 'Make selected due now', path: base + '/due-now', done: 'Made due now', question: function (n) { return 'Make ' + n + ' selected message' + (n === 1 ? '' : 's') + ' due now?'; } },
+        { label: 'Cancel selected', path: base + '/cancel', done: 'Cancelled', danger: true, question: function (n) { return 'Cancel ' + n + ' selected message' + (n === 1 ? '' : 's') + '? This cannot be undone.'; } }]));
+      body.appendChild(scheduledTable(queue, page, true));
+      pager(body, page, detail.stats.scheduled, page.length ? page[page.length - 1].cursor : null);
+      updateBulk();
     });
   }
+
+  // the consumer's instance: its name without the random suffix (host and pid by default)
+  function instance(consumer) { return String(consumer || '').replace(/-[0-9a-f]{8}$/, ''); }
 
   var order = 'idle';
   function inFlightTab(queue, body) {
     return api('queues/' + q(queue) + '/in-flight?count=100&order=' + order).then(function (page) {
       var sorts = [['idle', 'time since its lease was renewed'], ['deliveries', 'deliveries']];
-      body.appendChild(el('div', { 'class': 'bar' }, [el('span', { text: 'Sort by' })].concat(sorts.map(function (sort) {
-        var b = el('button', { type: 'button', id: 'sort-' + sort[0], text: sort[1], 'aria-pressed': String(order === sort[0]),
+      body.appendChild(el('div', { 'class': 'bar', role: 'group', 'aria-label': 'Sort' }, [el('span', { text: 'Sorted by' })].concat(sorts.map(function (sort) {
+        var b = el('button', { type: 'button', id: 'sort-' + sort[0], text: (order === sort[0] ? '\u25bc ' : '') + sort[1], 'aria-pressed': String(order === sort[0]),
           onclick: function () { order = sort[0]; route(); } });
         if (order === sort[0]) { b.className = 'active'; }
         return b;
       }))));
-      body.appendChild(table(['Message id', 'Group', 'Partition', 'Consumer', 'Since the lease was renewed', 'Deliveries', 'Retry', 'Entry'], page.map(function (m) {
+      if (!page.length) { body.appendChild(el('p', { text: 'Nothing in flight: no handler holds a message of this queue.' })); return; }
+      body.appendChild(table(['Message id', 'Group', 'Partition', 'Instance', 'Consumer', 'Running for (at most)', 'Since the lease was renewed', 'Deliveries', 'Retry', 'Entry'], page.map(function (m) {
         return el('tr', {}, [el('td', { text: m.messageId || '(deleted)' }), el('td', { text: m.group }), num(m.partition),
-          el('td', { text: m.consumer }), el('td', { 'class': 'num', text: duration(m.idleMs) }), num(m.deliveries), el('td', { text: m.retry ? 'yes' : '' }), el('td', { text: m.entryId })]);
+          el('td', { 'class': 'instance', text: instance(m.consumer) }), el('td', { text: m.consumer }),
+          el('td', { 'class': 'num running', title: 'since it became due and entered the stream', text: duration(m.readyMs) }),
+          el('td', { 'class': 'num', text: duration(m.idleMs) }), num(m.deliveries), el('td', { text: m.retry ? 'yes' : '' }), el('td', { text: m.entryId })]);
       })));
     });
   }
 
-  function deadTab(queue, body) {
+  // dead letters by error: the reason's common start and how many, each replayed or deleted as one
+  function errorsTable(queue, base) {
+    return api(base + '/errors').then(function (result) {
+      var box = el('section', { id: 'errors', 'aria-label': 'Dead letters by error' }, [el('h3', { text: 'By error (the newest ' + count(result.readPerPartition) + ' of each partition)' })]);
+      if (!result.errors.length) { box.appendChild(el('p', { text: 'No dead letters.' })); return box; }
+      box.appendChild(table(['Error', 'Reason starts with', 'Count', 'Newest', 'Actions'], result.errors.map(function (e) {
+        var form = { errorClass: e.errorClass, reasonPrefix: e.reasonPrefix };
+        var name = e.errorClass.replace(/^.*\./, '') + (e.reasonPrefix ? ' \u201c' + e.reasonPrefix + '\u2026\u201d' : '');
+        function said(verb) {
+          return function (r) {
+            var n = r.replayed !== undefined ? r.replayed : r.deleted;
+            return verb + ' ' + count(n) + ' dead letter' + (n === 1 ? '' : 's') + ' of ' + name + (n >= r.max ? ' (at most ' + count(r.max) + ' at a time: again for more)' : '');
+          };
+        }
+        return el('tr', { 'data-error': e.errorClass + '\n' + e.reasonPrefix }, [el('td', { text: e.errorClass }), el('td', { 'class': 'reason', text: e.reasonPrefix }),
+          num(e.count), el('td', {}, [when(e.newest)]),
+          el('td', { 'class': 'actions' }, [
+            button('Replay these', function () { write('Replay the dead letters of ' + name + ' (' + count(e.count) + ' counted)?', base + '/by-error/replay', form, said('Replayed')); }),
+            button('Delete these', function () { write('Delete the dead letters of ' + name + ' (' + count(e.count) + ' counted)? This cannot be undone.', base + '/by-error/delete', form, said('Deleted')); }, true)])]);
+      })));
+      return box;
+    });
+  }
+
+  function deadTab(queue, body, detail) {
     var after = cursors.length ? cursors[cursors.length - 1] : null;
     var base = 'queues/' + q(queue) + '/dead-letters';
-    return api(base + '?count=50' + (after ? '&after=' + encodeURIComponent(after) : '')).then(function (page) {
+    return Promise.all([errorsTable(queue, base), api(base + '?count=' + pageSize + (after ? '&after=' + encodeURIComponent(after) : ''))]).then(function (both) {
+      var page = both[1];
+      body.appendChild(both[0]);
+      body.appendChild(el('h3', { text: 'Dead letters, oldest first' }));
       body.appendChild(el('div', { 'class': 'bar' }, [
         button('Replay all', function () { write('Replay every dead letter of ' + queue + '?', base + '/replay-all', null, function (r) { return 'Replayed ' + count(r.replayed) + ' dead letter' + (r.replayed === 1 ? '' : 's') + ' of ' + queue; }); }),
         button('Purge all', function () { write('Delete every dead letter of ' + queue + '? This cannot be undone.', base + '/purge', null, function (r) { return 'Deleted ' + count(r.purged) + ' dead letter' + (r.purged === 1 ? '' : 's') + ' of ' + queue; }); }, true)]));
-      body.appendChild(table(['Message id', 'Group', 'Attempts', 'Error', 'Dead since', 'Headers', 'Payload', ''], page.map(function (d) {
-        // the reason in the row; the stack trace behind the disclosure
-        var details = el('div', {}, [el('div', { 'class': 'reason', text: d.errorMessage || '' }),
-          el('details', {}, [el('summary', { text: d.errorClass }), el('pre', { text: d.stackTrace || '' })])]);
-        return el('tr', { 'data-entry': d.entryId, 'data-id': d.messageId }, [el('td', { 'class': 'message-id', text: d.messageId }), el('td', { text: d.group }),
-          num(d.attempts), el('td', {}, [details]), el('td', {}, [when(d.deadTime)]),
-          el('td', {}, [el('pre', { text: headersText(d.headers) })]), el('td', {}, [el('pre', { 'class': 'payload', text: d.payload })]),
-          el('td', { 'class': 'actions' }, [button('Replay', function () { write('Replay ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/replay', null, function () { return 'Replayed ' + d.messageId; }); }),
-            button('Delete', function () { write('Delete dead letter ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/delete', null, function () { return 'Deleted dead letter ' + d.messageId; }); }, true)])]);
-      })));
-      pager(body, page, 50, page.length ? page[page.length - 1].entryId : null);
+      body.appendChild(bulkBar([
+        { label: 'Replay selected', path: base + '/selected/replay', done: 'Replayed', question: function (n) { return 'Replay ' + n + ' selected dead letter' + (n === 1 ? '' : 's') + '?'; } },
+        { label: 'Delete selected', path: base + '/selected/delete', done: 'Deleted', danger: true, question: function (n) { return 'Delete ' + n + ' selected dead letter' + (n === 1 ? '' : 's') + '? This cannot be undone.'; } }]));
+      var headings = ['Message id', 'Group', 'Attempts', 'Reason', 'Dead since', 'Headers', 'Payload', 'Actions'];
+      body.appendChild(el('table', {}, [el('thead', {}, [el('tr', {}, [el('th', {}, [selectAll(page.map(function (d) { return d.entryId; }))])].concat(headings.map(function (h) { return el('th', { text: h }); })))]),
+        el('tbody', {}, page.map(function (d) {
+          // the reason in the row; the class and stack trace behind the disclosure
+          var details = el('div', {}, [el('div', { 'class': 'reason', text: d.errorMessage || '' }),
+            el('details', {}, [el('summary', { text: d.errorClass }), el('pre', { text: d.stackTrace || '' })])]);
+          return el('tr', { 'data-entry': d.entryId, 'data-id': d.messageId }, [el('td', {}, [selectBox(d.entryId, 'Select dead letter ' + d.messageId)]),
+            el('td', { 'class': 'message-id', text: d.messageId }), el('td', { text: d.group }),
+            num(d.attempts), el('td', {}, [details]), el('td', {}, [when(d.deadTime)]),
+            el('td', {}, [el('pre', { text: headersText(d.headers) })]), el('td', {}, [el('pre', { 'class': 'payload', text: d.payload })]),
+            el('td', { 'class': 'actions' }, [button('Replay', function () { write('Replay ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/replay', null, function () { return 'Replayed ' + d.messageId; }); }),
+              button('Delete', function () { write('Delete dead letter ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/delete', null, function () { return 'Deleted dead letter ' + d.messageId; }); }, true)])]);
+        }))]));
+      pager(body, page, detail.stats.dead, page.length ? page[page.length - 1].entryId : null);
+      updateBulk();
     });
   }
 
@@ -342,8 +577,9 @@
     return date.toLocaleString([], options);
   }
 
-  // a line chart with its value axis (0 and the highest value, formatted) and its time axis
-  // (first and last interval); an idle span says so instead of drawing a scale
+  // a line chart with its value axis (0, the middle and the highest value, formatted), its
+  // time axis (first, middle and last interval) and, on hover, each interval's value and
+  // time; an idle span says so instead of drawing a scale
   function chart(title, points, field, color, format) {
     var w = 320, h = 140, left = 48, right = 8, top = 10, bottom = 22;
     var svgNs = 'http://www.w3.org/2000/svg';
@@ -355,17 +591,25 @@
     }
     var values = points.map(function (p) { return p[field] || 0; });
     var max = Math.max.apply(null, values.concat([0]));
-    var svg = svgEl('svg', { 'class': 'chart', width: w, height: h, role: 'img', 'aria-label': title });
-    svg.appendChild(svgEl('line', { x1: left, y1: top, x2: left, y2: h - bottom, stroke: '#9aa3ad' }));
-    svg.appendChild(svgEl('line', { x1: left, y1: h - bottom, x2: w - right, y2: h - bottom, stroke: '#9aa3ad' }));
+    var svg = svgEl('svg', { 'class': 'chart', width: w, height: h, role: 'img', 'aria-label': title + (max > 0 ? ', highest ' + format(max) : ', none in this span') });
+    svg.appendChild(svgEl('line', { 'class': 'axis', x1: left, y1: top, x2: left, y2: h - bottom }));
+    svg.appendChild(svgEl('line', { 'class': 'axis', x1: left, y1: h - bottom, x2: w - right, y2: h - bottom }));
+    var step = (w - left - right) / Math.max(1, values.length - 1);
     if (max > 0) {
       var d = values.map(function (v, i) {
-        var x = left + i * (w - left - right) / Math.max(1, values.length - 1);
+        var x = left + i * step;
         var y = h - bottom - v * (h - top - bottom) / max;
         return (i ? 'L' : 'M') + x.toFixed(1) + ' ' + y.toFixed(1);
       }).join(' ');
       svg.appendChild(svgEl('path', { d: d, fill: 'none', stroke: color, 'stroke-width': '1.5' }));
       svg.appendChild(svgEl('text', { 'class': 'y-max', x: left - 4, y: top + 8, 'font-size': '10', 'text-anchor': 'end' }, format(max)));
+      svg.appendChild(svgEl('text', { 'class': 'y-mid', x: left - 4, y: (top + h - bottom) / 2 + 4, 'font-size': '10', 'text-anchor': 'end' }, format(max / 2)));
+      // one hover band per interval: its value and time as the tooltip
+      points.forEach(function (p, i) {
+        var band = svgEl('rect', { 'class': 'hover', x: (left + i * step - step / 2).toFixed(1), y: top, width: Math.max(1, step).toFixed(1), height: h - top - bottom });
+        band.appendChild(svgEl('title', {}, timeLabel(p.start) + ': ' + format(values[i])));
+        svg.appendChild(band);
+      });
     }
     else {
       svg.appendChild(svgEl('text', { 'class': 'idle', x: (left + w - right) / 2, y: h / 2, 'font-size': '11', 'text-anchor': 'middle' }, 'none in this span'));
@@ -373,6 +617,7 @@
     svg.appendChild(svgEl('text', { 'class': 'y-min', x: left - 4, y: h - bottom, 'font-size': '10', 'text-anchor': 'end' }, '0'));
     if (points.length) {
       svg.appendChild(svgEl('text', { 'class': 'x-start', x: left, y: h - 6, 'font-size': '10' }, timeLabel(points[0].start)));
+      svg.appendChild(svgEl('text', { 'class': 'x-mid', x: left + (w - left - right) / 2, y: h - 6, 'font-size': '10', 'text-anchor': 'middle' }, timeLabel(points[Math.floor((points.length - 1) / 2)].start)));
       svg.appendChild(svgEl('text', { 'class': 'x-end', x: w - right, y: h - 6, 'font-size': '10', 'text-anchor': 'end' }, timeLabel(points[points.length - 1].start)));
     }
     return el('figure', {}, [el('figcaption', { text: title }), svg]);
@@ -410,12 +655,34 @@
     } catch (e) { return payload; }
   }
 
+  // what Redis knows of a message that is not scheduled: in flight with a consumer, or gone
+  // (delivered and acknowledged, cancelled, dead, or never sent)
+  function whereabouts(queue, id, target, error) {
+    return api('queues/' + q(queue) + '/in-flight?count=1000').then(function (inFlight) {
+      target.textContent = '';
+      target.appendChild(el('h2', {}, ['Message ', el('span', { id: 'detail-id', text: id })]));
+      target.appendChild(el('p', {}, [el('a', { href: '#q/' + q(queue), text: '\u2190 queue ' + queue })]));
+      var held = inFlight.filter(function (m) { return m.messageId === id; });
+      var state = el('p', { id: 'detail-state' });
+      if (held.length) {
+        state.textContent = visible('In flight: held by ' + held.map(function (m) {
+          return instance(m.consumer) + ' (group ' + m.group + ', delivery ' + m.deliveries + ', running for at most ' + duration(m.readyMs) + ')';
+        }).join('; '));
+      }
+      else {
+        state.textContent = visible('Not scheduled and not in flight: it was handled, cancelled or never sent, or it failed for good and is among the dead letters. (' + error.message + ')');
+      }
+      target.appendChild(state);
+    });
+  }
+
   function messagePage(queue, id, target) {
     var path = 'queues/' + q(queue) + '/message';
     return api(path + '?id=' + encodeURIComponent(id)).then(function (m) {
       target.textContent = '';
       target.appendChild(el('h2', {}, ['Message ', el('span', { id: 'detail-id', text: m.id })]));
       target.appendChild(el('p', {}, [el('a', { href: '#q/' + q(queue), text: '\u2190 queue ' + queue })]));
+      target.appendChild(el('p', { id: 'detail-state', text: 'Scheduled: due ' + relative(m.dueTime) + ', not delivered yet (attempt 1 comes then)' }));
       var trace = traceId(m.headers);
       var traceCell = el('dd', { id: 'detail-trace' });
       if (trace && session.traceLink) {
@@ -425,9 +692,13 @@
         traceCell.textContent = trace || '\u2013';
       }
       var due = el('dd', {}, [when(m.dueTime), el('span', { text: ' (' + absolute(m.dueTime) + ')' })]);
+      var expires = m.expiresAt ? el('dd', { id: 'detail-expires' }, [when(m.expiresAt), el('span', { text: ' (' + absolute(m.expiresAt) + ')' })])
+        : el('dd', { id: 'detail-expires', text: 'never' });
       target.appendChild(el('dl', { 'class': 'detail' }, [
         el('dt', { text: 'Queue' }), el('dd', { text: queue }),
         el('dt', { text: 'Due' }), due,
+        el('dt', { text: 'Expires' }), expires,
+        el('dt', { text: 'Attempts' }), el('dd', { id: 'detail-attempts', text: '0 so far; at most ' + (m.maxAttempts ? String(m.maxAttempts) : 'the listener\u2019s limit') }),
         el('dt', { text: 'Partition' }), el('dd', { text: String(m.partition) }),
         el('dt', { text: 'Key' }), el('dd', { text: m.key || '\u2013' }),
         el('dt', { text: 'Priority' }), el('dd', { text: m.priority ? String(m.priority) : 'none' }),
@@ -442,6 +713,11 @@
       })) : el('p', { text: 'No headers.' }));
       target.appendChild(el('h3', { text: 'Payload' }));
       target.appendChild(el('pre', { id: 'detail-payload', 'class': 'payload detail', text: pretty(m.payload) }));
+    }, function (error) {
+      if (error.message.indexOf('404') === 0 && error.message.indexOf('No scheduled message') >= 0) {
+        return whereabouts(queue, id, target, error);
+      }
+      throw error;
     });
   }
 
@@ -512,7 +788,7 @@
     }).then(function () { if (mine === generation) { routing = false; } });
   }
 
-  window.addEventListener('hashchange', function () { tab = 'scheduled'; cursors = []; notice(''); route(); });
+  window.addEventListener('hashchange', function () { tab = 'scheduled'; cursors = []; jumped = null; selected = {}; notice(''); route(); });
   api('session').then(function (s) {
     session = s;
     document.getElementById('mode').textContent = s.canWrite ? 'writes enabled' : (s.readOnly ? 'read-only' : 'read-only for you');

@@ -86,6 +86,18 @@ class ReadOnlyDashboardTests {
 			.isEqualTo(405);
 		assertThat(post("/delayqueue/api/queues/hidden-payroll/dead-letters/purge", token.group(1)).statusCode())
 			.isEqualTo(404);
+		// the writes over many: refused alike, and nothing cancelled
+		String id = this.engine.admin().scheduled("shown-orders", null, 1).get(0).id();
+		assertThat(post("/delayqueue/api/queues/shown-orders/messages/selected/cancel?ids=" + id, token.group(1))
+			.statusCode()).isEqualTo(405);
+		assertThat(post("/delayqueue/api/queues/shown-orders/dead-letters/by-error/delete?errorClass=x", token.group(1))
+			.statusCode()).isEqualTo(405);
+		assertThat(this.engine.admin().scheduledMessage("shown-orders", id)).isPresent();
+		// and the reads over many: limited to the shown queues
+		assertThat(get("/delayqueue/api/queues/hidden-payroll/dead-letters/errors").statusCode()).isEqualTo(404);
+		assertThat(get("/delayqueue/api/queues/hidden-payroll/scheduled/position?at=0").statusCode()).isEqualTo(404);
+		assertThat(get("/delayqueue/api/queues/shown-orders/scheduled/position?at=0").body()).contains("\"before\":0",
+				"\"total\":1");
 	}
 
 	@Test

@@ -16,7 +16,6 @@
 
 package io.github.delayqueue.samples.ordertimeout;
 
-import java.io.File;
 import java.net.CookieManager;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -42,6 +41,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.Alert;
 import org.openqa.selenium.By;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
@@ -49,9 +49,6 @@ import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -61,7 +58,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Drives the sample's dashboard in headless Chromium (Debian's {@code chromium} and
@@ -72,14 +68,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * token, or from a user without the write authority, is refused. Skipped, saying why,
  * where no Chromium is installed.
  */
+@org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "delayqueue.dashboard.trace-link=http://tempo.example/trace/{traceId}")
 @EmbeddedRedis
 class DashboardBrowserTests {
-
-	static final String CHROMIUM = "/usr/bin/chromium";
-
-	static final String CHROMEDRIVER = "/usr/bin/chromedriver";
 
 	static final String XSS = "<img src=x onerror=\"window.__xss=1\"><script>window.__xss=2</script>";
 
@@ -93,26 +86,7 @@ class DashboardBrowserTests {
 
 	@BeforeAll
 	static void startBrowser() {
-		assumeTrue(new File(CHROMIUM).canExecute() && new File(CHROMEDRIVER).canExecute(),
-				"No headless browser here: install Debian's chromium and chromium-driver (.ci/run does)");
-		ChromeOptions options = new ChromeOptions();
-		options.setBinary(CHROMIUM);
-		options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-				"--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-				"--disable-sync", "--window-size=1400,900", "--user-data-dir=" + tempDir());
-		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER))
-			.usingAnyFreePort()
-			.build();
-		browser = new ChromeDriver(service, options);
-	}
-
-	private static String tempDir() {
-		try {
-			return Files.createTempDirectory("dashboard-chromium").toString();
-		}
-		catch (java.io.IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
-		}
+		browser = HeadlessChromium.start();
 	}
 
 	@AfterAll
@@ -255,7 +229,8 @@ class DashboardBrowserTests {
 		assertThat(visible(By.id("queue-counts")).getText()).contains("Scheduled: 1,234");
 		WebElement cancel = visible(By.cssSelector("tr[data-id] td.actions button.danger"));
 		assertThat(cancel.isEnabled()).isFalse();
-		assertThat(cancel.getCssValue("color")).isEqualTo("rgba(138, 144, 153, 1)");
+		assertThat(cancel.getCssValue("color")).isEqualTo("rgba(91, 100, 112, 1)");
+		assertThat(cancel.getCssValue("border-top-style")).isEqualTo("dashed");
 		assertThat(cancel.getCssValue("cursor")).isEqualTo("not-allowed");
 		// due times relative, the absolute time on hover, in the chosen zone
 		WebElement due = browser.findElement(By.cssSelector("tr[data-id] td.due time"));
@@ -558,6 +533,243 @@ class DashboardBrowserTests {
 	}
 
 	@Test
+	void theOverviewSaysWhatNeedsTheOperatorWithTotalsAndSparklines() {
+		this.engine.template().send("dashboard-overview-paused", "x", Duration.ofHours(1));
+		this.engine.admin().pause("dashboard-overview-paused");
+		this.engine.template().send("dashboard-overview-unread", "x", Duration.ZERO);
+		try {
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/#"));
+			String attention = visible(By.id("attention")).getText();
+			assertThat(attention).contains("dashboard-overview-paused: paused on every instance")
+				.contains("dashboard-overview-unread: no consumer group reads it yet (1 ready)");
+			assertThat(browser.findElement(By.id("totals")).getText()).contains("Scheduled", "Dead letters");
+			WebElement row = browser.findElement(By.cssSelector("tr[data-queue='dashboard-overview-paused']"));
+			assertThat(row.findElements(By.cssSelector("svg.spark"))).hasSize(2);
+			assertThat(row.findElement(By.cssSelector("svg.spark")).getAttribute("aria-label"))
+				.isEqualTo("Acked per minute of dashboard-overview-paused: none in the last hour");
+		}
+		finally {
+			this.engine.admin().resume("dashboard-overview-paused");
+		}
+	}
+
+	@Test
+	void pagesShowTheirPositionGoBackAndForthChangeSizeAndJumpToADueTime() {
+		String queue = "dashboard-paging";
+		java.time.Instant base = java.time.Instant.now()
+			.plus(Duration.ofHours(2))
+			.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+		this.engine.template()
+			.sendAll(java.util.stream.IntStream.range(0, 130)
+				.mapToObj((i) -> DelayMessage.builder("m" + i)
+					.queue(queue)
+					.id(String.format("p-%03d", i))
+					.deliverAt(base.plusSeconds(i))
+					.build())
+				.toList());
+		browser.get("about:blank");
+		browser.get(url("/delayqueue/#q/" + queue));
+		assertThat(visible(By.id("page-position")).getText()).isEqualTo("1\u201350 of 130");
+		assertThat(browser.findElement(By.id("page-previous")).isEnabled()).isFalse();
+		click(By.id("page-next"));
+		waitForPosition("51\u2013100 of 130");
+		assertThat(browser.findElement(By.cssSelector("tr[data-id]")).getAttribute("data-id")).isEqualTo("p-050");
+		click(By.id("page-next"));
+		waitForPosition("101\u2013130 of 130");
+		assertThat(browser.findElement(By.id("page-next")).isEnabled()).isFalse();
+		click(By.id("page-previous"));
+		waitForPosition("51\u2013100 of 130");
+		new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("page-size"))).selectByValue("20");
+		waitForPosition("1\u201320 of 130");
+		// jump to the first message due at or after the 100th second
+		String local = java.time.LocalDateTime.ofInstant(base.plusSeconds(100), java.time.ZoneId.systemDefault())
+			.toString();
+		((org.openqa.selenium.JavascriptExecutor) browser)
+			.executeScript("document.getElementById('jump-time').value = arguments[0]", local);
+		click(By.id("jump"));
+		waitForPosition("101\u2013120 of 130");
+		assertThat(browser.findElement(By.cssSelector("tr[data-id]")).getAttribute("data-id")).isEqualTo("p-100");
+	}
+
+	private static void waitForPosition(String position) {
+		new WebDriverWait(browser, Duration.ofSeconds(10)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.id("page-position")).getText().equals(position));
+	}
+
+	@Test
+	void thirtySelectedMessagesAreCancelledInOneActionAuditedWithTheUsersName(
+			org.springframework.boot.test.system.CapturedOutput output) {
+		String queue = "dashboard-bulk";
+		this.engine.template()
+			.sendAll(java.util.stream.IntStream.range(0, 40)
+				.mapToObj((i) -> DelayMessage.builder("m" + i)
+					.queue(queue)
+					.id(String.format("b-%02d", i))
+					.delay(Duration.ofHours(1).plusSeconds(i))
+					.build())
+				.toList());
+		signInAsTheOperator();
+		browser.get("about:blank");
+		browser.get(url("/delayqueue/#q/" + queue));
+		visible(By.cssSelector("tr[data-id='b-00'] input.select"));
+		for (int i = 0; i < 30; i++) {
+			browser.findElement(By.cssSelector("tr[data-id='" + String.format("b-%02d", i) + "'] input.select"))
+				.click();
+		}
+		assertThat(browser.findElement(By.id("bulk-count")).getText()).isEqualTo("30 selected");
+		click(By.xpath("//div[contains(@class,'bulk')]/button[text()='Cancel selected']"));
+		Alert alert = new WebDriverWait(browser, Duration.ofSeconds(5)).until(ExpectedConditions.alertIsPresent());
+		assertThat(alert.getText()).startsWith("Cancel 30 selected messages?");
+		alert.accept();
+		new WebDriverWait(browser, Duration.ofSeconds(10))
+			.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Cancelled 30 of 30"));
+		for (int i = 0; i < 40; i++) {
+			assertThat(this.engine.admin().scheduledMessage(queue, String.format("b-%02d", i)).isPresent())
+				.as("b-%02d", i)
+				.isEqualTo(i >= 30);
+		}
+		assertThat(output.getAll())
+			.contains("Dashboard user 'ops', queue '" + queue + "': cancelled 30 of 30 selected messages");
+	}
+
+	@Test
+	void deadLettersAreGroupedByErrorAndOneErrorIsReplayedAsOne() throws Exception {
+		String queue = "dashboard-errors";
+		AtomicBoolean failing = new AtomicBoolean(true);
+		List<String> delivered = new CopyOnWriteArrayList<>();
+		DelayQueueListenerContainer listener = this.engine
+			.listenerContainer(queue, "billing", String.class, (payload, context) -> {
+				if (failing.get()) {
+					throw new IllegalStateException(payload.startsWith("card")
+							? "card declined for order " + payload.substring(5) : "partner timed out after 30 s");
+				}
+				delivered.add(payload);
+			})
+			.maxAttempts(1)
+			.build();
+		listener.start();
+		try {
+			for (int i = 0; i < 6; i++) {
+				this.engine.template().send(queue, "card-" + i, Duration.ZERO);
+			}
+			this.engine.template().send(queue, "partner-1", Duration.ZERO);
+			this.engine.template().send(queue, "partner-2", Duration.ZERO);
+			await().atMost(Duration.ofSeconds(20)).until(() -> this.engine.admin().stats(queue).dead() == 8);
+			failing.set(false);
+			signInAsTheOperator();
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/#q/" + queue));
+			click(By.id("tab-dead-letters"));
+			WebElement cards = visible(By.xpath("//section[@id='errors']//tr[td[text()='card declined for order ']]"));
+			assertThat(cards.getText()).contains("java.lang.IllegalStateException").contains(" 6 ");
+			assertThat(browser.findElement(By.id("errors")).getText()).contains("partner timed out after ");
+			Files.createDirectories(Path.of("target", "screenshots"));
+			Files.write(Path.of("target", "screenshots", "dead-letters.png"),
+					((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+			click(By.xpath(
+					"//section[@id='errors']//tr[td[text()='card declined for order ']]//button[text()='Replay these']"));
+			confirm();
+			new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions
+				.textToBePresentInElementLocated(By.id("notice"), "Replayed 6 dead letters of IllegalStateException"));
+			await().atMost(Duration.ofSeconds(20)).until(() -> delivered.size() == 6);
+			assertThat(delivered).allMatch((payload) -> payload.startsWith("card-"));
+			assertThat(this.engine.admin().stats(queue).dead()).isEqualTo(2);
+		}
+		finally {
+			listener.stop();
+		}
+	}
+
+	@Test
+	void aPauseAndAResumeAreDoneWithTheKeyboardAlone() {
+		String queue = "dashboard-keyboard";
+		this.engine.template().send(queue, "x", Duration.ofHours(1));
+		signInAsTheOperator();
+		browser.get("about:blank");
+		browser.get(url("/delayqueue/#q/" + queue));
+		visible(By.id("queue-state"));
+		pressTabUntil("Pause");
+		browser.switchTo().activeElement().sendKeys(org.openqa.selenium.Keys.ENTER);
+		confirm();
+		new WebDriverWait(browser, Duration.ofSeconds(10))
+			.until(ExpectedConditions.textToBe(By.id("queue-state"), "paused"));
+		assertThat(this.engine.admin().controls(queue).paused()).isTrue();
+		pressTabUntil("Resume");
+		browser.switchTo().activeElement().sendKeys(org.openqa.selenium.Keys.SPACE);
+		confirm();
+		new WebDriverWait(browser, Duration.ofSeconds(10))
+			.until(ExpectedConditions.textToBe(By.id("queue-state"), "running"));
+		assertThat(this.engine.admin().controls(queue).paused()).isFalse();
+	}
+
+	/** Moves the focus with the Tab key alone until it is on a button with this text. */
+	private static void pressTabUntil(String text) {
+		for (int i = 0; i < 40; i++) {
+			new org.openqa.selenium.interactions.Actions(browser).sendKeys(org.openqa.selenium.Keys.TAB).perform();
+			WebElement focused = browser.switchTo().activeElement();
+			if ("button".equals(focused.getTagName()) && text.equals(focused.getText())) {
+				return;
+			}
+		}
+		throw new AssertionError("Tab never reached a button '" + text + "'");
+	}
+
+	@Test
+	void everyPageHasNoSeriousAccessibilityViolationAndItsScreenshotIsTaken() throws Exception {
+		String queue = "dashboard-a11y";
+		this.engine.template()
+			.send(DelayMessage.builder(java.util.Map.of("order", 7, "customer", "c-9"))
+				.queue(queue)
+				.id("order-7")
+				.header("tenant", "acme")
+				.delay(Duration.ofMinutes(30))
+				.expireAfter(Duration.ofHours(1))
+				.build());
+		signInAsTheOperator();
+		List<String> pages = List.of("#", "#q/" + queue, "#q/" + queue + "/m/order-7");
+		List<String> names = List.of("overview", "queue", "message");
+		Path shots = Path.of("target", "screenshots");
+		Files.createDirectories(shots);
+		for (int i = 0; i < pages.size(); i++) {
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/" + pages.get(i)));
+			visible(By.cssSelector("main h2"));
+			assertNoSeriousViolations(pages.get(i));
+			Files.write(shots.resolve(names.get(i) + ".png"),
+					((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+		}
+		browser.get("about:blank");
+		browser.get(url("/delayqueue/#q/" + queue));
+		for (String tab : List.of("in-flight", "dead-letters", "schedules", "history")) {
+			click(By.id("tab-" + tab));
+			visible(By.cssSelector("#tab-" + tab + "[aria-pressed='true']"));
+			visible(By.cssSelector("#tab-body > *"));
+			assertNoSeriousViolations(queue + " " + tab);
+		}
+		assertThat(browser.findElement(By.id("tab-body")).getText()).isNotBlank();
+		browser.get("about:blank");
+		browser.get(url("/delayqueue/#q/" + queue + "/m/order-7"));
+		assertThat(visible(By.id("detail-expires")).getText()).startsWith("in ");
+		assertThat(browser.findElement(By.id("detail-attempts")).getText()).startsWith("0 so far");
+		assertThat(browser.findElement(By.id("detail-state")).getText()).startsWith("Scheduled: due in ");
+	}
+
+	private static void assertNoSeriousViolations(String page) {
+		com.deque.html.axecore.results.Results results = new com.deque.html.axecore.selenium.AxeBuilder()
+			.analyze(browser);
+		// axe ran its rules on the page: some passed
+		assertThat(results.getPasses()).as("rules axe passed on %s", page).isNotEmpty();
+		List<String> serious = results.getViolations()
+			.stream()
+			.filter((rule) -> "serious".equals(rule.getImpact()) || "critical".equals(rule.getImpact()))
+			.map((rule) -> rule.getId() + ": " + rule.getHelp() + " "
+					+ rule.getNodes().stream().map((node) -> String.valueOf(node.getTarget())).limit(3).toList())
+			.toList();
+		assertThat(serious).as("serious accessibility violations on %s", page).isEmpty();
+	}
+
+	@Test
 	void writesWithoutCsrfTokenOrWithoutTheAuthorityAreRefusedOnTheServer() throws Exception {
 		String queue = "dashboard-refusals";
 		this.engine.template().send(queue, "x", Duration.ofHours(1));
@@ -599,6 +811,23 @@ class DashboardBrowserTests {
 		assertThat(post(anonymous, delete, csrfToken(anonymous)).statusCode()).isEqualTo(403);
 		assertThat(this.engine.admin().schedules().find(queue, "kept")).isPresent();
 		this.engine.admin().schedules().delete(queue, "kept");
+
+		// a selection: refused alike without the authority, and bounded per request
+		String cancelSelected = "/delayqueue/api/queues/" + queue + "/messages/selected/cancel?ids=a";
+		assertThat(post(viewer, cancelSelected, csrfToken(viewer)).statusCode()).isEqualTo(403);
+		String tooMany = "/delayqueue/api/queues/" + queue + "/messages/selected/cancel?"
+				+ String.join("&", java.util.stream.IntStream.range(0, 501).mapToObj((i) -> "ids=m" + i).toList());
+		HttpResponse<String> bounded = post(operator, tooMany, token);
+		assertThat(bounded.statusCode()).isEqualTo(400);
+		assertThat(bounded.body()).contains("Select from 1 to 500 per request, but 501 were selected");
+		// a bad id among good ones loses nothing of the others, and says why
+		this.engine.template()
+			.send(DelayMessage.builder("y").queue(queue).id("good").delay(Duration.ofHours(1)).build());
+		HttpResponse<String> mixed = post(operator,
+				"/delayqueue/api/queues/" + queue + "/messages/selected/cancel?ids=good&ids=gone&ids=%01bad", token);
+		assertThat(mixed.statusCode()).isEqualTo(200);
+		assertThat(mixed.body()).contains("\"done\":1", "\"notFound\":[\"gone\"]", "control character");
+		assertThat(this.engine.admin().scheduledMessage(queue, "good")).isEmpty();
 
 		// reads are open in the sample
 		assertThat(get(anonymous, "/delayqueue/api/queues/" + queue).statusCode()).isEqualTo(200);
