@@ -675,6 +675,17 @@ class DashboardBrowserTests {
 			await().atMost(Duration.ofSeconds(20)).until(() -> delivered.size() == 6);
 			assertThat(delivered).allMatch((payload) -> payload.startsWith("card-"));
 			assertThat(this.engine.admin().stats(queue).dead()).isEqualTo(2);
+			// the two left, selected on the page and deleted in one action
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/#q/" + queue));
+			click(By.id("tab-dead-letters"));
+			click(By.id("select-all"));
+			assertThat(browser.findElement(By.id("bulk-count")).getText()).isEqualTo("2 selected");
+			click(By.xpath("//div[contains(@class,'bulk')]/button[text()='Delete selected']"));
+			confirm();
+			new WebDriverWait(browser, Duration.ofSeconds(10))
+				.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Deleted 2 of 2"));
+			assertThat(this.engine.admin().stats(queue).dead()).isZero();
 		}
 		finally {
 			listener.stop();
