@@ -250,6 +250,9 @@ class HungRedisTests {
 		if (type == DelaySchedules.Action.class) {
 			return DelaySchedules.Action.TRIGGER;
 		}
+		if (type == DeadLetterError.class) {
+			return new DeadLetterError(IllegalStateException.class.getName(), "declined ", 1, Instant.now());
+		}
 		if (type == DelaySchedule.class) {
 			return DelaySchedule.builder("s", fresh()).every(Duration.ofHours(1)).payload("tick").build();
 		}
