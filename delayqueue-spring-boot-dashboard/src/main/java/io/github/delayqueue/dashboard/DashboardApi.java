@@ -149,9 +149,11 @@ class DashboardApi {
 	@GetMapping("/queues/{queue}/message")
 	Map<String, Object> message(@PathVariable String queue, @RequestParam String id, HttpServletRequest request) {
 		requireVisible(queue, request);
-		return this.engine.admin()
-			.scheduledMessage(queue, id)
-			.map(DashboardViews::scheduled)
+		return this.engine.admin().scheduledMessage(queue, id).map((found) -> {
+			Map<String, Object> shown = DashboardViews.scheduled(found);
+			shown.put("payloadHex", DashboardViews.hex(found.payload()));
+			return shown;
+		})
 			.orElseThrow(() -> new DashboardAccess.NotFoundException("No scheduled message '" + id + "' in queue '"
 					+ queue + "' (never sent, already due, or cancelled)"));
 	}

@@ -97,6 +97,37 @@ final class DashboardViews {
 		return (duration != null) ? duration.toMillis() : null;
 	}
 
+	/**
+	 * A binary payload's first 2 KiB as a hex dump (offset, 16 bytes, their printable
+	 * ASCII), or {@code null} for a text payload.
+	 */
+	static @Nullable String hex(byte[] payload) {
+		if (!text(payload).equals("(" + payload.length + " bytes of binary content)")) {
+			return null;
+		}
+		StringBuilder dump = new StringBuilder();
+		int shown = Math.min(payload.length, MAX_PAYLOAD_SHOWN);
+		for (int row = 0; row < shown; row += 16) {
+			dump.append(String.format("%04x ", row));
+			StringBuilder ascii = new StringBuilder();
+			for (int i = row; i < row + 16; i++) {
+				if (i < shown) {
+					int b = payload[i] & 0xff;
+					dump.append(String.format(" %02x", b));
+					ascii.append((b >= 0x20 && b < 0x7f) ? (char) b : '.');
+				}
+				else {
+					dump.append("   ");
+				}
+			}
+			dump.append("  |").append(ascii).append("|\n");
+		}
+		if (shown < payload.length) {
+			dump.append("... (").append(payload.length).append(" bytes)");
+		}
+		return dump.toString();
+	}
+
 	/** The payload as UTF-8 text when it is text (cut at 2 KiB), else its size. */
 	static String text(byte[] payload) {
 		return PayloadText.preview(payload, MAX_PAYLOAD_SHOWN);

@@ -711,8 +711,8 @@
       target.appendChild(names.length ? table(['Name', 'Value'], names.map(function (name) {
         return el('tr', {}, [el('td', { text: name }), el('td', {}, [el('pre', { text: m.headers[name] })])]);
       })) : el('p', { text: 'No headers.' }));
-      target.appendChild(el('h3', { text: 'Payload' }));
-      target.appendChild(el('pre', { id: 'detail-payload', 'class': 'payload detail', text: pretty(m.payload) }));
+      target.appendChild(el('h3', { text: m.payloadHex ? 'Payload (binary, in hex)' : 'Payload' }));
+      target.appendChild(el('pre', { id: 'detail-payload', 'class': 'payload detail', text: m.payloadHex || pretty(m.payload) }));
     }, function (error) {
       if (error.message.indexOf('404') === 0 && error.message.indexOf('No scheduled message') >= 0) {
         return whereabouts(queue, id, target, error);

@@ -764,6 +764,16 @@ class DashboardBrowserTests {
 		assertThat(visible(By.id("detail-expires")).getText()).startsWith("in ");
 		assertThat(browser.findElement(By.id("detail-attempts")).getText()).startsWith("0 so far");
 		assertThat(browser.findElement(By.id("detail-state")).getText()).startsWith("Scheduled: due in ");
+		// a binary payload, in hex
+		this.engine.template()
+			.send(DelayMessage.builder(new byte[] { (byte) 0xff, 0x00, 'h', 'i', (byte) 0x80 })
+				.queue(queue)
+				.id("binary-1")
+				.delay(Duration.ofMinutes(30))
+				.build());
+		browser.get("about:blank");
+		browser.get(url("/delayqueue/#q/" + queue + "/m/binary-1"));
+		assertThat(visible(By.id("detail-payload")).getText()).startsWith("0000  ff 00 68 69 80").endsWith("|..hi.|");
 	}
 
 	private static void assertNoSeriousViolations(String page) {
