@@ -98,6 +98,17 @@ public interface DelayQueueObserver {
 	}
 
 	/**
+	 * A handler snoozed its message (see
+	 * {@link io.github.delayqueue.core.listener.SnoozeException}): it is due again after
+	 * the delay, at the same attempt.
+	 * @param queue the queue
+	 * @param group the group
+	 * @param delay how long until it is due again
+	 */
+	default void snoozed(String queue, String group, Duration delay) {
+	}
+
+	/**
 	 * Messages whose lease had expired were claimed by this consumer.
 	 * @param queue the queue
 	 * @param group the group

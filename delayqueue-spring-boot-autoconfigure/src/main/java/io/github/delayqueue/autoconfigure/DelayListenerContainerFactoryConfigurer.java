@@ -123,6 +123,7 @@ public class DelayListenerContainerFactoryConfigurer {
 		map.map("ordered", source.getOrdered(), settings::ordered);
 		map.map("blocking-retries", source.getBlockingRetries(), settings::blockingRetries);
 		map.map("discard-expired", source.getDiscardExpired(), settings::discardExpired);
+		map.map("max-snoozes", source.getMaxSnoozes(), settings::maxSnoozes);
 		map.map("max-attempts", source.getMaxAttempts(), settings::maxAttempts);
 		ListenerProperties.Retry retry = source.getRetry();
 		map.map("retry.max-attempts", retry.getMaxAttempts(), settings::maxAttempts);

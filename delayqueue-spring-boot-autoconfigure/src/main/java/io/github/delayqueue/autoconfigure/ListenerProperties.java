@@ -187,6 +187,21 @@ public class ListenerProperties {
 	 */
 	private Boolean discardExpired;
 
+	/**
+	 * How many times a handler may snooze a message (throw SnoozeException) before its
+	 * next snooze makes it a dead letter (default 1000). Its expiry, if any, ends the
+	 * snoozes too.
+	 */
+	private Integer maxSnoozes;
+
+	public Integer getMaxSnoozes() {
+		return this.maxSnoozes;
+	}
+
+	public void setMaxSnoozes(Integer maxSnoozes) {
+		this.maxSnoozes = maxSnoozes;
+	}
+
 	public Duration getExpireAfter() {
 		return this.expireAfter;
 	}

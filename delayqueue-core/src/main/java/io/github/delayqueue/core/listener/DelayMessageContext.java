@@ -72,4 +72,22 @@ public interface DelayMessageContext {
 	 */
 	boolean extendLease(Duration duration);
 
+	/**
+	 * Returns how many times this message was snoozed (see {@link SnoozeException}).
+	 * @return the count of its {@value SnoozeException#SNOOZES_HEADER} header, 0 when it
+	 * has none or one that is not a count
+	 */
+	default int snoozes() {
+		String count = headers().get(SnoozeException.SNOOZES_HEADER);
+		if (count == null) {
+			return 0;
+		}
+		try {
+			return Math.max(0, Integer.parseInt(count));
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
 }

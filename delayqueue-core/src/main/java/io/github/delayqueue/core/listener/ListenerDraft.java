@@ -69,6 +69,8 @@ final class ListenerDraft {
 
 	boolean discardExpired;
 
+	int maxSnoozes = 1000;
+
 	void copyFrom(ListenerDraft other) {
 		this.concurrency = other.concurrency;
 		this.prefetch = other.prefetch;
@@ -91,6 +93,7 @@ final class ListenerDraft {
 		this.ordered = other.ordered;
 		this.blockingRetries = other.blockingRetries;
 		this.discardExpired = other.discardExpired;
+		this.maxSnoozes = other.maxSnoozes;
 	}
 
 	ListenerSettings build() {
@@ -106,7 +109,7 @@ final class ListenerDraft {
 				this.pollTimeout, this.shutdownTimeout, this.trimInterval, this.deadLetterRetention,
 				this.staleConsumerTimeout, retry, this.executor, this.autoStartup, this.exclusive || this.ordered,
 				this.ordered, this.ordered && (this.blockingRetries == null || this.blockingRetries),
-				this.discardExpired);
+				this.discardExpired, this.maxSnoozes);
 	}
 
 	static int atLeastOne(String what, int value) {

@@ -319,6 +319,18 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	}
 
 	/**
+	 * Sets how many times a message may be snoozed (see {@link SnoozeException}) before
+	 * its next snooze makes it a dead letter instead (default 1,000; its expiry, if any,
+	 * ends the snoozes too).
+	 * @param snoozes at least 1
+	 * @return this builder
+	 */
+	public B maxSnoozes(int snoozes) {
+		this.draft.maxSnoozes = ListenerDraft.atLeastOne("Max snoozes", snoozes);
+		return self();
+	}
+
+	/**
 	 * Builds the settings: validates the retry settings together.
 	 * @return the settings
 	 */

@@ -53,11 +53,13 @@ import java.util.concurrent.Executor;
  * @param discardExpired whether a message that expired (see
  * {@link io.github.delayqueue.core.DelayMessage.Builder#expireAfter}) is discarded rather
  * than dead-lettered
+ * @param maxSnoozes how many times a message may be snoozed before its next snooze makes
+ * it a dead letter (see {@link SnoozeException})
  */
 public record ListenerSettings(int concurrency, int prefetch, Duration visibilityTimeout, Duration leaseRenewalLimit,
 		Duration pollTimeout, Duration shutdownTimeout, Duration trimInterval, Duration deadLetterRetention,
 		Duration staleConsumerTimeout, RetryPolicy retryPolicy, Executor executor, boolean autoStartup,
-		boolean exclusive, boolean ordered, boolean blockingRetries, boolean discardExpired) {
+		boolean exclusive, boolean ordered, boolean blockingRetries, boolean discardExpired, int maxSnoozes) {
 
 	/**
 	 * The defaults: concurrency 4, prefetch = concurrency, visibility timeout 30 s, lease
@@ -65,7 +67,7 @@ public record ListenerSettings(int concurrency, int prefetch, Duration visibilit
 	 * interval 30 s, dead letters kept 7 days, stale consumers removed after 10 minutes,
 	 * {@link RetryPolicy#DEFAULT}, own worker threads, started with the context, shared
 	 * partitions (every container of the group reads every partition), unordered, expired
-	 * messages dead-lettered.
+	 * messages dead-lettered, at most 1,000 snoozes.
 	 */
 	public static final ListenerSettings DEFAULTS = new Builder().build();
 

@@ -164,6 +164,11 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 	}
 
 	@Override
+	public void snoozed(String queue, String group, Duration delay) {
+		counter("delayqueue.messages.snoozed", queue, group, null).increment();
+	}
+
+	@Override
 	public void recovered(String queue, String group, int count) {
 		counter("delayqueue.messages.recovered", queue, group, null).increment(count);
 	}
@@ -176,7 +181,7 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 	private void listenerMeters(String queue, String group) {
 		for (String name : List.of("delayqueue.messages.delivered", "delayqueue.messages.acked",
 				"delayqueue.messages.retried", "delayqueue.messages.dead-lettered", "delayqueue.messages.recovered",
-				"delayqueue.handlers.abandoned")) {
+				"delayqueue.messages.snoozed", "delayqueue.handlers.abandoned")) {
 			counter(name, queue, group, null);
 		}
 		for (String result : List.of("dead-lettered", "discarded")) {
@@ -279,6 +284,8 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 			case "delayqueue.messages.retried" -> "Failed attempts scheduled for a retry";
 			case "delayqueue.messages.dead-lettered" -> "Messages moved to the dead-letter stream";
 			case "delayqueue.messages.recovered" -> "Deliveries taken over after their lease expired";
+			case "delayqueue.messages.snoozed" ->
+				"Messages a handler put back to a later time without using an attempt";
 			case "delayqueue.handlers.abandoned" ->
 				"Handlers that ran past the lease renewal limit: their message was given up and their thread replaced";
 			case "delayqueue.lateness" -> "Time from a message's due time to its delivery";

@@ -27,6 +27,7 @@ import io.github.delayqueue.core.codec.MessageDecodingException;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.RateLimitedException;
+import io.github.delayqueue.core.listener.SnoozeException;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.WireFormat;
@@ -176,7 +177,10 @@ final class Processor {
 			return null;
 		}
 		catch (Throwable ex) {
-			observation.error(ex);
+			// a snooze is an outcome the handler chose, not an error of its attempt
+			if (!(ex instanceof SnoozeException)) {
+				observation.error(ex);
+			}
 			return ex;
 		}
 		finally {
@@ -222,7 +226,8 @@ final class Processor {
 	private InPlace retryInPlace(Delivery delivery, Throwable failure, WorkerPool.Worker worker) {
 		RetryPolicy policy = this.context.settings().retryPolicy();
 		if (!this.context.settings().blockingRetries() || failure instanceof RateLimitedException
-				|| !policy.isRetryable(failure) || delivery.attempt >= delivery.maxAttempts) {
+				|| failure instanceof SnoozeException || !policy.isRetryable(failure)
+				|| delivery.attempt >= delivery.maxAttempts) {
 			return InPlace.NO;
 		}
 		Duration backoff = policy.backoff(delivery.attempt);

@@ -18,12 +18,15 @@ package io.github.delayqueue.core.internal.delivery;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
@@ -32,6 +35,7 @@ import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.MessageExpiredException;
 import io.github.delayqueue.core.listener.RateLimitedException;
 import io.github.delayqueue.core.listener.RetryPolicy;
+import io.github.delayqueue.core.listener.SnoozeException;
 
 /**
  * Records in Redis how a delivery that was not acknowledged ends, with one call of
@@ -73,6 +77,10 @@ final class Settlements {
 	private void settleFailure(Delivery delivery, Throwable failure) {
 		if (failure instanceof RateLimitedException pushBack) {
 			pushBack(delivery, pushBack);
+			return;
+		}
+		if (failure instanceof SnoozeException snooze) {
+			snooze(delivery, snooze);
 			return;
 		}
 		RetryPolicy policy = this.context.settings().retryPolicy();
@@ -131,6 +139,15 @@ final class Settlements {
 	 */
 	private String nack(Delivery delivery, String action, long delayMillis, WireFormat.Failure error, int nextAttempt,
 			int attemptsMade) {
+		return nack(delivery, action, delayMillis, error, nextAttempt, attemptsMade, delivery.envelopeBytes);
+	}
+
+	/**
+	 * @param envelope the envelope a retry carries (the delivery's own, or one with a
+	 * header changed)
+	 */
+	private String nack(Delivery delivery, String action, long delayMillis, WireFormat.Failure error, int nextAttempt,
+			int attemptsMade, byte[] envelope) {
 		try {
 			for (int attempt = 1;; attempt++) {
 				try {
@@ -139,10 +156,9 @@ final class Settlements {
 								List.of(delivery.stream, delivery.context.keys().retryDelayed(this.context.group()),
 										delivery.context.keys().dead()),
 								this.context.group(), this.context.consumer(), delivery.entryId, action, delayMillis,
-								nextAttempt, delivery.messageId, delivery.envelopeBytes, attemptsMade,
-								error.errorClass(), error.message(), delivery.context.keys().wakeChannel(),
-								delivery.dueMillis, error.stackTrace(),
-								this.context.settings().discardExpired() ? "discard" : "dead",
+								nextAttempt, delivery.messageId, envelope, attemptsMade, error.errorClass(),
+								error.message(), delivery.context.keys().wakeChannel(), delivery.dueMillis,
+								error.stackTrace(), this.context.settings().discardExpired() ? "discard" : "dead",
 								MessageExpiredException.class.getName());
 					long status = ScriptRunner.asLong(reply.get(0));
 					if (status == 0) {
@@ -222,6 +238,38 @@ final class Settlements {
 				+ "): holding the group's starts for " + hold.toMillis() + " ms; message '" + delivery.messageId
 				+ "' is due again then, at the same attempt");
 		nack(delivery, "retry", hold.toMillis(), carried(delivery), delivery.attempt);
+	}
+
+	/**
+	 * A handler snoozed: the message goes back, due after the snooze, at the same
+	 * attempt, its snooze count one more in its header; in one script with the
+	 * acknowledgement. A snooze past the listener's limit makes it a dead letter that
+	 * says so; one past its expiry expires it (the script).
+	 */
+	private void snooze(Delivery delivery, SnoozeException snooze) {
+		int snoozes = delivery.snoozes() + 1;
+		int max = this.context.settings().maxSnoozes();
+		if (snoozes > max) {
+			deadLetter(delivery,
+					new SnoozeException(snooze.getDelay(),
+							"Snoozed " + (snoozes - 1) + " times, the most max-snoozes allows (" + max
+									+ "); the last snooze said: " + snooze.getMessage()));
+			return;
+		}
+		Envelope envelope = delivery.envelope;
+		Map<String, String> headers = new LinkedHashMap<>(envelope.headers());
+		headers.put(SnoozeException.SNOOZES_HEADER, Integer.toString(snoozes));
+		byte[] snoozed = new Envelope(headers, envelope.maxAttempts(), envelope.expiry(), envelope.key(),
+				envelope.payload(), envelope.priority())
+			.encode();
+		long millis = snooze.getDelay().toMillis();
+		logger.info("Message '" + delivery.messageId + "' of " + delivery.context.label() + " snoozed for " + millis
+				+ " ms (snooze " + snoozes + " of at most " + max + ", attempt " + delivery.attempt
+				+ " still to come): " + snooze.getMessage());
+		if (nack(delivery, "retry", millis, carried(delivery), delivery.attempt, delivery.attempt - 1,
+				snoozed) != null) {
+			this.context.observer().snoozed(this.context.queue(), this.context.group(), snooze.getDelay());
+		}
 	}
 
 	/** Dead-letters or discards an expired message without handing it to its handler. */

@@ -88,6 +88,11 @@ public final class GuardedObserver implements DelayQueueObserver {
 	}
 
 	@Override
+	public void snoozed(String queue, String group, Duration delay) {
+		guard("snoozed", (observer) -> observer.snoozed(queue, group, delay));
+	}
+
+	@Override
 	public void recovered(String queue, String group, int count) {
 		guard("recovered", (observer) -> observer.recovered(queue, group, count));
 	}
