@@ -101,6 +101,11 @@ public final class DelayQueueEngine implements AutoCloseable {
 		return this.outbox != null;
 	}
 
+	/** The send path's settings, for what writes messages besides the template. */
+	io.github.delayqueue.core.internal.send.SendContext sends() {
+		return this.parts.sends();
+	}
+
 	DelayQueueOutbox outboxOrNull() {
 		return this.outbox;
 	}

@@ -179,6 +179,11 @@ public final class DelayQueueAutoConfiguration {
 		return new ScheduleDeclarations(properties, engine);
 	}
 
+	@Bean
+	RedissonMigrationRunner delayQueueRedissonMigration(DelayQueueEngine engine, DelayQueueProperties properties) {
+		return new RedissonMigrationRunner(engine, properties.getMigration().getRedisson());
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@EnableDelayListeners
 	static class EnableDelayListenersConfiguration {

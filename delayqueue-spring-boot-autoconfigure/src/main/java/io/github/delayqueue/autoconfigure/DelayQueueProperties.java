@@ -17,7 +17,9 @@
 package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -88,6 +90,8 @@ public class DelayQueueProperties {
 	private final Observation observation = new Observation();
 
 	private final Modulith modulith = new Modulith();
+
+	private final Migration migration = new Migration();
 
 	private final Cluster cluster = new Cluster();
 
@@ -205,6 +209,10 @@ public class DelayQueueProperties {
 
 	public Observation getObservation() {
 		return this.observation;
+	}
+
+	public Migration getMigration() {
+		return this.migration;
 	}
 
 	public Modulith getModulith() {
@@ -329,6 +337,68 @@ public class DelayQueueProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+	}
+
+	public static class Migration {
+
+		private final Redisson redisson = new Redisson();
+
+		public Redisson getRedisson() {
+			return this.redisson;
+		}
+
+		/**
+		 * Moving Redisson delayed queues in at start-up (see RedissonMigration).
+		 */
+		public static class Redisson {
+
+			/**
+			 * Redisson delayed queues (the names of their destination queues) whose
+			 * messages are moved, at start-up, into the delayqueue queues of the same
+			 * names. A start-up fails naming what could not be moved; a start-up again
+			 * moves what is left.
+			 */
+			private List<String> queues = new ArrayList<>();
+
+			/**
+			 * How the payloads Redisson stored become message payloads: string
+			 * (StringCodec), json (JsonJacksonCodec, its @class properties removed) or
+			 * bytes (as they are). Other codecs: RedissonMigration in code.
+			 */
+			private String payload = "string";
+
+			/**
+			 * How long the moves of one start-up may take at most, per queue; what is
+			 * left moves at the next start-up.
+			 */
+			private Duration timeLimit = Duration.ofMinutes(5);
+
+			public List<String> getQueues() {
+				return this.queues;
+			}
+
+			public void setQueues(List<String> queues) {
+				this.queues = queues;
+			}
+
+			public String getPayload() {
+				return this.payload;
+			}
+
+			public void setPayload(String payload) {
+				this.payload = payload;
+			}
+
+			public Duration getTimeLimit() {
+				return this.timeLimit;
+			}
+
+			public void setTimeLimit(Duration timeLimit) {
+				this.timeLimit = timeLimit;
+			}
+
 		}
 
 	}

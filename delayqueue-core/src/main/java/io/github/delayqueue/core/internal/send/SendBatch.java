@@ -200,7 +200,7 @@ public final class SendBatch {
 			.encode();
 	}
 
-	private static String generateId() {
+	static String generateId() {
 		byte[] random = new byte[12];
 		ThreadLocalRandom.current().nextBytes(random);
 		return ID_ENCODER.encodeToString(random);

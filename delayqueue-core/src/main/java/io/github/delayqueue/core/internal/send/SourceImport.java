@@ -1,0 +1,137 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.delayqueue.core.internal.send;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
+
+import org.springframework.data.redis.connection.RedisConnection;
+
+/**
+ * One chunk of messages moved from another queue into a queue's partition 0: written by
+ * the send script together with the removal of their entries there (see
+ * {@code send.lua}), counted by what became of them.
+ */
+final class SourceImport {
+
+	private final SendContext context;
+
+	private final String source;
+
+	private final String queue;
+
+	private final Function<byte[], Object> convert;
+
+	/** Scheduled, ready, gone. */
+	final long[] counts = new long[3];
+
+	SourceImport(SendContext context, String source, String queue, Function<byte[], Object> convert) {
+		this.context = context;
+		this.source = source;
+		this.queue = queue;
+		this.convert = convert;
+	}
+
+	/**
+	 * A message's five script arguments.
+	 * @param id its id, or {@code null} for a generated one (nothing to dedup against)
+	 */
+	List<Object> message(byte[] stored, String id, String kind, long value) {
+		Object payload;
+		try {
+			payload = this.convert.apply(stored);
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalArgumentException("Cannot convert a payload of " + this.source + " (" + stored.length
+					+ " bytes): " + ex.getMessage() + "; choose the payload conversion it was written with", ex);
+		}
+		byte[] envelope = SendBatch.envelope(this.context, this.queue, payload, Map.of(), Map.of(), 0,
+				this.context.expireAfter().apply(this.queue), null, 0);
+		return List.of((id != null) ? id : SendBatch.generateId(), envelope, kind, value, (id != null) ? "0" : "2");
+	}
+
+	/**
+	 * Runs the send script for a chunk.
+	 * @param sources per message where it comes from and its member there
+	 * @param sourceKeys the other queue's three keys (see {@code send.lua})
+	 */
+	void send(RedisConnection connection, QueueKeys keys, List<List<Object>> messages, List<Object> sources,
+			List<String> sourceKeys) {
+		List<Object> args = new ArrayList<>();
+		args.add(keys.wakeChannel());
+		args.add(messages.size());
+		args.add(this.context.layouts().partitions(this.queue));
+		args.add(this.context.fairShare().test(this.queue) ? "1" : "0");
+		args.add(this.context.compactArgument());
+		messages.forEach(args::addAll);
+		args.addAll(sources);
+		List<String> scriptKeys = new ArrayList<>(
+				List.of(keys.delayed(), keys.messages(), keys.stream(), keys.retired(), keys.sizeLimit(), keys.urgent(),
+						keys.fair(), keys.fairState(), keys.far(), keys.farState()));
+		scriptKeys.addAll(sourceKeys);
+		List<Object> reply;
+		try {
+			reply = ScriptRunner.run(connection, Scripts.SEND, scriptKeys, args.toArray());
+		}
+		catch (RuntimeException ex) {
+			if (String.valueOf(ex.getMessage()).contains("CROSSSLOT")
+					|| (ex.getCause() != null && String.valueOf(ex.getCause().getMessage()).contains("CROSSSLOT"))) {
+				throw new IllegalArgumentException("On a Redis Cluster, the keys of " + this.source
+						+ " must share a slot with those of queue '" + this.queue + "' (partition 0, hash tag {"
+						+ this.queue + "}): give the queue the Redisson queue's name, or a ZSET and hash keys with"
+						+ " that hash tag; nothing was moved", ex);
+			}
+			throw ex;
+		}
+		this.sent = true;
+		for (int i = 0; i < messages.size(); i++) {
+			long status = ScriptRunner.asLong(reply.get(2 * i));
+			if (status == 5) {
+				throw new IllegalStateException("Queue '" + this.queue + "' is full (its size limit, "
+						+ ScriptRunner.asLong(reply.get(2 * i + 1)) + "): the messages not moved yet stay in "
+						+ this.source);
+			}
+			this.counts[(status == 6) ? 2 : (status == 2) ? 1 : 0]++;
+		}
+	}
+
+	/** Whether a chunk was sent: a run always moves one, so that it makes progress. */
+	private boolean sent;
+
+	/**
+	 * Whether another chunk may start: until one was sent, always; then before the
+	 * deadline.
+	 * @param deadlineNanos by {@link System#nanoTime()}
+	 */
+	boolean before(long deadlineNanos) {
+		return !this.sent || System.nanoTime() - deadlineNanos < 0;
+	}
+
+	/** The keys of the queue's partition 0, registered, its layout checked. */
+	QueueKeys target(RedisConnection connection) {
+		this.context.layouts().verifyPartitions(connection, this.queue);
+		QueueKeys keys = this.context.layouts().partitionKeys(this.queue).get(0);
+		this.context.layouts().register(connection, keys);
+		return keys;
+	}
+
+}

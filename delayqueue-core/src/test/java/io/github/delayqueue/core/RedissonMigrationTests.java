@@ -1,0 +1,276 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.delayqueue.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.delayqueue.test.RedisServer;
+import io.github.delayqueue.test.RedisTest;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RBlockingQueue;
+import org.redisson.api.RDelayedQueue;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.codec.JsonJacksonCodec;
+import org.redisson.codec.Kryo5Codec;
+import org.redisson.config.Config;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.zset.Tuple;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@link RedissonMigration} against real Redisson ({@code RDelayedQueue}, 3.45.1) writing
+ * into a launched Redis as its users do: every message delivered once by delayqueue,
+ * never before the due time Redisson stored, and nothing left in Redisson's keys.
+ */
+@RedisTest
+class RedissonMigrationTests extends QueueTestFixture {
+
+	private final RedisServer redis;
+
+	private RedissonClient redisson;
+
+	RedissonMigrationTests(RedisServer redis, RedisConnectionFactory connectionFactory) {
+		super(connectionFactory);
+		this.redis = redis;
+	}
+
+	@BeforeEach
+	void startRedisson() {
+		Config config = new Config();
+		config.useSingleServer().setAddress("redis://127.0.0.1:" + this.redis.port());
+		this.redisson = Redisson.create(config);
+	}
+
+	@AfterEach
+	void stopRedisson() {
+		if (!this.redisson.isShutdown()) {
+			this.redisson.shutdown();
+		}
+	}
+
+	/** One delivery: the payload, and when (epoch ms). */
+	record Delivered(String payload, long at) {
+	}
+
+	@Test
+	void tenThousandMessagesSomeDueAlreadyAreEachDeliveredOnceNeverEarlyAndNothingIsLeftInRedisson() throws Exception {
+		RBlockingQueue<String> destination = this.redisson.getBlockingQueue(this.queue, StringCodec.INSTANCE);
+		RDelayedQueue<String> delayed = this.redisson.getDelayedQueue(destination);
+		for (int i = 0; i < 1000; i++) {
+			delayed.offer("due-" + i, 1, TimeUnit.MILLISECONDS);
+		}
+		for (int i = 0; i < 9000; i++) {
+			delayed.offer("later-" + i, 10_000 + (i % 16_000), TimeUnit.MILLISECONDS);
+		}
+		// Redisson moves what is due into its destination list
+		await().atMost(Duration.ofSeconds(20)).until(() -> destination.size() >= 1000);
+		Map<String, Long> dueTimes = dueTimes(this.queue);
+		assertThat(dueTimes.size() + destination.size()).isEqualTo(10_000);
+		this.redisson.shutdown();
+
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory));
+		MigrationResult result = RedissonMigration.from(this.queue).build().migrate(engine);
+		assertThat(result.finished()).isTrue();
+		assertThat(result.scheduled() + result.ready()).isEqualTo(10_000);
+		assertThat(result.ready()).isGreaterThanOrEqualTo(1000);
+		assertThat(leftInRedisson(this.queue)).isZero();
+		// run again: nothing more to move
+		assertThat(RedissonMigration.from(this.queue).build().migrate(engine))
+			.isEqualTo(new MigrationResult(this.queue, this.queue, 0, 0, 0, 0));
+
+		Map<String, List<Long>> delivered = new ConcurrentHashMap<>();
+		start(engine
+			.listenerContainer(this.queue, "orders", String.class,
+					(payload, context) -> delivered.computeIfAbsent(payload, (key) -> new CopyOnWriteArrayList<>())
+						.add(System.currentTimeMillis()))
+			.concurrency(16)
+			.build());
+		await().atMost(Duration.ofSeconds(60)).until(() -> delivered.size() == 10_000);
+		sleep(1000);
+		assertThat(delivered.values()).allMatch((times) -> times.size() == 1);
+		// never before the due time Redisson stored (both clocks are this machine's)
+		dueTimes.forEach(
+				(payload, due) -> assertThat(delivered.get(payload).get(0)).as(payload).isGreaterThanOrEqualTo(due));
+	}
+
+	@Test
+	void aRunStoppedByItsTimeLimitGoesOnWhereItStoppedWithoutDuplicates() {
+		RDelayedQueue<String> delayed = this.redisson
+			.getDelayedQueue(this.redisson.getBlockingQueue(this.queue, StringCodec.INSTANCE));
+		for (int i = 0; i < 500; i++) {
+			delayed.offer("m-" + i, 10, TimeUnit.MINUTES);
+		}
+		this.redisson.shutdown();
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory));
+		MigrationResult first = RedissonMigration.from(this.queue)
+			.chunkSize(50)
+			.timeLimit(Duration.ofNanos(1))
+			.build()
+			.migrate(engine);
+		// the chunk under way ends, then it stops
+		assertThat(first.scheduled()).isEqualTo(50);
+		assertThat(first.left()).isEqualTo(450);
+		assertThat(first.finished()).isFalse();
+		MigrationResult rest = RedissonMigration.from(this.queue).chunkSize(50).build().migrate(engine);
+		assertThat(rest.scheduled()).isEqualTo(450);
+		assertThat(rest.finished()).isTrue();
+		assertThat(engine.admin().stats(this.queue).scheduled()).isEqualTo(500);
+		assertThat(leftInRedisson(this.queue)).isZero();
+	}
+
+	@Test
+	void aRedissonConsumerRunningMeanwhileAndTheMigrationDeliverEachMessageOnce() throws Exception {
+		RBlockingQueue<String> destination = this.redisson.getBlockingQueue(this.queue, StringCodec.INSTANCE);
+		RDelayedQueue<String> delayed = this.redisson.getDelayedQueue(destination);
+		for (int i = 0; i < 2000; i++) {
+			delayed.offer("m-" + i, 200 + (i % 3000), TimeUnit.MILLISECONDS);
+		}
+		List<String> byRedisson = new CopyOnWriteArrayList<>();
+		AtomicBoolean consuming = new AtomicBoolean(true);
+		Thread consumer = new Thread(() -> {
+			while (consuming.get()) {
+				try {
+					String taken = destination.poll(100, TimeUnit.MILLISECONDS);
+					if (taken != null) {
+						byRedisson.add(taken);
+					}
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+				catch (RuntimeException ex) {
+					// shut down
+				}
+			}
+		});
+		consumer.start();
+		sleep(1500);
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory));
+		List<String> byDelayqueue = new CopyOnWriteArrayList<>();
+		start(engine
+			.listenerContainer(this.queue, "orders", String.class, (payload, context) -> byDelayqueue.add(payload))
+			.build());
+		MigrationResult result = RedissonMigration.from(this.queue).chunkSize(20).build().migrate(engine);
+		assertThat(result.finished()).isTrue();
+		await().atMost(Duration.ofSeconds(30)).until(() -> byRedisson.size() + byDelayqueue.size() >= 2000);
+		sleep(1000);
+		consuming.set(false);
+		consumer.join(5000);
+		assertThat(byRedisson).isNotEmpty();
+		assertThat(byDelayqueue).isNotEmpty();
+		List<String> all = new java.util.ArrayList<>(byRedisson);
+		all.addAll(byDelayqueue);
+		assertThat(all).hasSize(2000).doesNotHaveDuplicates();
+		assertThat(leftInRedisson(this.queue)).isZero();
+	}
+
+	/** A payload of Redisson's JSON codec, read by a listener of the same shape. */
+	public record Order(String id, int amount) {
+	}
+
+	@Test
+	void jsonAndKryoPayloadsArriveAsTheirValues() {
+		String kryoQueue = this.queue + "-kryo";
+		this.redisson.getDelayedQueue(this.redisson.getBlockingQueue(this.queue, new JsonJacksonCodec()))
+			.offer(new Order("o-1", 42), 1, TimeUnit.MINUTES);
+		this.redisson.getDelayedQueue(this.redisson.getBlockingQueue(kryoQueue, new Kryo5Codec()))
+			.offer("kryo-text", 1, TimeUnit.MINUTES);
+		this.redisson.shutdown();
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory));
+		RedissonMigration.from(this.queue).payload(MigrationPayload.json()).build().migrate(engine);
+		Kryo5Codec kryo = new Kryo5Codec();
+		RedissonMigration.from(kryoQueue).payload((stored) -> {
+			try {
+				return kryo.getValueDecoder().decode(Unpooled.wrappedBuffer(stored), null);
+			}
+			catch (java.io.IOException ex) {
+				throw new java.io.UncheckedIOException(ex);
+			}
+		}).build().migrate(engine);
+		ScheduledMessage json = engine.admin().scheduled(this.queue, null, 10).get(0);
+		// Redisson's JSON codec adds "@class" to a bean; the conversion removes it
+		assertThat(new String(json.payload(), StandardCharsets.UTF_8)).contains("\"id\":\"o-1\"", "\"amount\":42")
+			.doesNotContain("@class");
+		ScheduledMessage text = engine.admin().scheduled(kryoQueue, null, 10).get(0);
+		assertThat(new String(text.payload(), StandardCharsets.UTF_8)).isEqualTo("kryo-text");
+		assertThat(json.dueTime()).isAfter(java.time.Instant.now().plusSeconds(50));
+	}
+
+	@Test
+	void anEntryNotInRedissonsFormatIsRefusedAndNothingOfItsChunkMoves() {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.zSetCommands()
+				.zAdd(("redisson_delay_queue_timeout:{" + this.queue + "}").getBytes(StandardCharsets.UTF_8), 1,
+						"not-redisson".getBytes(StandardCharsets.UTF_8));
+		}
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RedissonMigration.from(this.queue).build().migrate(engine))
+			.withMessageContaining("is not in the format of Redisson's delayed queue");
+		assertThat(leftInRedisson(this.queue)).isEqualTo(1);
+		assertThatIllegalArgumentException().isThrownBy(() -> RedissonMigration.from(this.queue).chunkSize(0))
+			.withMessage("Chunk size must be from 1 to 1000, but was 0");
+		assertThatIllegalArgumentException().isThrownBy(() -> RedissonMigration.from(""))
+			.withMessage("The Redisson queue's name must not be null or empty");
+	}
+
+	/** The due time Redisson stored for each waiting payload (StringCodec). */
+	private Map<String, Long> dueTimes(String name) {
+		Map<String, Long> due = new ConcurrentHashMap<>();
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			for (Tuple tuple : connection.zSetCommands()
+				.zRangeWithScores(("redisson_delay_queue_timeout:{" + name + "}").getBytes(StandardCharsets.UTF_8), 0,
+						-1)) {
+				byte[] member = tuple.getValue();
+				int idLength = member[0] & 0xff;
+				String payload = new String(member, 1 + idLength + 8, member.length - 1 - idLength - 8,
+						StandardCharsets.UTF_8);
+				due.put(payload, (long) tuple.getScore().doubleValue());
+			}
+		}
+		return due;
+	}
+
+	/** The entries left in Redisson's three keys of a queue. */
+	private long leftInRedisson(String name) {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			Long timeouts = connection.zSetCommands()
+				.zCard(("redisson_delay_queue_timeout:{" + name + "}").getBytes(StandardCharsets.UTF_8));
+			Long list = connection.listCommands()
+				.lLen(("redisson_delay_queue:{" + name + "}").getBytes(StandardCharsets.UTF_8));
+			Long ready = connection.listCommands().lLen(name.getBytes(StandardCharsets.UTF_8));
+			return timeouts + list + ready;
+		}
+	}
+
+}

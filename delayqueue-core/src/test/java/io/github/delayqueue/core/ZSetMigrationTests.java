@@ -1,0 +1,156 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.delayqueue.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.delayqueue.test.RedisServer;
+import io.github.delayqueue.test.RedisTest;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@link ZSetMigration}: a hand-written delayed queue (score the due time, member the
+ * payload or an id with the payload in a hash) moved while its own poller runs.
+ */
+@RedisTest
+class ZSetMigrationTests extends QueueTestFixture {
+
+	ZSetMigrationTests(RedisServer redis, RedisConnectionFactory connectionFactory) {
+		super(connectionFactory);
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	@Test
+	void aPollerRunningMeanwhileAndTheMigrationHandleEachPayloadOnceNeverEarly() throws Exception {
+		String zset = "legacy:" + this.queue;
+		long now = System.currentTimeMillis();
+		Map<String, Long> due = new ConcurrentHashMap<>();
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			for (int i = 0; i < 3000; i++) {
+				String payload = "job-" + i;
+				due.put(payload, now + 300 + (i % 4000));
+				connection.zSetCommands().zAdd(bytes(zset), due.get(payload), bytes(payload));
+			}
+		}
+		// the homemade poller: take what is due, one at a time, ZREM deciding who got it
+		List<String> byPoller = new CopyOnWriteArrayList<>();
+		AtomicBoolean polling = new AtomicBoolean(true);
+		Thread poller = new Thread(() -> {
+			try (RedisConnection connection = this.connectionFactory.getConnection()) {
+				while (polling.get()) {
+					var dueNow = connection.zSetCommands()
+						.zRangeByScore(bytes(zset), 0, System.currentTimeMillis(), 0, 10);
+					for (byte[] member : dueNow) {
+						if (connection.zSetCommands().zRem(bytes(zset), member) == 1) {
+							byPoller.add(new String(member, StandardCharsets.UTF_8));
+						}
+					}
+					sleep(20);
+				}
+			}
+		});
+		poller.start();
+		sleep(1000);
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory));
+		Map<String, Long> delivered = new ConcurrentHashMap<>();
+		start(engine
+			.listenerContainer(this.queue, "jobs", String.class,
+					(payload, context) -> delivered.put(payload, System.currentTimeMillis()))
+			.concurrency(8)
+			.build());
+		MigrationResult result = ZSetMigration.from(zset).to(this.queue).chunkSize(25).build().migrate(engine);
+		assertThat(result.finished()).isTrue();
+		await().atMost(Duration.ofSeconds(30)).until(() -> byPoller.size() + delivered.size() >= 3000);
+		sleep(500);
+		polling.set(false);
+		poller.join(5000);
+		assertThat(byPoller).isNotEmpty();
+		assertThat(delivered).isNotEmpty();
+		List<String> all = new ArrayList<>(byPoller);
+		all.addAll(delivered.keySet());
+		assertThat(all).hasSize(3000).doesNotHaveDuplicates();
+		delivered.forEach((payload, at) -> assertThat(at).as(payload).isGreaterThanOrEqualTo(due.get(payload)));
+	}
+
+	@Test
+	void idsWithTheirPayloadsInAHashBecomeTheMessagesIdsAndSecondsAreRead() {
+		String zset = "legacy:" + this.queue;
+		String hash = "legacy:" + this.queue + ":bodies";
+		long dueSeconds = System.currentTimeMillis() / 1000 + 3600;
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			for (int i = 0; i < 5; i++) {
+				connection.zSetCommands().zAdd(bytes(zset), dueSeconds + i, bytes("reminder-" + i));
+				connection.hashCommands().hSet(bytes(hash), bytes("reminder-" + i), bytes("{\"n\":" + i + "}"));
+			}
+		}
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory));
+		MigrationResult result = ZSetMigration.from(zset)
+			.payloads(hash)
+			.to(this.queue)
+			.payload(MigrationPayload.bytes())
+			.scoreUnit(TimeUnit.SECONDS)
+			.build()
+			.migrate(engine);
+		assertThat(result).isEqualTo(new MigrationResult(zset, this.queue, 5, 0, 0, 0));
+		ScheduledMessage third = engine.admin().scheduledMessage(this.queue, "reminder-2").orElseThrow();
+		assertThat(third.dueTime().toEpochMilli()).isEqualTo((dueSeconds + 2) * 1000);
+		assertThat(new String(third.payload(), StandardCharsets.UTF_8)).isEqualTo("{\"n\":2}");
+		assertThat(engine.template().cancel(this.queue, "reminder-4")).isTrue();
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			assertThat(connection.keyCommands().exists(bytes(zset), bytes(hash))).isZero();
+		}
+	}
+
+	@Test
+	void aMemberWithoutItsPayloadIsRefusedAndItsChunkStays() {
+		String zset = "legacy:" + this.queue;
+		String hash = zset + ":bodies";
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.zSetCommands().zAdd(bytes(zset), 1, bytes("a"));
+			connection.zSetCommands().zAdd(bytes(zset), 2, bytes("b"));
+			connection.hashCommands().hSet(bytes(hash), bytes("a"), bytes("x"));
+		}
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ZSetMigration.from(zset).payloads(hash).to(this.queue).build().migrate(engine))
+			.withMessage("Member 'b' of ZSET '" + zset + "' has no payload in hash '" + hash
+					+ "': nothing of its chunk was moved");
+		assertThat(engine.admin().stats(this.queue).scheduled()).isZero();
+		assertThatIllegalArgumentException().isThrownBy(() -> ZSetMigration.from(zset).build())
+			.withMessage("Say which queue receives the messages of ZSET '" + zset + "': to(queue)");
+		assertThatIllegalArgumentException().isThrownBy(() -> ZSetMigration.from(zset).scoreUnit(TimeUnit.MINUTES))
+			.withMessage("Scores are epoch MILLISECONDS or SECONDS, but the unit given was MINUTES");
+	}
+
+}
