@@ -163,6 +163,25 @@ class HungRedisTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> engine.outbox().isHealthy());
 	}
 
+	@Test
+	void migrationsFailWithinTheBoundWhileRedisIsHung() {
+		List<Runnable> migrations = List.of(() -> RedissonMigration.from(fresh()).build().migrate(engine),
+				() -> ZSetMigration.from("legacy-" + fresh()).to(fresh()).build().migrate(engine));
+		redis.pause();
+		try {
+			for (Runnable migration : migrations) {
+				long started = System.nanoTime();
+				org.assertj.core.api.Assertions.assertThatThrownBy(migration::run)
+					.isInstanceOf(DelayQueueException.class)
+					.hasMessageContaining("did not answer");
+				assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(LIMIT_MILLIS);
+			}
+		}
+		finally {
+			redis.resume();
+		}
+	}
+
 	private static List<Method> publicMethods(Class<?> type) {
 		return Arrays.stream(type.getDeclaredMethods())
 			.filter((method) -> Modifier.isPublic(method.getModifiers()) && !Modifier.isStatic(method.getModifiers())

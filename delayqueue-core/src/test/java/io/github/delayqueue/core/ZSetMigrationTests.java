@@ -133,6 +133,24 @@ class ZSetMigrationTests extends QueueTestFixture {
 	}
 
 	@Test
+	void aRunLongerThanTheOperationTimeoutGoesOnChunkByChunk() {
+		String zset = "legacy:" + this.queue;
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			for (int i = 0; i < 3000; i++) {
+				connection.zSetCommands().zAdd(bytes(zset), System.currentTimeMillis() + 3_600_000, bytes("p-" + i));
+			}
+		}
+		Duration timeout = Duration.ofMillis(200);
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory).operationTimeout(timeout));
+		long started = System.nanoTime();
+		MigrationResult result = ZSetMigration.from(zset).to(this.queue).chunkSize(5).build().migrate(engine);
+		long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+		// the premise: the whole run took longer than one operation may
+		assertThat(millis).isGreaterThan(timeout.toMillis());
+		assertThat(result).isEqualTo(new MigrationResult(zset, this.queue, 3000, 0, 0, 0));
+	}
+
+	@Test
 	void aMemberWithoutItsPayloadIsRefusedAndItsChunkStays() {
 		String zset = "legacy:" + this.queue;
 		String hash = zset + ":bodies";

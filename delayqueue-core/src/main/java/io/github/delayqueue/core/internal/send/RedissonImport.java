@@ -23,7 +23,6 @@ import java.util.function.Function;
 
 import io.github.delayqueue.core.MigrationResult;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
-import io.github.delayqueue.core.internal.redis.RedisCalls;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -66,22 +65,22 @@ public final class RedissonImport {
 		List<String> sourceKeys = List.of(timeouts, "redisson_delay_queue:{" + this.source + "}", this.source);
 		SourceImport chunks = new SourceImport(this.context, "Redisson queue '" + this.source + "'", this.queue,
 				this.convert);
-		return RedisCalls.inRedis("move Redisson queue '" + this.source + "' into queue '" + this.queue + "'",
-				() -> this.context.scripts().execute((connection) -> {
-					QueueKeys keys = chunks.target(connection);
-					while (chunks.before(deadlineNanos)
-							&& moveScheduled(connection, keys, QueueKeys.bytes(timeouts), chunks, sourceKeys)) {
-						// next chunk
-					}
-					while (chunks.before(deadlineNanos)
-							&& moveReady(connection, keys, QueueKeys.bytes(this.source), chunks, sourceKeys)) {
-						// next chunk
-					}
-					Long waiting = connection.zSetCommands().zCard(QueueKeys.bytes(timeouts));
-					Long ready = connection.listCommands().lLen(QueueKeys.bytes(this.source));
-					return new MigrationResult(this.source, this.queue, chunks.counts[0], chunks.counts[1],
-							chunks.counts[2], ((waiting != null) ? waiting : 0) + ((ready != null) ? ready : 0));
-				}));
+		String what = "move Redisson queue '" + this.source + "' into queue '" + this.queue + "'";
+		QueueKeys keys = chunks.step(what, chunks::target);
+		while (chunks.before(deadlineNanos) && chunks.step(what,
+				(connection) -> moveScheduled(connection, keys, QueueKeys.bytes(timeouts), chunks, sourceKeys))) {
+			// next chunk
+		}
+		while (chunks.before(deadlineNanos) && chunks.step(what,
+				(connection) -> moveReady(connection, keys, QueueKeys.bytes(this.source), chunks, sourceKeys))) {
+			// next chunk
+		}
+		long left = chunks.step(what, (connection) -> {
+			Long waiting = connection.zSetCommands().zCard(QueueKeys.bytes(timeouts));
+			Long ready = connection.listCommands().lLen(QueueKeys.bytes(this.source));
+			return ((waiting != null) ? waiting : 0) + ((ready != null) ? ready : 0);
+		});
+		return new MigrationResult(this.source, this.queue, chunks.counts[0], chunks.counts[1], chunks.counts[2], left);
 	}
 
 	/** Moves the first chunk of the timeout ZSET; whether it found any. */

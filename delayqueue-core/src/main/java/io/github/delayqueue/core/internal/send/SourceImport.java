@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.RedisCalls;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 
@@ -124,6 +125,15 @@ final class SourceImport {
 	 */
 	boolean before(long deadlineNanos) {
 		return !this.sent || System.nanoTime() - deadlineNanos < 0;
+	}
+
+	/**
+	 * Runs one step of a move (a chunk, a look-up) as one operation, bounded by the
+	 * operation timeout: a run of many chunks takes as long as it needs, and a hung Redis
+	 * fails it within one bound.
+	 */
+	<T> T step(String what, Function<RedisConnection, T> step) {
+		return RedisCalls.inRedis(what, () -> this.context.scripts().execute(step));
 	}
 
 	/** The keys of the queue's partition 0, registered, its layout checked. */

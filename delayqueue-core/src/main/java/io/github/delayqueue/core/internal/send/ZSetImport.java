@@ -23,7 +23,6 @@ import java.util.function.Function;
 import io.github.delayqueue.core.MigrationResult;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
-import io.github.delayqueue.core.internal.redis.RedisCalls;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -73,16 +72,15 @@ public final class ZSetImport {
 	public MigrationResult run(long deadlineNanos) {
 		List<String> sourceKeys = List.of(this.zset, (this.hash != null) ? this.hash : this.zset, this.zset);
 		SourceImport chunks = new SourceImport(this.context, "ZSET '" + this.zset + "'", this.queue, this.convert);
-		return RedisCalls.inRedis("move ZSET '" + this.zset + "' into queue '" + this.queue + "'",
-				() -> this.context.scripts().execute((connection) -> {
-					QueueKeys keys = chunks.target(connection);
-					while (chunks.before(deadlineNanos) && move(connection, keys, chunks, sourceKeys)) {
-						// next chunk
-					}
-					Long left = connection.zSetCommands().zCard(QueueKeys.bytes(this.zset));
-					return new MigrationResult(this.zset, this.queue, chunks.counts[0], chunks.counts[1],
-							chunks.counts[2], (left != null) ? left : 0);
-				}));
+		String what = "move ZSET '" + this.zset + "' into queue '" + this.queue + "'";
+		QueueKeys keys = chunks.step(what, chunks::target);
+		while (chunks.before(deadlineNanos)
+				&& chunks.step(what, (connection) -> move(connection, keys, chunks, sourceKeys))) {
+			// next chunk
+		}
+		Long left = chunks.step(what, (connection) -> connection.zSetCommands().zCard(QueueKeys.bytes(this.zset)));
+		return new MigrationResult(this.zset, this.queue, chunks.counts[0], chunks.counts[1], chunks.counts[2],
+				(left != null) ? left : 0);
 	}
 
 	private boolean move(RedisConnection connection, QueueKeys keys, SourceImport chunks, List<String> sourceKeys) {
