@@ -4,7 +4,7 @@
 --   newest entry id of each error, the most recent first
 -- ARGV[1] 'match': ARGV[2] where to start ('-' or '(<entry id>'), ARGV[3] how many entries to
 --   read, oldest first, ARGV[4] class, ARGV[5] prefix; returns the last entry id read ('' at the
---   end of the stream), then the entry ids of that error
+--   end of the stream), then the entry id and group of each dead letter of that error
 if ARGV[1] == 'count' then
   local groups, order = {}, {}
   for _, entry in ipairs(redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', ARGV[2])) do
@@ -28,6 +28,10 @@ local entries = redis.call('XRANGE', KEYS[1], ARGV[2], '+', 'COUNT', ARGV[3])
 local out = { (#entries == tonumber(ARGV[3])) and entries[#entries][1] or '' }
 for _, entry in ipairs(entries) do
   local class, prefix = dq.dead_error(entry[2])
-  if class == ARGV[4] and prefix == ARGV[5] then out[#out + 1] = entry[1] end
+  if class == ARGV[4] and prefix == ARGV[5] then
+    local _, _, group = dq.read_dead(entry[2])
+    out[#out + 1] = entry[1]
+    out[#out + 1] = group or ''
+  end
 end
 return out

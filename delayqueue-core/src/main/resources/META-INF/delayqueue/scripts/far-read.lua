@@ -10,8 +10,8 @@
 --   returns 1 for each the index holds with that due time and page (not cancelled or replaced),
 --   else 0
 -- ARGV[1] 'before': ARGV[2] a time (epoch ms), ARGV[3] how many index buckets to read at most;
---   returns how many far-tier messages are due before it, and 1 when exact (0: estimated from
---   that many buckets, dq.far_before)
+--   returns how many far-tier messages are due before it, 1 when exact (0: estimated from that
+--   many buckets, dq.far_before), and how many the far tier holds
 local far = dq.far_open(KEYS[1], KEYS[2])
 if ARGV[1] == 'find' then
   local due, score = dq.far_due(far, ARGV[2])
@@ -35,7 +35,7 @@ if ARGV[1] == 'slots' then
 end
 if ARGV[1] == 'before' then
   local before, exact = dq.far_before(far, tonumber(ARGV[2]), tonumber(ARGV[3]))
-  return {before, exact and 1 or 0}
+  return {before, exact and 1 or 0, far.n}
 end
 -- 'live'
 local out = {}

@@ -154,11 +154,15 @@ public final class DeadLetters {
 	}
 
 	private boolean replay(QueueKeys keys, DeadLetter letter) {
-		String group = QueueNames.group(letter.group());
-		List<Object> reply = RedisCalls.inRedis("replay dead letter " + letter.entryId(),
+		return replay(keys, letter.entryId(), letter.group());
+	}
+
+	private boolean replay(QueueKeys keys, String entryId, String deadGroup) {
+		String group = QueueNames.group(deadGroup);
+		List<Object> reply = RedisCalls.inRedis("replay dead letter " + entryId,
 				() -> this.context.scripts()
 					.run(Scripts.REPLAY, List.of(keys.dead(), keys.retryDelayed(group)),
-							QueueNames.deadLetterStreamId(letter.entryId()), group, keys.wakeChannel()));
+							QueueNames.deadLetterStreamId(entryId), group, keys.wakeChannel()));
 		return ScriptRunner.asLong(reply.get(0)) == 1;
 	}
 
@@ -254,19 +258,14 @@ public final class DeadLetters {
 									error.errorClass(), error.reasonPrefix()));
 				budget -= MATCH_READ;
 				String last = ScriptRunner.asString(reply.get(0));
-				for (Object id : reply.subList(1, reply.size())) {
+				for (int i = 1; i + 1 < reply.size(); i += 2) {
 					if (done >= max) {
 						return new Matched(done, true);
 					}
-					String entryId = QueueNames.deadLetterId(keys.partition(), ScriptRunner.asString(id));
-					boolean acted;
-					if (replay) {
-						DeadLetter letter = find(queue, keys, entryId);
-						acted = letter != null && replay(keys, letter);
-					}
-					else {
-						acted = delete(queue, entryId);
-					}
+					String entryId = QueueNames.deadLetterId(keys.partition(), ScriptRunner.asString(reply.get(i)));
+					String group = ScriptRunner.asString(reply.get(i + 1));
+					// the script re-checks the entry (gone meanwhile: not counted)
+					boolean acted = replay ? replay(keys, entryId, group) : delete(queue, entryId);
 					done += acted ? 1 : 0;
 				}
 				start = last.isEmpty() ? null : "(" + last;

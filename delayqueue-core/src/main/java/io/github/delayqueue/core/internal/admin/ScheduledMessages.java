@@ -156,9 +156,7 @@ public final class ScheduledMessages {
 								List.of(keys.far(), keys.farState()), "before", millis, POSITION_SAMPLE);
 						before += ScriptRunner.asLong(far.get(0));
 						exact &= ScriptRunner.asLong(far.get(1)) == 1;
-						byte[] n = connection.hashCommands()
-							.hGet(QueueKeys.bytes(keys.farState()), QueueKeys.bytes("n"));
-						total += (n != null) ? Long.parseLong(new String(n, StandardCharsets.US_ASCII)) : 0;
+						total += ScriptRunner.asLong(far.get(2));
 					}
 					return new ScheduledPosition(Math.min(before, total), total, exact);
 				}));
