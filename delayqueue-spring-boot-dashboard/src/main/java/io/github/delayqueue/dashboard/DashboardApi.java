@@ -249,34 +249,40 @@ class DashboardApi {
 	Map<String, Object> pause(@PathVariable String queue, @RequestParam(required = false) String group,
 			HttpServletRequest request) {
 		requireWritable(queue, request);
+		QueueControlState state = (group != null) ? this.engine.admin().pause(queue, group)
+				: this.engine.admin().pause(queue);
 		DashboardAccess.audit(request, queue, "paused " + ((group != null) ? "group '" + group + "'" : "the queue"));
-		return DashboardViews
-			.controls((group != null) ? this.engine.admin().pause(queue, group) : this.engine.admin().pause(queue));
+		return DashboardViews.controls(state);
 	}
 
 	@PostMapping("/queues/{queue}/resume")
 	Map<String, Object> resume(@PathVariable String queue, @RequestParam(required = false) String group,
 			HttpServletRequest request) {
 		requireWritable(queue, request);
+		QueueControlState state = (group != null) ? this.engine.admin().resume(queue, group)
+				: this.engine.admin().resume(queue);
 		DashboardAccess.audit(request, queue, "resumed " + ((group != null) ? "group '" + group + "'" : "the queue"));
-		return DashboardViews
-			.controls((group != null) ? this.engine.admin().resume(queue, group) : this.engine.admin().resume(queue));
+		return DashboardViews.controls(state);
 	}
 
 	@PostMapping("/queues/{queue}/rate-limit")
 	Map<String, Object> rateLimit(@PathVariable String queue, @RequestParam(required = false) String rateLimit,
 			@RequestParam(required = false) String group, HttpServletRequest request) {
 		requireWritable(queue, request);
+		QueueControlState state;
+		if (rateLimit == null || rateLimit.isBlank()) {
+			state = (group != null) ? this.engine.admin().removeRateLimit(queue, group)
+					: this.engine.admin().removeRateLimit(queue);
+		}
+		else {
+			RateLimit limit = RateLimit.parse(rateLimit.trim());
+			state = (group != null) ? this.engine.admin().limitRate(queue, group, limit)
+					: this.engine.admin().limitRate(queue, limit);
+		}
 		DashboardAccess.audit(request, queue,
 				"set the rate limit " + ((group != null) ? "of group '" + group + "' " : "") + "to '"
 						+ ((rateLimit != null) ? rateLimit.trim() : "") + "'");
-		if (rateLimit == null || rateLimit.isBlank()) {
-			return DashboardViews.controls((group != null) ? this.engine.admin().removeRateLimit(queue, group)
-					: this.engine.admin().removeRateLimit(queue));
-		}
-		RateLimit limit = RateLimit.parse(rateLimit.trim());
-		return DashboardViews.controls((group != null) ? this.engine.admin().limitRate(queue, group, limit)
-				: this.engine.admin().limitRate(queue, limit));
+		return DashboardViews.controls(state);
 	}
 
 	@PostMapping("/queues/{queue}/message/cancel")

@@ -114,20 +114,25 @@ class DashboardBulkApi {
 		int count = 0;
 		List<String> notFound = new ArrayList<>();
 		Map<String, String> refused = new LinkedHashMap<>();
-		for (String id : distinct) {
-			try {
-				if (action.test(id)) {
-					count++;
+		try {
+			for (String id : distinct) {
+				try {
+					if (action.test(id)) {
+						count++;
+					}
+					else {
+						notFound.add(id);
+					}
 				}
-				else {
-					notFound.add(id);
+				catch (IllegalArgumentException ex) {
+					refused.put(id, String.valueOf(ex.getMessage()));
 				}
-			}
-			catch (IllegalArgumentException ex) {
-				refused.put(id, String.valueOf(ex.getMessage()));
 			}
 		}
-		DashboardAccess.audit(request, queue, done + " " + count + " of " + distinct.size() + " " + what);
+		finally {
+			// also when Redis failed part-way: what was done is in the log
+			DashboardAccess.audit(request, queue, done + " " + count + " of " + distinct.size() + " " + what);
+		}
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("queue", queue);
 		result.put("selected", distinct.size());

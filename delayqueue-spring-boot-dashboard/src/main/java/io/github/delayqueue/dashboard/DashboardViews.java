@@ -102,7 +102,7 @@ final class DashboardViews {
 	 * ASCII), or {@code null} for a text payload.
 	 */
 	static @Nullable String hex(byte[] payload) {
-		if (!text(payload).equals("(" + payload.length + " bytes of binary content)")) {
+		if (!PayloadText.isBinary(payload, MAX_PAYLOAD_SHOWN)) {
 			return null;
 		}
 		StringBuilder dump = new StringBuilder();

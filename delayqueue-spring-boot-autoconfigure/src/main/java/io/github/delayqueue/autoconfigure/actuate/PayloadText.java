@@ -42,6 +42,25 @@ public final class PayloadText {
 	 * {@code (<size> bytes of binary content)} when it is not UTF-8 text
 	 */
 	public static String preview(byte[] payload, int maxBytes) {
+		CharSequence text = text(payload, maxBytes);
+		if (text == null) {
+			return "(" + payload.length + " bytes of binary content)";
+		}
+		return (payload.length <= maxBytes) ? text.toString() : text + "... (" + payload.length + " bytes)";
+	}
+
+	/**
+	 * Returns whether {@link #preview} shows a payload as binary content.
+	 * @param payload the payload bytes
+	 * @param maxBytes how many of its bytes a preview shows at most
+	 * @return whether its first {@code maxBytes} are not UTF-8 text
+	 */
+	public static boolean isBinary(byte[] payload, int maxBytes) {
+		return text(payload, maxBytes) == null;
+	}
+
+	/** The first {@code maxBytes} as text, or {@code null} when they are not UTF-8. */
+	private static CharSequence text(byte[] payload, int maxBytes) {
 		boolean whole = payload.length <= maxBytes;
 		ByteBuffer in = ByteBuffer.wrap(payload, 0, whole ? payload.length : maxBytes);
 		CharBuffer out = CharBuffer.allocate(in.remaining());
@@ -52,10 +71,10 @@ public final class PayloadText {
 		// taken for binary
 		CoderResult result = decoder.decode(in, out, whole);
 		if (result.isError() || (whole && (in.hasRemaining() || decoder.flush(out).isError()))) {
-			return "(" + payload.length + " bytes of binary content)";
+			return null;
 		}
 		out.flip();
-		return whole ? out.toString() : out + "... (" + payload.length + " bytes)";
+		return out;
 	}
 
 }

@@ -836,6 +836,7 @@ class DashboardBrowserTests {
 		// a selection: refused alike without the authority, and bounded per request
 		String cancelSelected = "/delayqueue/api/queues/" + queue + "/messages/selected/cancel?ids=a";
 		assertThat(post(viewer, cancelSelected, csrfToken(viewer)).statusCode()).isEqualTo(403);
+		assertThat(post(operator, cancelSelected, null).statusCode()).isEqualTo(403);
 		String tooMany = "/delayqueue/api/queues/" + queue + "/messages/selected/cancel?"
 				+ String.join("&", java.util.stream.IntStream.range(0, 501).mapToObj((i) -> "ids=m" + i).toList());
 		HttpResponse<String> bounded = post(operator, tooMany, token);
