@@ -72,6 +72,34 @@ public record ListenerSettings(int concurrency, int prefetch, Duration visibilit
 	public static final ListenerSettings DEFAULTS = new Builder().build();
 
 	/**
+	 * Settings with the default snooze limit (1,000), as before {@code maxSnoozes}.
+	 * @param concurrency handlers running at once
+	 * @param prefetch messages read ahead per partition
+	 * @param visibilityTimeout the lease of a delivery
+	 * @param leaseRenewalLimit how long a running handler's lease is renewed
+	 * @param pollTimeout how long one blocking read waits
+	 * @param shutdownTimeout how long a stop waits for running handlers
+	 * @param trimInterval how often acknowledged entries and old dead letters are trimmed
+	 * @param deadLetterRetention how long dead letters are kept
+	 * @param staleConsumerTimeout when idle consumers holding nothing are removed
+	 * @param retryPolicy the retry policy
+	 * @param executor runs the worker loops, or {@code null} for the container's threads
+	 * @param autoStartup whether a Spring context starts it
+	 * @param exclusive whether each partition is read by one container at a time
+	 * @param ordered whether a partition's messages are handled one at a time in order
+	 * @param blockingRetries whether an ordered listener retries in place
+	 * @param discardExpired whether expired messages are discarded
+	 */
+	public ListenerSettings(int concurrency, int prefetch, Duration visibilityTimeout, Duration leaseRenewalLimit,
+			Duration pollTimeout, Duration shutdownTimeout, Duration trimInterval, Duration deadLetterRetention,
+			Duration staleConsumerTimeout, RetryPolicy retryPolicy, Executor executor, boolean autoStartup,
+			boolean exclusive, boolean ordered, boolean blockingRetries, boolean discardExpired) {
+		this(concurrency, prefetch, visibilityTimeout, leaseRenewalLimit, pollTimeout, shutdownTimeout, trimInterval,
+				deadLetterRetention, staleConsumerTimeout, retryPolicy, executor, autoStartup, exclusive, ordered,
+				blockingRetries, discardExpired, 1000);
+	}
+
+	/**
 	 * @param partitions the queue's partition count
 	 * @return how many messages the container holds at most:
 	 * {@code concurrency + prefetch × partitions}
