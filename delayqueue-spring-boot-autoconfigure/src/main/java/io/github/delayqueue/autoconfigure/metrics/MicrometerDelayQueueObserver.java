@@ -266,6 +266,9 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 			.tag("queue", key.get(0))
 			.tag("group", key.get(1))
 			.description("Partitions of the queue owned by this application's listeners of the group")
+			// the list is this gauge's own: held weakly (Micrometer's default), a
+			// collection leaves the gauge reading NaN
+			.strongReference(true)
 			.register(this.registry));
 	}
 
