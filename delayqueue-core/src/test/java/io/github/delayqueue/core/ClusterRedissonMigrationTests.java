@@ -54,13 +54,7 @@ class ClusterRedissonMigrationTests extends QueueTestFixture {
 
 	@Test
 	void aQueueOfTheRedissonQueuesNameTakesItsMessagesOnAClusterEachDeliveredOnce() {
-		Config config = new Config();
-		config.useClusterServers()
-			.addNodeAddress(this.cluster.masters()
-				.stream()
-				.map((RedisServer server) -> "redis://127.0.0.1:" + server.port())
-				.toArray(String[]::new));
-		RedissonClient redisson = Redisson.create(config);
+		RedissonClient redisson = redisson();
 		try {
 			RDelayedQueue<String> delayed = redisson
 				.getDelayedQueue(redisson.getBlockingQueue(this.queue, StringCodec.INSTANCE));
@@ -86,15 +80,20 @@ class ClusterRedissonMigrationTests extends QueueTestFixture {
 		assertThat(delivered.values()).allMatch((attempts) -> attempts.size() == 1);
 	}
 
-	@Test
-	void aQueueOfAnotherNameIsRefusedOnAClusterAndNothingMoves() {
+	/** Redisson in cluster mode, on the cluster's masters. */
+	private RedissonClient redisson() {
 		Config config = new Config();
 		config.useClusterServers()
 			.addNodeAddress(this.cluster.masters()
 				.stream()
 				.map((RedisServer server) -> "redis://127.0.0.1:" + server.port())
 				.toArray(String[]::new));
-		RedissonClient redisson = Redisson.create(config);
+		return Redisson.create(config);
+	}
+
+	@Test
+	void aQueueOfAnotherNameIsRefusedOnAClusterAndNothingMoves() {
+		RedissonClient redisson = redisson();
 		try {
 			redisson.getDelayedQueue(redisson.getBlockingQueue("legacy-" + this.queue, StringCodec.INSTANCE))
 				.offer("m", 10, TimeUnit.MINUTES);
