@@ -24,6 +24,7 @@ import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.listener.DeadLetterConsumer;
 import io.github.delayqueue.core.listener.DeadLetterHandler;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+import io.github.delayqueue.core.listener.DelayBatchHandler;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
@@ -151,6 +152,24 @@ public final class DelayQueueEngine implements AutoCloseable {
 	public <T> DelayQueueListenerContainer.Builder<T> listenerContainer(String queue, String group,
 			Class<T> payloadType, DelayMessageHandler<T> handler) {
 		return DelayQueueListenerContainer.builder(this.parts.listeners(), queue, group, payloadType, handler);
+	}
+
+	/**
+	 * Starts building the container of a batch listener: its handler takes up to
+	 * {@code batchSize} messages of the queue per call (default 100), gathered for at
+	 * most {@code batchWait} (default: none), and says which of them failed (see
+	 * {@link io.github.delayqueue.core.listener.BatchFailedException}). Each message
+	 * keeps its own lease, attempts, retries and dead letter.
+	 * @param queue the queue
+	 * @param group the consumer group
+	 * @param payloadType the type payloads are decoded to
+	 * @param handler the batch handler
+	 * @param <T> the payload type
+	 * @return a builder
+	 */
+	public <T> DelayQueueListenerContainer.Builder<T> batchListenerContainer(String queue, String group,
+			Class<T> payloadType, DelayBatchHandler<T> handler) {
+		return DelayQueueListenerContainer.batchBuilder(this.parts.listeners(), queue, group, payloadType, handler);
 	}
 
 	/**

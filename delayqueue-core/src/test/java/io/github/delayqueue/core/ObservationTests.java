@@ -26,6 +26,7 @@ import io.github.delayqueue.core.listener.DeadLetterConsumer;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.core.observation.DefaultDelayQueueProcessObservationConvention;
+import io.github.delayqueue.core.observation.DelayQueueBatchTracingObservationHandler;
 import io.github.delayqueue.core.observation.DefaultDelayQueueSendObservationConvention;
 import io.github.delayqueue.core.observation.DelayQueueObservations;
 import io.github.delayqueue.core.observation.DelayQueueProcessObservationConvention;
@@ -102,6 +103,7 @@ class ObservationTests {
 				ContextPropagators.create(W3CTraceContextPropagator.getInstance()), otel);
 		this.registry.observationConfig()
 			.observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
+					new DelayQueueBatchTracingObservationHandler(this.tracer, propagator),
 					new PropagatingSenderTracingObservationHandler<>(this.tracer, propagator),
 					new PropagatingReceiverTracingObservationHandler<>(this.tracer, propagator),
 					new DefaultTracingObservationHandler(this.tracer)));
@@ -178,6 +180,67 @@ class ObservationTests {
 		assertThat(this.traceSeenByHandler).containsEntry("hello#1", request.context().traceId());
 		assertThat(this.headersSeen.get("hello#1")).containsKey("traceparent");
 		assertThat(this.headersSeen.get("hello#1").get("traceparent")).contains(request.context().traceId());
+	}
+
+	@Test
+	void aBatchSpanIsAConsumerSpanLinkedToEachMessagesCreationContext() {
+		this.engine = DelayQueueEngine.builder(this.connectionFactory).observationRegistry(this.registry).build();
+		List<String> handlerTraces = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<Integer> sizes = new java.util.concurrent.CopyOnWriteArrayList<>();
+		this.container = this.engine.batchListenerContainer("batched", "g", String.class, (payloads, contexts) -> {
+			Span current = this.tracer.currentSpan();
+			handlerTraces.add((current != null) ? current.context().traceId() : "none");
+			sizes.add(payloads.size());
+		}).batchSize(10).batchWait(Duration.ofMillis(500)).build();
+		this.container.start();
+		List<Span> requests = new java.util.ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			// three requests, three traces
+			Span request = this.tracer.nextSpan().name("request-" + i).start();
+			try (Tracer.SpanInScope scope = this.tracer.withSpan(request)) {
+				this.engine.template()
+					.send(DelayMessage.builder("b" + i)
+						.queue("batched")
+						.id("b-" + i)
+						.delay(Duration.ofMillis(300))
+						.build());
+			}
+			finally {
+				request.end();
+			}
+			requests.add(request);
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> sizes.stream().mapToInt(Integer::intValue).sum() == 3);
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.spans.getFinishedSpanItems()
+				.stream()
+				.filter((span) -> span.getName().equals("process batched"))
+				.mapToLong((span) -> Long.parseLong(attribute(span, "messaging.batch.message_count")))
+				.sum() == 3);
+		List<SpanData> batches = this.spans.getFinishedSpanItems()
+			.stream()
+			.filter((span) -> span.getName().equals("process batched"))
+			.toList();
+		List<String> sendSpans = this.spans.getFinishedSpanItems()
+			.stream()
+			.filter((span) -> span.getName().equals("send batched"))
+			.map(SpanData::getSpanId)
+			.toList();
+		assertThat(sendSpans).hasSize(3);
+		List<String> linked = new java.util.ArrayList<>();
+		for (SpanData batch : batches) {
+			assertThat(batch.getKind()).isEqualTo(SpanKind.CONSUMER);
+			assertThat(attribute(batch, "messaging.operation.type")).isEqualTo("process");
+			assertThat(attribute(batch, "messaging.consumer.group.name")).isEqualTo("g");
+			assertThat(attribute(batch, "messaging.message.id")).isNull();
+			// a trace of its own, not any message's
+			assertThat(requests).noneMatch((request) -> request.context().traceId().equals(batch.getTraceId()));
+			assertThat(handlerTraces).contains(batch.getTraceId());
+			batch.getLinks().forEach((link) -> linked.add(link.getSpanContext().getSpanId()));
+			assertThat(batch.getLinks()).hasSize(Integer.parseInt(attribute(batch, "messaging.batch.message_count")));
+		}
+		// one link to each message's creation context: its send span
+		assertThat(linked).containsExactlyInAnyOrderElementsOf(sendSpans);
 	}
 
 	@Test

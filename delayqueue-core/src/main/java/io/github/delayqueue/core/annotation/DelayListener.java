@@ -36,7 +36,9 @@ import org.springframework.aot.hint.annotation.Reflective;
  * Parameters: at most one payload parameter, decoded by the engine's codec to its
  * declared (possibly generic) type; and any of a
  * {@link io.github.delayqueue.core.listener.DelayMessageContext}, {@link DelayHeader}
- * {@code String}s and a {@link DelayHeaders} {@code Map<String, String>}.
+ * {@code String}s and a {@link DelayHeaders} {@code Map<String, String>}. A batch
+ * listener ({@link #batch()}) takes a {@code List<T>} of payloads and a
+ * {@code List<DelayMessageContext>} instead.
  * <p>
  * Every attribute but {@code queue} is optional; unset ones come from per-queue
  * configuration, then from the
@@ -128,6 +130,29 @@ public @interface DelayListener {
 	 * @return {@code true} or {@code false}
 	 */
 	String ordered() default "";
+
+	/**
+	 * Whether the method handles batches: it takes the payloads as a {@code List<T>}
+	 * (each decoded to {@code T}), the deliveries as a {@code List<DelayMessageContext>}
+	 * in the same order, or both; it names failed messages with
+	 * {@link io.github.delayqueue.core.listener.BatchFailedException}. Explicit, because
+	 * one message's payload may itself be a list.
+	 * @return {@code true} or {@code false} (default)
+	 */
+	String batch() default "";
+
+	/**
+	 * For a batch listener, the most messages per call (default 100).
+	 * @return a number from 1 to 10,000
+	 */
+	String batchSize() default "";
+
+	/**
+	 * For a batch listener, how long a worker holding fewer than the batch size waits for
+	 * more messages before it calls the method (default: it does not wait).
+	 * @return a duration from 0 to 1 minute
+	 */
+	String batchWait() default "";
 
 	/**
 	 * Whether the listener starts with the application context.

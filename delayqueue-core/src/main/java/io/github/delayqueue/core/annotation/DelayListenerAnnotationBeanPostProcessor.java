@@ -161,7 +161,15 @@ public class DelayListenerAnnotationBeanPostProcessor
 				+ ")";
 		try {
 			Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
-			MethodDelayMessageHandler handler = MethodDelayMessageHandler.of(bean, invocable, targetClass, description);
+			Boolean batch = attribute(annotation.batch(), "batch", DelayListenerAnnotationBeanPostProcessor::bool);
+			Integer batchSize = attribute(annotation.batchSize(), "batchSize", Integer::valueOf);
+			Duration batchWait = attribute(annotation.batchWait(), "batchWait",
+					DelayListenerAnnotationBeanPostProcessor::duration);
+			if (!Boolean.TRUE.equals(batch) && (batchSize != null || batchWait != null)) {
+				throw new IllegalStateException(
+						"batchSize and batchWait apply to batch listeners: set batch = \"true\" "
+								+ "(the method then takes a List of payloads)");
+			}
 			String queue = QueueNames.queue(resolve(annotation.queue()));
 			String group = resolve(annotation.group());
 			if (!StringUtils.hasText(group)) {
@@ -175,9 +183,19 @@ public class DelayListenerAnnotationBeanPostProcessor
 						: " (the group defaults to spring.application.name; set group on the annotation)"));
 			}
 			String id = resolve(annotation.id());
-			DelayListenerEndpoint endpoint = new DelayListenerEndpoint(
-					StringUtils.hasText(id) ? id : beanName + "." + method.getName(), queue, group,
-					handler.payloadType(), handler, description);
+			String endpointId = StringUtils.hasText(id) ? id : beanName + "." + method.getName();
+			DelayListenerEndpoint endpoint;
+			if (Boolean.TRUE.equals(batch)) {
+				MethodDelayBatchHandler handler = MethodDelayBatchHandler.of(bean, invocable, targetClass, description);
+				endpoint = DelayListenerEndpoint.batch(endpointId, queue, group, handler.payloadType(), handler,
+						description);
+			}
+			else {
+				MethodDelayMessageHandler handler = MethodDelayMessageHandler.of(bean, invocable, targetClass,
+						description);
+				endpoint = new DelayListenerEndpoint(endpointId, queue, group, handler.payloadType(), handler,
+						description);
+			}
 			Integer concurrency = attribute(annotation.concurrency(), "concurrency", Integer::valueOf);
 			Integer maxAttempts = attribute(annotation.maxAttempts(), "maxAttempts", Integer::valueOf);
 			Duration initialBackoff = attribute(annotation.initialBackoff(), "initialBackoff",
@@ -200,6 +218,8 @@ public class DelayListenerAnnotationBeanPostProcessor
 				ifSet(visibilityTimeout, settings::visibilityTimeout);
 				ifSet(autoStartup, settings::autoStartup);
 				ifSet(ordered, settings::ordered);
+				ifSet(batchSize, settings::batchSize);
+				ifSet(batchWait, settings::batchWait);
 				if (annotation.nonRetryable().length > 0) {
 					settings.nonRetryable(List.of(annotation.nonRetryable()));
 				}

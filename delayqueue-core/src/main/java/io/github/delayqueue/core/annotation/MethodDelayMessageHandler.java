@@ -97,6 +97,10 @@ final class MethodDelayMessageHandler implements DelayMessageHandler<Object> {
 			else if (type == DelayMessageContext.class) {
 				arguments.add(new Argument(Kind.CONTEXT, null, false));
 			}
+			else if (MethodDelayBatchHandler.isContextList(method, i, targetClass)) {
+				throw new IllegalStateException("parameter " + i + " is a list of DelayMessageContext, which only a "
+						+ "batch listener takes: set batch = \"true\" on @DelayListener");
+			}
 			else {
 				payloads++;
 				payloadType = ResolvableType.forMethodParameter(method, i, targetClass).getType();
@@ -119,12 +123,12 @@ final class MethodDelayMessageHandler implements DelayMessageHandler<Object> {
 	 * (JSpecify, Jakarta, Spring, ...): as a declaration annotation or on its type
 	 * (type-use).
 	 */
-	private static boolean isNullable(Method method, int index) {
+	static boolean isNullable(Method method, int index) {
 		return isNullable(method.getParameterAnnotations()[index])
 				|| isNullable(method.getAnnotatedParameterTypes()[index].getAnnotations());
 	}
 
-	private static boolean isNullable(Annotation[] annotations) {
+	static boolean isNullable(Annotation[] annotations) {
 		for (Annotation annotation : annotations) {
 			if ("Nullable".equals(annotation.annotationType().getSimpleName())) {
 				return true;
@@ -164,11 +168,23 @@ final class MethodDelayMessageHandler implements DelayMessageHandler<Object> {
 				case HEADER -> header(context, argument);
 			};
 		}
+		invoke(this.bean, this.method, this.description, args);
+	}
+
+	/**
+	 * Invokes a listener method, rethrowing what it threw as it was thrown.
+	 * @param bean the bean
+	 * @param method the method
+	 * @param description the method, as named in error messages
+	 * @param args the arguments
+	 * @throws Exception what the method threw
+	 */
+	static void invoke(Object bean, Method method, String description, Object[] args) throws Exception {
 		try {
-			this.method.invoke(this.bean, args);
+			method.invoke(bean, args);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("Cannot invoke " + this.description + " with arguments of types "
+			throw new IllegalStateException("Cannot invoke " + description + " with arguments of types "
 					+ Arrays.stream(args).map((arg) -> (arg != null) ? arg.getClass().getName() : "null").toList()
 					+ ": " + ex.getMessage(), ex);
 		}

@@ -79,8 +79,11 @@ public class DelayListenerContainerFactory {
 	 * @throws IllegalArgumentException when a setting is invalid
 	 */
 	public DelayQueueListenerContainer createContainer(DelayListenerEndpoint endpoint) {
-		DelayQueueListenerContainer.Builder<Object> builder = this.engine
-			.listenerContainer(endpoint.getQueue(), endpoint.getGroup(), Object.class, endpoint.getHandler())
+		DelayQueueListenerContainer.Builder<Object> builder = (endpoint.isBatch()
+				? this.engine.batchListenerContainer(endpoint.getQueue(), endpoint.getGroup(), Object.class,
+						endpoint.getBatchHandler())
+				: this.engine.listenerContainer(endpoint.getQueue(), endpoint.getGroup(), Object.class,
+						endpoint.getHandler()))
 			.payloadType(endpoint.getPayloadType())
 			.from(this.settings);
 		this.customizers.forEach((customizer) -> customizer.customize(endpoint, builder));

@@ -20,6 +20,7 @@ import java.lang.reflect.Type;
 import java.util.Objects;
 import java.util.function.Consumer;
 
+import io.github.delayqueue.core.listener.DelayBatchHandler;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.ListenerSetters;
 import io.github.delayqueue.core.listener.ListenerSettings;
@@ -45,6 +46,8 @@ public final class DelayListenerEndpoint {
 
 	private final DelayMessageHandler<Object> handler;
 
+	private final DelayBatchHandler<Object> batchHandler;
+
 	private final String description;
 
 	private Consumer<ListenerSetters<?>> settings = (settings) -> {
@@ -66,7 +69,34 @@ public final class DelayListenerEndpoint {
 		this.group = Objects.requireNonNull(group, "Group must not be null");
 		this.payloadType = Objects.requireNonNull(payloadType, "Payload type must not be null");
 		this.handler = Objects.requireNonNull(handler, "Handler must not be null");
+		this.batchHandler = null;
 		this.description = Objects.requireNonNull(description, "Description must not be null");
+	}
+
+	private DelayListenerEndpoint(String id, String queue, String group, Type payloadType,
+			DelayBatchHandler<Object> batchHandler, String description) {
+		this.id = Objects.requireNonNull(id, "Id must not be null");
+		this.queue = Objects.requireNonNull(queue, "Queue must not be null");
+		this.group = Objects.requireNonNull(group, "Group must not be null");
+		this.payloadType = Objects.requireNonNull(payloadType, "Payload type must not be null");
+		this.handler = null;
+		this.batchHandler = Objects.requireNonNull(batchHandler, "Batch handler must not be null");
+		this.description = Objects.requireNonNull(description, "Description must not be null");
+	}
+
+	/**
+	 * Creates the endpoint of a batch listener.
+	 * @param id the id of its container in the {@link DelayListenerEndpointRegistry}
+	 * @param queue the queue
+	 * @param group the consumer group
+	 * @param payloadType the type each payload is decoded to
+	 * @param handler the batch handler
+	 * @param description what declared it, for error messages (e.g. the method)
+	 * @return the endpoint
+	 */
+	public static DelayListenerEndpoint batch(String id, String queue, String group, Type payloadType,
+			DelayBatchHandler<Object> handler, String description) {
+		return new DelayListenerEndpoint(id, queue, group, payloadType, handler, description);
 	}
 
 	public String getId() {
@@ -85,8 +115,25 @@ public final class DelayListenerEndpoint {
 		return this.payloadType;
 	}
 
+	/**
+	 * @return the handler of one message at a time, {@code null} for a batch listener
+	 */
 	public DelayMessageHandler<Object> getHandler() {
 		return this.handler;
+	}
+
+	/**
+	 * @return the batch handler, {@code null} unless this is a batch listener
+	 */
+	public DelayBatchHandler<Object> getBatchHandler() {
+		return this.batchHandler;
+	}
+
+	/**
+	 * @return whether this is a batch listener
+	 */
+	public boolean isBatch() {
+		return this.batchHandler != null;
 	}
 
 	public String getDescription() {

@@ -99,7 +99,8 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			this.partitions.add(partitionKeys);
 		}
 		// each partition's reader checks the queue's partition count when it connects
-		this.runtime = new ListenerRuntime(contexts, builder.payloadType, builder.handler, this::checkLayout);
+		this.runtime = new ListenerRuntime(contexts, builder.payloadType, builder.handler, builder.batchHandler,
+				this::checkLayout);
 	}
 
 	/**
@@ -141,7 +142,25 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	 */
 	public static <T> Builder<T> builder(EngineContext engine, String queue, String group, Class<T> payloadType,
 			DelayMessageHandler<T> handler) {
-		return new Builder<>(engine, queue, group, payloadType, handler);
+		return new Builder<>(engine, queue, group, payloadType, handler, null);
+	}
+
+	/**
+	 * Starts building the container of a batch listener: its handler takes up to
+	 * {@link ListenerSetters#batchSize batchSize} messages per call. Applications call
+	 * {@code DelayQueueEngine.batchListenerContainer(...)}, which supplies the engine's
+	 * context.
+	 * @param engine the engine's context
+	 * @param queue the queue
+	 * @param group the consumer group
+	 * @param payloadType the payload type
+	 * @param handler the batch handler
+	 * @param <T> the payload type
+	 * @return a builder
+	 */
+	public static <T> Builder<T> batchBuilder(EngineContext engine, String queue, String group, Class<T> payloadType,
+			DelayBatchHandler<T> handler) {
+		return new Builder<>(engine, queue, group, payloadType, null, handler);
 	}
 
 	/**
@@ -306,18 +325,21 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 		private final DelayMessageHandler<T> handler;
 
+		private final DelayBatchHandler<T> batchHandler;
+
 		private String consumerName;
 
 		private Builder(EngineContext engine, String queue, String group, Class<T> payloadType,
-				DelayMessageHandler<T> handler) {
+				DelayMessageHandler<T> handler, DelayBatchHandler<T> batchHandler) {
 			this.engine = engine;
 			this.queue = QueueNames.queue(queue);
 			this.group = QueueNames.group(group);
-			if (payloadType == null || handler == null) {
+			if (payloadType == null || (handler == null && batchHandler == null)) {
 				throw new IllegalArgumentException("Payload type and handler must not be null");
 			}
 			this.payloadType = payloadType;
 			this.handler = handler;
+			this.batchHandler = batchHandler;
 			this.consumerName = QueueNames.defaultConsumer();
 		}
 

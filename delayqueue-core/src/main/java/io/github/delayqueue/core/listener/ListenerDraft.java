@@ -71,6 +71,10 @@ final class ListenerDraft {
 
 	int maxSnoozes = 1000;
 
+	int batchSize = 100;
+
+	Duration batchWait = Duration.ZERO;
+
 	void copyFrom(ListenerDraft other) {
 		this.concurrency = other.concurrency;
 		this.prefetch = other.prefetch;
@@ -94,6 +98,8 @@ final class ListenerDraft {
 		this.blockingRetries = other.blockingRetries;
 		this.discardExpired = other.discardExpired;
 		this.maxSnoozes = other.maxSnoozes;
+		this.batchSize = other.batchSize;
+		this.batchWait = other.batchWait;
 	}
 
 	ListenerSettings build() {
@@ -109,7 +115,7 @@ final class ListenerDraft {
 				this.pollTimeout, this.shutdownTimeout, this.trimInterval, this.deadLetterRetention,
 				this.staleConsumerTimeout, retry, this.executor, this.autoStartup, this.exclusive || this.ordered,
 				this.ordered, this.ordered && (this.blockingRetries == null || this.blockingRetries),
-				this.discardExpired, this.maxSnoozes);
+				this.discardExpired, this.maxSnoozes, this.batchSize, this.batchWait);
 	}
 
 	static int atLeastOne(String what, int value) {

@@ -31,6 +31,9 @@ import java.util.function.Consumer;
  */
 public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 
+	/** The largest batch size. */
+	public static final int MAX_BATCH_SIZE = 10_000;
+
 	private final ListenerDraft draft = new ListenerDraft();
 
 	ListenerSetters() {
@@ -327,6 +330,38 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	 */
 	public B maxSnoozes(int snoozes) {
 		this.draft.maxSnoozes = ListenerDraft.atLeastOne("Max snoozes", snoozes);
+		return self();
+	}
+
+	/**
+	 * Sets, for a batch listener ({@link DelayBatchHandler}), the most messages per call
+	 * (default 100). A batch listener reads ahead at least one batch per partition.
+	 * Listeners of one message at a time ignore it.
+	 * @param size from 1 to {@value #MAX_BATCH_SIZE}
+	 * @return this builder
+	 */
+	public B batchSize(int size) {
+		if (size < 1 || size > MAX_BATCH_SIZE) {
+			throw new IllegalArgumentException("Batch size must be from 1 to " + MAX_BATCH_SIZE + ", but was " + size);
+		}
+		this.draft.batchSize = size;
+		return self();
+	}
+
+	/**
+	 * Sets, for a batch listener ({@link DelayBatchHandler}), how long a worker holding
+	 * fewer than the batch size waits for more messages before it calls the handler
+	 * (default zero: it takes the messages waiting and calls at once). A wait makes
+	 * fuller batches at the price of that much lateness at low rates. Listeners of one
+	 * message at a time ignore it.
+	 * @param wait from zero to 1 minute
+	 * @return this builder
+	 */
+	public B batchWait(Duration wait) {
+		if (wait == null || wait.isNegative() || wait.compareTo(Duration.ofMinutes(1)) > 0) {
+			throw new IllegalArgumentException("Batch wait must be from 0 to 1 minute, but was " + wait);
+		}
+		this.draft.batchWait = wait;
 		return self();
 	}
 

@@ -55,11 +55,17 @@ import java.util.concurrent.Executor;
  * than dead-lettered
  * @param maxSnoozes how many times a message may be snoozed before its next snooze makes
  * it a dead letter (see {@link SnoozeException})
+ * @param batchSize for a batch listener ({@link DelayBatchHandler}), the most messages
+ * per call
+ * @param batchWait for a batch listener, how long a worker that holds fewer than
+ * {@code batchSize} messages waits for more before it calls the handler; zero: it takes
+ * what is waiting
  */
 public record ListenerSettings(int concurrency, int prefetch, Duration visibilityTimeout, Duration leaseRenewalLimit,
 		Duration pollTimeout, Duration shutdownTimeout, Duration trimInterval, Duration deadLetterRetention,
 		Duration staleConsumerTimeout, RetryPolicy retryPolicy, Executor executor, boolean autoStartup,
-		boolean exclusive, boolean ordered, boolean blockingRetries, boolean discardExpired, int maxSnoozes) {
+		boolean exclusive, boolean ordered, boolean blockingRetries, boolean discardExpired, int maxSnoozes,
+		int batchSize, Duration batchWait) {
 
 	/**
 	 * The defaults: concurrency 4, prefetch = concurrency, visibility timeout 30 s, lease
@@ -67,7 +73,8 @@ public record ListenerSettings(int concurrency, int prefetch, Duration visibilit
 	 * interval 30 s, dead letters kept 7 days, stale consumers removed after 10 minutes,
 	 * {@link RetryPolicy#DEFAULT}, own worker threads, started with the context, shared
 	 * partitions (every container of the group reads every partition), unordered, expired
-	 * messages dead-lettered, at most 1,000 snoozes.
+	 * messages dead-lettered, at most 1,000 snoozes, batches of at most 100 messages
+	 * taken without waiting.
 	 */
 	public static final ListenerSettings DEFAULTS = new Builder().build();
 
@@ -97,6 +104,36 @@ public record ListenerSettings(int concurrency, int prefetch, Duration visibilit
 		this(concurrency, prefetch, visibilityTimeout, leaseRenewalLimit, pollTimeout, shutdownTimeout, trimInterval,
 				deadLetterRetention, staleConsumerTimeout, retryPolicy, executor, autoStartup, exclusive, ordered,
 				blockingRetries, discardExpired, 1000);
+	}
+
+	/**
+	 * Settings with the default batch size (100) and wait (none), as before batch
+	 * listeners.
+	 * @param concurrency handlers running at once
+	 * @param prefetch messages read ahead per partition
+	 * @param visibilityTimeout the lease of a delivery
+	 * @param leaseRenewalLimit how long a running handler's lease is renewed
+	 * @param pollTimeout how long one blocking read waits
+	 * @param shutdownTimeout how long a stop waits for running handlers
+	 * @param trimInterval how often acknowledged entries and old dead letters are trimmed
+	 * @param deadLetterRetention how long dead letters are kept
+	 * @param staleConsumerTimeout when idle consumers holding nothing are removed
+	 * @param retryPolicy the retry policy
+	 * @param executor runs the worker loops, or {@code null} for the container's threads
+	 * @param autoStartup whether a Spring context starts it
+	 * @param exclusive whether each partition is read by one container at a time
+	 * @param ordered whether a partition's messages are handled one at a time in order
+	 * @param blockingRetries whether an ordered listener retries in place
+	 * @param discardExpired whether expired messages are discarded
+	 * @param maxSnoozes how many snoozes a message may have
+	 */
+	public ListenerSettings(int concurrency, int prefetch, Duration visibilityTimeout, Duration leaseRenewalLimit,
+			Duration pollTimeout, Duration shutdownTimeout, Duration trimInterval, Duration deadLetterRetention,
+			Duration staleConsumerTimeout, RetryPolicy retryPolicy, Executor executor, boolean autoStartup,
+			boolean exclusive, boolean ordered, boolean blockingRetries, boolean discardExpired, int maxSnoozes) {
+		this(concurrency, prefetch, visibilityTimeout, leaseRenewalLimit, pollTimeout, shutdownTimeout, trimInterval,
+				deadLetterRetention, staleConsumerTimeout, retryPolicy, executor, autoStartup, exclusive, ordered,
+				blockingRetries, discardExpired, maxSnoozes, 100, Duration.ZERO);
 	}
 
 	/**

@@ -21,7 +21,8 @@ import io.github.delayqueue.core.observation.DelayQueueObservation.MessagingKeys
 import io.micrometer.common.KeyValues;
 
 /**
- * The default handler convention: spans {@code process <queue>} (one attempt) and
+ * The default handler convention: spans {@code process <queue>} (one attempt, or a batch
+ * listener's batch, with {@code messaging.batch.message_count}) and
  * {@code dead_letter <queue>} (a dead-letter handler), with the OpenTelemetry messaging
  * attributes ({@code error.type} is {@code none} when the handler did not fail, so that
  * the timers keep one set of tags). Built with legacy key values, it adds the key names
@@ -63,7 +64,7 @@ public class DefaultDelayQueueProcessObservationConvention implements DelayQueue
 				MessagingKeys.OPERATION_TYPE.withValue("process"),
 				MessagingKeys.OPERATION_NAME.withValue(operationName(context)),
 				MessagingKeys.CONSUMER_GROUP_NAME.withValue(context.getGroup()));
-		if (!context.isDeadLetter()) {
+		if (!context.isDeadLetter() && !context.isBatch()) {
 			keys = keys.and(MessagingKeys.ATTEMPT.withValue(String.valueOf(context.getAttempt())));
 		}
 		keys = keys.and(MessagingKeys.ERROR_TYPE.withValue(errorType(context)));
@@ -71,7 +72,7 @@ public class DefaultDelayQueueProcessObservationConvention implements DelayQueue
 			keys = keys.and(LegacyKeys.QUEUE.withValue(context.getQueue()),
 					LegacyKeys.GROUP.withValue(context.getGroup()),
 					LegacyKeys.OUTCOME.withValue((context.getError() != null) ? "failure" : "success"));
-			if (!context.isDeadLetter()) {
+			if (!context.isDeadLetter() && !context.isBatch()) {
 				keys = keys.and(LegacyKeys.ATTEMPT.withValue(String.valueOf(context.getAttempt())));
 			}
 		}
@@ -80,6 +81,9 @@ public class DefaultDelayQueueProcessObservationConvention implements DelayQueue
 
 	@Override
 	public KeyValues getHighCardinalityKeyValues(DelayQueueProcessContext context) {
+		if (context.isBatch()) {
+			return KeyValues.of(MessagingKeys.BATCH_MESSAGE_COUNT.withValue(String.valueOf(context.getBatchSize())));
+		}
 		KeyValues keys = KeyValues.of(MessagingKeys.MESSAGE_ID.withValue(context.getMessageId()));
 		return this.legacyKeyValues ? keys.and(LegacyKeys.MESSAGE_ID.withValue(context.getMessageId())) : keys;
 	}

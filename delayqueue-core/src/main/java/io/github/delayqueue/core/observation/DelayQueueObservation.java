@@ -49,6 +49,17 @@ public enum DelayQueueObservation implements ObservationDocumentation {
 			new KeyName[] { MessagingKeys.MESSAGE_ID }),
 
 	/**
+	 * A batch listener's handler running on a batch ({@code process} with
+	 * {@code messaging.batch.message_count}): per the OpenTelemetry messaging
+	 * conventions, not a child of any message's send, but linked to each message's
+	 * creation context (the links are added by a tracing handler that reads
+	 * {@link DelayQueueProcessContext#getLinkedHeaders()}, which the Spring Boot
+	 * auto-configuration registers).
+	 */
+	PROCESS_BATCH("delayqueue.process.batch", DefaultDelayQueueProcessObservationConvention.class, Keys.DEAD_LETTER,
+			new KeyName[] { MessagingKeys.BATCH_MESSAGE_COUNT }),
+
+	/**
 	 * A dead-letter handler ({@code @DeadLetterListener}) running on a dead letter: a
 	 * child of the message's send.
 	 */

@@ -16,6 +16,7 @@
 
 package io.github.delayqueue.core.observation;
 
+import java.util.List;
 import java.util.Map;
 
 import io.micrometer.observation.Observation;
@@ -62,6 +63,8 @@ public final class DelayQueueObservations {
 
 	private final DelayQueueProcessObservationConvention deadLetterDefault;
 
+	private final DelayQueueProcessObservationConvention batchDefault;
+
 	/**
 	 * Creates the observations of an engine.
 	 * @param registry the registry
@@ -86,6 +89,14 @@ public final class DelayQueueObservations {
 
 		};
 		this.processDefault = new DefaultDelayQueueProcessObservationConvention(legacyKeyValues);
+		this.batchDefault = new DefaultDelayQueueProcessObservationConvention(legacyKeyValues) {
+
+			@Override
+			public String getName() {
+				return DelayQueueObservation.PROCESS_BATCH.getName();
+			}
+
+		};
 		this.deadLetterDefault = new DefaultDelayQueueProcessObservationConvention(legacyKeyValues) {
 
 			@Override
@@ -162,6 +173,20 @@ public final class DelayQueueObservations {
 	public Observation process(String queue, String group, String messageId, int attempt, Map<String, String> headers) {
 		return Observation.createNotStarted(this.processConvention, this.processDefault,
 				() -> new DelayQueueProcessContext(queue, group, messageId, attempt, headers, false), this.registry);
+	}
+
+	/**
+	 * Creates (not started) the observation of a batch listener's handler running on a
+	 * batch: linked to each message's creation context (see
+	 * {@link DelayQueueProcessContext#batch}).
+	 * @param queue the queue
+	 * @param group the group
+	 * @param headers each message's headers, in the batch's order
+	 * @return the observation, {@link Observation#NOOP} for a no-op registry
+	 */
+	public Observation processBatch(String queue, String group, List<Map<String, String>> headers) {
+		return Observation.createNotStarted(this.processConvention, this.batchDefault,
+				() -> DelayQueueProcessContext.batch(queue, group, headers), this.registry);
 	}
 
 	/**

@@ -16,6 +16,8 @@
 
 package io.github.delayqueue.core.observation;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.micrometer.observation.transport.ReceiverContext;
@@ -36,6 +38,9 @@ public class DelayQueueProcessContext extends ReceiverContext<Map<String, String
 	private final int attempt;
 
 	private final boolean deadLetter;
+
+	/** A batch's messages' headers, to link; {@code null} for one message. */
+	private final List<Map<String, String>> linkedHeaders;
 
 	/**
 	 * Creates the context.
@@ -61,7 +66,13 @@ public class DelayQueueProcessContext extends ReceiverContext<Map<String, String
 	 */
 	public DelayQueueProcessContext(String queue, String group, String messageId, int attempt,
 			Map<String, String> headers, boolean deadLetter) {
+		this(queue, group, messageId, attempt, headers, deadLetter, null);
+	}
+
+	private DelayQueueProcessContext(String queue, String group, String messageId, int attempt,
+			Map<String, String> headers, boolean deadLetter, List<Map<String, String>> linkedHeaders) {
 		super((carrier, key) -> carrier.get(key));
+		this.linkedHeaders = linkedHeaders;
 		this.deadLetter = deadLetter;
 		this.queue = queue;
 		this.group = group;
@@ -69,6 +80,42 @@ public class DelayQueueProcessContext extends ReceiverContext<Map<String, String
 		this.attempt = attempt;
 		setCarrier(headers);
 		setRemoteServiceName("redis");
+	}
+
+	/**
+	 * Creates the context of a batch listener's handler running on a batch: its carrier
+	 * is empty (a batch continues no single message's trace), and each message's headers
+	 * are kept for a tracing handler to link the batch's span to each message's creation
+	 * context.
+	 * @param queue the queue
+	 * @param group the consumer group
+	 * @param headers each message's headers, in the batch's order
+	 * @return the context
+	 */
+	public static DelayQueueProcessContext batch(String queue, String group, List<Map<String, String>> headers) {
+		return new DelayQueueProcessContext(queue, group, null, 0, new HashMap<>(), false, List.copyOf(headers));
+	}
+
+	/**
+	 * @return whether a batch listener's handler runs on a batch
+	 */
+	public boolean isBatch() {
+		return this.linkedHeaders != null;
+	}
+
+	/**
+	 * @return how many messages the handler runs on: 1, or a batch's size
+	 */
+	public int getBatchSize() {
+		return (this.linkedHeaders != null) ? this.linkedHeaders.size() : 1;
+	}
+
+	/**
+	 * @return for a batch, each message's headers (the carriers of their trace contexts,
+	 * to link), in the batch's order; empty for one message
+	 */
+	public List<Map<String, String>> getLinkedHeaders() {
+		return (this.linkedHeaders != null) ? this.linkedHeaders : List.of();
 	}
 
 	/**
@@ -86,14 +133,14 @@ public class DelayQueueProcessContext extends ReceiverContext<Map<String, String
 	}
 
 	/**
-	 * @return the message id
+	 * @return the message id, {@code null} for a batch
 	 */
 	public String getMessageId() {
 		return this.messageId;
 	}
 
 	/**
-	 * @return the attempt, from 1
+	 * @return the attempt, from 1; 0 for a batch (each message has its own)
 	 */
 	public int getAttempt() {
 		return this.attempt;

@@ -18,6 +18,7 @@ package io.github.delayqueue.core.annotation;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -159,6 +160,42 @@ class DelayListenerAnnotationTests {
 		engine().template().send("batches", List.of(new Order("a", 1), new Order("b", 2)), Duration.ZERO);
 		List<Order> batch = this.context.getBean(BatchListener.class).received.poll(10, TimeUnit.SECONDS);
 		assertThat(batch).containsExactly(new Order("a", 1), new Order("b", 2));
+	}
+
+	@Test
+	void aBatchListenerTakesTheListsOfPayloadsAndOfContextsInOneOrder() throws Exception {
+		start(Map.of(), OrderBatchListener.class);
+		for (int i = 0; i < 5; i++) {
+			engine().template().send("bulk-orders", new Order("o-" + i, i), Duration.ZERO);
+		}
+		OrderBatchListener listener = this.context.getBean(OrderBatchListener.class);
+		List<Order> orders = new ArrayList<>();
+		while (orders.size() < 5) {
+			List<Order> batch = listener.received.poll(10, TimeUnit.SECONDS);
+			assertThat(batch).isNotNull();
+			orders.addAll(batch);
+		}
+		assertThat(orders).extracting(Order::id).containsExactlyInAnyOrder("o-0", "o-1", "o-2", "o-3", "o-4");
+		// 5 due at once, gathered for up to 500 ms: fewer calls than messages
+		assertThat(listener.calls.get()).isLessThan(5);
+		assertThat(listener.mismatches.get()).isZero();
+		DelayQueueListenerContainer container = this.context.getBean(DelayListenerEndpointRegistry.class)
+			.getListenerContainer("bulk");
+		assertThat(container.settings().batchSize()).isEqualTo(10);
+		assertThat(container.settings().batchWait()).isEqualTo(Duration.ofMillis(500));
+	}
+
+	@Test
+	void failsOnMisdeclaredBatchListenersNamingTheMethod() {
+		assertStartupFails(BatchSizeWithoutBatch.class, "BatchSizeWithoutBatch.onOrder(Order)",
+				"batchSize and batchWait apply to batch listeners: set batch = \"true\"");
+		assertStartupFails(ContextListWithoutBatch.class, "ContextListWithoutBatch.onOrder(Order, List)",
+				"list of DelayMessageContext, which only a batch listener takes");
+		assertStartupFails(BatchOfOne.class, "BatchOfOne.onOrder(Order)",
+				"a batch @DelayListener takes its payloads as a List<T>");
+		assertStartupFails(BatchWithOneContext.class, "BatchWithOneContext.onOrders(List, DelayMessageContext)",
+				"takes one message's context or headers");
+		assertStartupFails(RawBatch.class, "RawBatch.onOrders(List)", "List of no declared element type");
 	}
 
 	@Test
@@ -374,6 +411,66 @@ class DelayListenerAnnotationTests {
 		@DelayListener(queue = "batches")
 		void onBatch(List<Order> orders) {
 			this.received.add(orders);
+		}
+
+	}
+
+	static class OrderBatchListener {
+
+		final BlockingQueue<List<Order>> received = new LinkedBlockingQueue<>();
+
+		final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+
+		final java.util.concurrent.atomic.AtomicInteger mismatches = new java.util.concurrent.atomic.AtomicInteger();
+
+		@DelayListener(id = "bulk", queue = "bulk-orders", batch = "true", batchSize = "10", batchWait = "500ms")
+		void onOrders(List<Order> orders, List<DelayMessageContext> contexts) {
+			this.calls.incrementAndGet();
+			if (orders.size() != contexts.size()) {
+				this.mismatches.incrementAndGet();
+			}
+			this.received.add(orders);
+		}
+
+	}
+
+	static class BatchSizeWithoutBatch {
+
+		@DelayListener(queue = "orders", batchSize = "10")
+		void onOrder(Order order) {
+		}
+
+	}
+
+	static class ContextListWithoutBatch {
+
+		@DelayListener(queue = "orders")
+		void onOrder(Order order, List<DelayMessageContext> contexts) {
+		}
+
+	}
+
+	static class BatchOfOne {
+
+		@DelayListener(queue = "orders", batch = "true")
+		void onOrder(Order order) {
+		}
+
+	}
+
+	static class BatchWithOneContext {
+
+		@DelayListener(queue = "orders", batch = "true")
+		void onOrders(List<Order> orders, DelayMessageContext context) {
+		}
+
+	}
+
+	static class RawBatch {
+
+		@SuppressWarnings("rawtypes")
+		@DelayListener(queue = "orders", batch = "true")
+		void onOrders(List orders) {
 		}
 
 	}

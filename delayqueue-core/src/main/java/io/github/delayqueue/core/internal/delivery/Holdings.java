@@ -43,12 +43,17 @@ public final class Holdings {
 	/** Slots promised to reads under way, not yet held: they count as taken. */
 	private final AtomicInteger reserved = new AtomicInteger();
 
+	/** How many deliveries each partition's reader reads ahead. */
+	private final int readAhead;
+
 	/**
 	 * @param limit the most deliveries held at once
 	 * @param ordered whether the deliveries of a partition run one at a time
+	 * @param readAhead how many deliveries each partition's reader reads ahead
 	 */
-	Holdings(int limit, boolean ordered) {
+	Holdings(int limit, boolean ordered, int readAhead) {
 		this.limit = limit;
+		this.readAhead = readAhead;
 		this.waiting = WaitingLine.create(ordered);
 	}
 
@@ -65,6 +70,14 @@ public final class Holdings {
 
 	int limit() {
 		return this.limit;
+	}
+
+	/**
+	 * @return how many deliveries each partition's reader reads ahead: the prefetch, at
+	 * least a batch for a batch listener
+	 */
+	int readAhead() {
+		return this.readAhead;
 	}
 
 	/**

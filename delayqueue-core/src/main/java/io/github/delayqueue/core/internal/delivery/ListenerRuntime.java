@@ -32,7 +32,9 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.runtime.DaemonThreads;
 import io.github.delayqueue.core.internal.runtime.Failures;
+import io.github.delayqueue.core.listener.DelayBatchHandler;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
+import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 
@@ -61,6 +63,9 @@ public final class ListenerRuntime {
 	private final LeaseKeeper leases;
 
 	private final Processor processor;
+
+	/** How many messages each partition's reader reads ahead. */
+	private final int readAhead;
 
 	private final WorkerPool workers;
 
@@ -92,18 +97,42 @@ public final class ListenerRuntime {
 	 */
 	public ListenerRuntime(List<ListenerContext> partitions, Type payloadType, DelayMessageHandler<?> handler,
 			Runnable onConnected) {
+		this(partitions, payloadType, handler, null, onConnected);
+	}
+
+	/**
+	 * Creates the runtime of a listener of one message at a time, or of a batch listener;
+	 * nothing runs until {@link #start()}.
+	 * @param partitions the contexts of the queue's partitions, partition 0 first
+	 * @param payloadType the type payloads are decoded to
+	 * @param handler the handler of one message at a time, or {@code null}
+	 * @param batchHandler the batch handler, or {@code null}
+	 * @param onConnected runs each time a reader has connected, before it creates its
+	 * groups, and every second while it reads
+	 */
+	public ListenerRuntime(List<ListenerContext> partitions, Type payloadType, DelayMessageHandler<?> handler,
+			DelayBatchHandler<?> batchHandler, Runnable onConnected) {
+		if ((handler == null) == (batchHandler == null)) {
+			throw new IllegalArgumentException("Give either a handler or a batch handler");
+		}
 		this.context = partitions.get(0);
 		// grows when a change of the partition count leaves old partitions to drain
 		this.partitions = new CopyOnWriteArrayList<>(partitions);
 		this.layout = onConnected;
-		// the handlers are the container's; read-ahead is per partition, so that each
-		// partition's reader fetches batches
-		this.holdings = new Holdings(this.context.settings().limit(this.partitions.size()),
-				this.context.settings().ordered());
+		ListenerSettings settings = this.context.settings();
+		// a worker holds one message, or a batch; each partition's reader reads ahead
+		// its prefetch, at least a batch, so that it fetches batches
+		int perWorker = (batchHandler != null) ? settings.batchSize() : 1;
+		this.readAhead = (batchHandler != null) ? Math.max(settings.prefetch(), settings.batchSize())
+				: settings.prefetch();
+		this.holdings = new Holdings(settings.concurrency() * perWorker + this.readAhead * this.partitions.size(),
+				settings.ordered(), this.readAhead);
 		this.acker = new Acker(this.context, this.holdings);
 		this.leases = new LeaseKeeper(this.context, this.holdings, this::reading);
-		this.processor = new Processor(this.context, this.holdings, this.acker, payloadType, handler);
-		this.workers = new WorkerPool(this.context, this.holdings, this.processor);
+		this.processor = new Processor(this.context, this.holdings, this.acker, payloadType, handler,
+				(handler != null) ? handler.acceptsNullPayload() : batchHandler.acceptsNullPayload());
+		this.workers = new WorkerPool(this.context, this.holdings, this.processor, (batchHandler != null)
+				? new BatchProcessor(this.context, this.processor, this.holdings, batchHandler) : null);
 		this.leases.bind(this.processor, this.workers);
 		this.ownership = this.context.settings().exclusive() ? new PartitionOwnership(this, this.partitions) : null;
 		this.onConnected = (this.ownership != null) ? onConnected : () -> {
@@ -222,7 +251,7 @@ public final class ListenerRuntime {
 		}
 		this.partitions.add(partition);
 		// its read-ahead, as for the partitions known at the start
-		this.holdings.grow(this.context.settings().prefetch());
+		this.holdings.grow(this.readAhead);
 		if (this.ownership == null) {
 			open(number);
 		}

@@ -18,6 +18,8 @@ package io.github.delayqueue.core.internal.delivery;
 
 import java.lang.reflect.Type;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -45,6 +47,9 @@ final class Processor {
 
 	private static final Log logger = LogFactory.getLog(Processor.class);
 
+	/** What {@link #begin} returns for a delivery that does not reach the handler. */
+	static final Object SKIPPED = new Object();
+
 	private final ListenerContext context;
 
 	private final StartPermits permits;
@@ -55,19 +60,28 @@ final class Processor {
 
 	private final Type payloadType;
 
+	/** The handler of one message at a time; {@code null} for a batch listener's. */
 	private final DelayMessageHandler<Object> handler;
+
+	private final boolean acceptsNull;
 
 	private final Settlements settlements;
 
+	/**
+	 * @param handler the handler of one message at a time, {@code null} when a
+	 * {@link BatchProcessor} runs the handler
+	 * @param acceptsNull whether the handler accepts {@code null} payloads
+	 */
 	@SuppressWarnings("unchecked")
-	Processor(ListenerContext context, Holdings holdings, Acker acker, Type payloadType,
-			DelayMessageHandler<?> handler) {
+	Processor(ListenerContext context, Holdings holdings, Acker acker, Type payloadType, DelayMessageHandler<?> handler,
+			boolean acceptsNull) {
 		this.context = context;
 		this.permits = new StartPermits(context);
 		this.holdings = holdings;
 		this.acker = acker;
 		this.payloadType = payloadType;
 		this.handler = (DelayMessageHandler<Object>) handler;
+		this.acceptsNull = acceptsNull;
 		this.settlements = new Settlements(context, holdings, this.permits);
 	}
 
@@ -80,12 +94,44 @@ final class Processor {
 		}
 	}
 
+	/**
+	 * Runs the handler on one delivery, and settles it.
+	 * @param delivery the delivery a worker took
+	 * @param worker the worker
+	 */
 	void process(Delivery delivery, WorkerPool.Worker worker) {
-		if (!awaitStart(delivery, worker)) {
+		Object payload = begin(delivery, worker);
+		if (payload == SKIPPED) {
 			return;
 		}
+		Throwable failure = handle(payload, delivery);
+		while (failure != null) {
+			Duration backoff = inPlaceBackoff(delivery, failure);
+			if (backoff == null) {
+				break;
+			}
+			if (waitInPlace(List.of(delivery), backoff, worker).isEmpty()) {
+				return;
+			}
+			failure = handle(payload, delivery);
+		}
+		finish(delivery, failure);
+	}
+
+	/**
+	 * Takes a delivery up to its handler: waits for its start, marks it running, decodes
+	 * it and checks its expiry. One that cannot be decoded is dead-lettered, one that
+	 * expired is expired, one over its key's rate limit goes back to Redis.
+	 * @param delivery the delivery a worker took
+	 * @param worker the worker
+	 * @return its payload, or {@link #SKIPPED} when it does not reach the handler
+	 */
+	Object begin(Delivery delivery, WorkerPool.Worker worker) {
+		if (!awaitStart(delivery, worker)) {
+			return SKIPPED;
+		}
 		if (!delivery.start(worker)) {
-			return;
+			return SKIPPED;
 		}
 		Object payload;
 		try {
@@ -101,25 +147,25 @@ final class Processor {
 				}
 				delivery.inTrace(() -> this.settlements.deadLetter(delivery, ex));
 			}
-			return;
+			return SKIPPED;
 		}
 		if (expired(delivery)) {
 			if (delivery.settle()) {
 				delivery.inTrace(() -> this.settlements.expire(delivery));
 			}
-			return;
+			return SKIPPED;
 		}
-		Throwable failure = handle(payload, delivery);
-		while (failure != null) {
-			InPlace next = retryInPlace(delivery, failure, worker);
-			if (next == InPlace.LEFT) {
-				return;
-			}
-			if (next == InPlace.NO) {
-				break;
-			}
-			failure = handle(payload, delivery);
-		}
+		return payload;
+	}
+
+	/**
+	 * Settles a delivery whose handler ended: acknowledged when it returned, else
+	 * retried, snoozed or dead-lettered (see {@link Settlements#fail}). Nothing is done
+	 * when the watchdog gave it up meanwhile.
+	 * @param delivery the delivery
+	 * @param failure what the handler threw, {@code null} when it returned
+	 */
+	void finish(Delivery delivery, Throwable failure) {
 		if (!delivery.settle()) {
 			// given up by the watchdog while the handler ran
 			return;
@@ -134,8 +180,7 @@ final class Processor {
 		}
 		catch (RuntimeException | Error ex) {
 			// never hold a settled delivery: its entry stays pending, and recovery takes
-			// it
-			// after the visibility timeout
+			// it after the visibility timeout
 			this.holdings.finished(delivery);
 			Failures.logError(logger,
 					"Could not settle " + delivery + "; it is redelivered after the visibility timeout", ex);
@@ -163,11 +208,16 @@ final class Processor {
 		return false;
 	}
 
-	private Throwable handle(Object payload, Delivery delivery) {
+	/** Counts a delivery reaching its handler, with its lateness. */
+	void delivered(Delivery delivery) {
 		long lateness = this.context.clock().millis() - delivery.dueMillis;
 		this.context.observer()
 			.delivered(this.context.queue(), this.context.group(), delivery.attempt,
 					Duration.ofMillis(Math.max(0, lateness)));
+	}
+
+	private Throwable handle(Object payload, Delivery delivery) {
+		delivered(delivery);
 		Observation observation = observe(delivery);
 		// in scope while the handler runs: its logs carry the trace, its calls continue
 		// it
@@ -192,27 +242,12 @@ final class Processor {
 	}
 
 	/** Starts the observation of an attempt; the delivery keeps it for its log lines. */
-	private Observation observe(Delivery delivery) {
+	Observation observe(Delivery delivery) {
 		Observation observation = this.context.observations()
 			.process(this.context.queue(), this.context.group(), delivery.id(), delivery.attempt, delivery.headers())
 			.start();
 		delivery.observation = observation;
 		return observation;
-	}
-
-	private enum InPlace {
-
-		/** Run the handler again. */
-		AGAIN,
-
-		/** Settle the failure as usual: a retry through Redis, or a dead letter. */
-		NO,
-
-		/**
-		 * The delivery was left pending (the container stops) or given up: nothing to do.
-		 */
-		LEFT
-
 	}
 
 	/**
@@ -222,40 +257,64 @@ final class Processor {
 	 * Attempts made in place are counted in memory: if the container stops during the
 	 * backoff, the entry is left pending for the partition's next owner, which starts
 	 * again from the attempt recorded in Redis.
+	 * @return the backoff of the retry in place; {@code null} when the failure is settled
+	 * as usual (a retry through Redis, or a dead letter)
 	 */
-	private InPlace retryInPlace(Delivery delivery, Throwable failure, WorkerPool.Worker worker) {
+	Duration inPlaceBackoff(Delivery delivery, Throwable failure) {
 		RetryPolicy policy = this.context.settings().retryPolicy();
 		if (!this.context.settings().blockingRetries() || failure instanceof RateLimitedException
 				|| failure instanceof SnoozeException || !policy.isRetryable(failure)
 				|| delivery.attempt >= delivery.maxAttempts) {
-			return InPlace.NO;
+			return null;
 		}
 		Duration backoff = policy.backoff(delivery.attempt);
 		if (expiresWithin(delivery, backoff.toMillis())) {
 			// retries stop at expiry: the nack script expires it
-			return InPlace.NO;
+			return null;
 		}
 		delivery
 			.inTrace(() -> logger.warn("Attempt " + delivery.attempt + " of " + delivery.maxAttempts + " of message '"
 					+ delivery.messageId + "' (" + delivery.context.label() + ") failed, retrying in place in "
 					+ backoff.toMillis() + " ms (the messages of its partition wait): " + Failures.summary(failure)));
 		this.context.observer().retried(this.context.queue(), this.context.group(), delivery.processingTime(), failure);
+		return backoff;
+	}
+
+	/**
+	 * Waits out the backoff of deliveries retried in place, then counts their next
+	 * attempt. A delivery given up meanwhile, whose lease was lost, or whose worker
+	 * stops, is left pending (for the partition's next owner).
+	 * @return the deliveries to run again
+	 */
+	List<Delivery> waitInPlace(List<Delivery> deliveries, Duration backoff, WorkerPool.Worker worker) {
 		long until = System.nanoTime() + backoff.toNanos();
-		delivery.keepAliveUntilNanos = until + this.context.settings().leaseRenewalLimit().toNanos();
+		List<Delivery> waiting = new ArrayList<>(deliveries);
+		for (Delivery delivery : waiting) {
+			delivery.keepAliveUntilNanos = until + this.context.settings().leaseRenewalLimit().toNanos();
+		}
 		while (until - System.nanoTime() > 0) {
-			if (delivery.isSettled() || delivery.leaseLost || worker == null || !worker.active()) {
-				if (delivery.settle()) {
-					// stopping, or the entry went to another consumer: left pending
-					this.holdings.finished(delivery);
+			waiting.removeIf((delivery) -> {
+				if (delivery.isSettled() || delivery.leaseLost || worker == null || !worker.active()) {
+					if (delivery.settle()) {
+						// stopping, or the entry went to another consumer: left pending
+						this.holdings.finished(delivery);
+					}
+					return true;
 				}
-				return InPlace.LEFT;
+				return false;
+			});
+			if (waiting.isEmpty()) {
+				return waiting;
 			}
 			Settlements.sleep(Math.min(50, Math.max(1, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime()))));
 		}
-		delivery.attempt++;
-		delivery.startedNanos = System.nanoTime();
-		delivery.keepAliveUntilNanos = delivery.startedNanos + this.context.settings().leaseRenewalLimit().toNanos();
-		return InPlace.AGAIN;
+		for (Delivery delivery : waiting) {
+			delivery.attempt++;
+			delivery.startedNanos = System.nanoTime();
+			delivery.keepAliveUntilNanos = delivery.startedNanos
+					+ this.context.settings().leaseRenewalLimit().toNanos();
+		}
+		return waiting;
 	}
 
 	/**
@@ -308,7 +367,7 @@ final class Processor {
 			// a codec breaking its contract must not kill the worker thread
 			throw new MessageDecodingException("Cannot decode payload: " + Failures.summary(ex), ex);
 		}
-		if (payload == null && !this.handler.acceptsNullPayload()) {
+		if (payload == null && !this.acceptsNull) {
 			throw new MessageDecodingException("The payload decodes to null, and the handler does not accept null "
 					+ "(declare the payload parameter @Nullable to receive it)", null);
 		}

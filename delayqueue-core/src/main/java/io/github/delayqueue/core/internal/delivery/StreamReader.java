@@ -223,8 +223,7 @@ final class StreamReader implements SupervisedLoop.Job {
 	 * that recovery finds room while the read blocks.
 	 */
 	private int share() {
-		return Math.max(1,
-				Math.min(this.context.settings().prefetch(), this.holdings.limit() / (2 * this.readers.getAsInt())));
+		return Math.max(1, Math.min(this.holdings.readAhead(), this.holdings.limit() / (2 * this.readers.getAsInt())));
 	}
 
 	private int wanted(boolean history) {

@@ -16,6 +16,7 @@
 
 package io.github.delayqueue.core.internal.delivery;
 
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +49,9 @@ final class WorkerPool {
 
 	private final Processor processor;
 
+	/** Runs a batch listener's handler; {@code null} for one message at a time. */
+	private final BatchProcessor batches;
+
 	private final Executor executor;
 
 	private final AtomicLong abandoned = new AtomicLong();
@@ -57,10 +61,11 @@ final class WorkerPool {
 	/** Workers counted against the concurrency: started and not ended or abandoned. */
 	private int live;
 
-	WorkerPool(ListenerContext context, Holdings holdings, Processor processor) {
+	WorkerPool(ListenerContext context, Holdings holdings, Processor processor, BatchProcessor batches) {
 		this.context = context;
 		this.holdings = holdings;
 		this.processor = processor;
+		this.batches = batches;
 		if (context.settings().executor() != null) {
 			this.executor = context.settings().executor();
 		}
@@ -227,11 +232,16 @@ final class WorkerPool {
 					}
 					Delivery delivery = WorkerPool.this.holdings.next(POLL_MILLIS);
 					if (delivery != null) {
-						try {
-							WorkerPool.this.processor.process(delivery, this);
+						if (WorkerPool.this.batches != null) {
+							runBatch(delivery);
 						}
-						finally {
-							WorkerPool.this.holdings.done(delivery);
+						else {
+							try {
+								WorkerPool.this.processor.process(delivery, this);
+							}
+							finally {
+								WorkerPool.this.holdings.done(delivery);
+							}
 						}
 					}
 				}
@@ -245,6 +255,17 @@ final class WorkerPool {
 				if (!normal) {
 					ended(this, death);
 				}
+			}
+		}
+
+		private void runBatch(Delivery first) {
+			List<Delivery> batch = List.of(first);
+			try {
+				batch = WorkerPool.this.batches.gather(first, this);
+				WorkerPool.this.batches.process(batch, this);
+			}
+			finally {
+				batch.forEach(WorkerPool.this.holdings::done);
 			}
 		}
 

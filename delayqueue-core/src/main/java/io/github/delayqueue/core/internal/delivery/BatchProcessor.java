@@ -1,0 +1,213 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.internal.delivery;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.github.delayqueue.core.listener.BatchFailedException;
+import io.github.delayqueue.core.listener.DelayBatchHandler;
+import io.github.delayqueue.core.listener.DelayMessageContext;
+import io.github.delayqueue.core.listener.SnoozeException;
+import io.micrometer.observation.Observation;
+
+/**
+ * Runs a batch listener's handler: a worker that took a delivery gathers up to
+ * {@code batchSize} more waiting ones for at most {@code batchWait}; each is taken up to
+ * the handler as one message would be ({@link Processor#begin}: its start permit, its
+ * decoding, its expiry); the handler runs once on those that reached it; each is then
+ * settled on its own ({@link Processor#finish}): acknowledged, or failed as the handler
+ * said. In ordered mode the waiting line gives a worker at most one delivery per
+ * partition until it is done, so a batch never holds two messages of one key; failures
+ * retried in place run again as a smaller batch.
+ */
+final class BatchProcessor {
+
+	private static final long GATHER_STEP_MILLIS = 100;
+
+	private final ListenerContext context;
+
+	private final Processor processor;
+
+	private final Holdings holdings;
+
+	private final DelayBatchHandler<Object> handler;
+
+	@SuppressWarnings("unchecked")
+	BatchProcessor(ListenerContext context, Processor processor, Holdings holdings, DelayBatchHandler<?> handler) {
+		this.context = context;
+		this.processor = processor;
+		this.holdings = holdings;
+		this.handler = (DelayBatchHandler<Object>) handler;
+	}
+
+	/**
+	 * Gathers a batch: the delivery a worker took, then those waiting, until the batch is
+	 * full, the batch wait passed, or the worker is to stop.
+	 * @param first the delivery the worker took
+	 * @param worker the worker
+	 * @return the batch, {@code first} first
+	 */
+	List<Delivery> gather(Delivery first, WorkerPool.Worker worker) {
+		int size = this.context.settings().batchSize();
+		List<Delivery> batch = new ArrayList<>(Math.min(size, 256));
+		batch.add(first);
+		long deadline = System.nanoTime() + this.context.settings().batchWait().toNanos();
+		while (batch.size() < size) {
+			long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+			// in steps, so that a stop does not wait for a long batch wait
+			Delivery next = this.holdings.next(Math.max(0, Math.min(left, GATHER_STEP_MILLIS)));
+			if (next != null) {
+				batch.add(next);
+			}
+			else if (left <= 0 || !worker.active()) {
+				break;
+			}
+		}
+		return batch;
+	}
+
+	/**
+	 * Runs the handler on a batch and settles each of its deliveries.
+	 * @param batch the deliveries a worker gathered
+	 * @param worker the worker
+	 */
+	void process(List<Delivery> batch, WorkerPool.Worker worker) {
+		List<Delivery> running = new ArrayList<>(batch.size());
+		List<Object> payloads = new ArrayList<>(batch.size());
+		for (Delivery delivery : batch) {
+			Object payload = this.processor.begin(delivery, worker);
+			if (payload != Processor.SKIPPED) {
+				running.add(delivery);
+				payloads.add(payload);
+			}
+		}
+		while (!running.isEmpty()) {
+			Map<Delivery, Throwable> failures = handle(running, payloads);
+			List<Delivery> again = new ArrayList<>();
+			List<Object> againPayloads = new ArrayList<>();
+			Duration backoff = Duration.ZERO;
+			for (int i = 0; i < running.size(); i++) {
+				Delivery delivery = running.get(i);
+				Throwable failure = failures.get(delivery);
+				Duration inPlace = (failure != null) ? this.processor.inPlaceBackoff(delivery, failure) : null;
+				if (inPlace == null) {
+					this.processor.finish(delivery, failure);
+					// in ordered mode its partition's next message may run now
+					this.holdings.done(delivery);
+				}
+				else {
+					again.add(delivery);
+					againPayloads.add(payloads.get(i));
+					backoff = (inPlace.compareTo(backoff) > 0) ? inPlace : backoff;
+				}
+			}
+			if (again.isEmpty()) {
+				return;
+			}
+			running = this.processor.waitInPlace(again, backoff, worker);
+			payloads = new ArrayList<>();
+			for (Delivery delivery : running) {
+				payloads.add(againPayloads.get(again.indexOf(delivery)));
+			}
+		}
+	}
+
+	/**
+	 * Runs the handler once.
+	 * @return the deliveries that failed, with why; empty when the handler returned
+	 */
+	private Map<Delivery, Throwable> handle(List<Delivery> running, List<Object> payloads) {
+		List<Map<String, String>> headers = new ArrayList<>(running.size());
+		for (Delivery delivery : running) {
+			this.processor.delivered(delivery);
+			headers.add(delivery.headers());
+		}
+		Observation observation = this.context.observations()
+			.processBatch(this.context.queue(), this.context.group(), headers)
+			.start();
+		for (Delivery delivery : running) {
+			// the library's lines about each message carry the batch's trace
+			delivery.observation = observation;
+		}
+		Observation.Scope scope = observation.openScope();
+		try {
+			this.handler.handle(Collections.unmodifiableList(new ArrayList<>(payloads)),
+					List.<DelayMessageContext>copyOf(running));
+			return Map.of();
+		}
+		catch (BatchFailedException ex) {
+			Map<Delivery, Throwable> failed = failed(running, ex);
+			if (failed.values().stream().anyMatch((failure) -> !(failure instanceof SnoozeException))) {
+				observation.error(ex);
+			}
+			return failed;
+		}
+		catch (Throwable ex) {
+			// a snooze is an outcome the handler chose, not an error of its attempt
+			if (!(ex instanceof SnoozeException)) {
+				observation.error(ex);
+			}
+			return all(running, ex);
+		}
+		finally {
+			scope.close();
+			observation.stop();
+			// the handler's interrupt must not end the worker or fail the acks
+			Thread.interrupted();
+		}
+	}
+
+	/**
+	 * The messages a {@link BatchFailedException} names; every message of the batch when
+	 * it names none, or one outside the batch.
+	 */
+	private Map<Delivery, Throwable> failed(List<Delivery> running, BatchFailedException ex) {
+		Map<Integer, Throwable> named = ex.getFailures();
+		if (named == null || named.isEmpty()) {
+			return all(running, new IllegalStateException(
+					"The batch handler threw a BatchFailedException naming no message; the whole batch failed", ex));
+		}
+		Map<Delivery, Throwable> failed = new IdentityHashMap<>();
+		for (Map.Entry<Integer, Throwable> failure : named.entrySet()) {
+			Integer index = failure.getKey();
+			if (index == null || index < 0 || index >= running.size()) {
+				return all(running,
+						new IllegalStateException("The batch handler named message " + index
+								+ " as failed, outside the " + "batch of " + running.size() + " (indexes 0 to "
+								+ (running.size() - 1) + "); the whole batch failed", ex));
+			}
+			Throwable cause = failure.getValue();
+			failed.put(running.get(index), (cause != null) ? cause : ex);
+		}
+		return failed;
+	}
+
+	private static Map<Delivery, Throwable> all(List<Delivery> running, Throwable failure) {
+		Map<Delivery, Throwable> failed = new IdentityHashMap<>();
+		for (Delivery delivery : running) {
+			failed.put(delivery, failure);
+		}
+		return failed;
+	}
+
+}
