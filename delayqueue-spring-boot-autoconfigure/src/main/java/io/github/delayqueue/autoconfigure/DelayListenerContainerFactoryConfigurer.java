@@ -124,6 +124,8 @@ public class DelayListenerContainerFactoryConfigurer {
 		map.map("blocking-retries", source.getBlockingRetries(), settings::blockingRetries);
 		map.map("discard-expired", source.getDiscardExpired(), settings::discardExpired);
 		map.map("max-snoozes", source.getMaxSnoozes(), settings::maxSnoozes);
+		map.map("batch-size", source.getBatchSize(), settings::batchSize);
+		map.map("batch-wait", source.getBatchWait(), settings::batchWait);
 		map.map("max-attempts", source.getMaxAttempts(), settings::maxAttempts);
 		ListenerProperties.Retry retry = source.getRetry();
 		map.map("retry.max-attempts", retry.getMaxAttempts(), settings::maxAttempts);

@@ -194,6 +194,35 @@ public class ListenerProperties {
 	 */
 	private Integer maxSnoozes;
 
+	/**
+	 * For a batch listener (@DelayListener(batch = "true")), the most messages per call
+	 * (default 100, at most 10000). Listeners of one message at a time ignore it.
+	 */
+	private Integer batchSize;
+
+	/**
+	 * For a batch listener, how long a worker holding fewer than batch-size messages
+	 * waits for more before it calls the handler (default 0: it takes what is waiting).
+	 * Listeners of one message at a time ignore it.
+	 */
+	private Duration batchWait;
+
+	public Integer getBatchSize() {
+		return this.batchSize;
+	}
+
+	public void setBatchSize(Integer batchSize) {
+		this.batchSize = batchSize;
+	}
+
+	public Duration getBatchWait() {
+		return this.batchWait;
+	}
+
+	public void setBatchWait(Duration batchWait) {
+		this.batchWait = batchWait;
+	}
+
 	public Integer getMaxSnoozes() {
 		return this.maxSnoozes;
 	}

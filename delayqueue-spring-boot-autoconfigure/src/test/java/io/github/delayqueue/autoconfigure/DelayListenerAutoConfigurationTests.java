@@ -103,11 +103,14 @@ class DelayListenerAutoConfigurationTests {
 					"delayqueue.queues.orders.retry.max-attempts=10",
 					"delayqueue.queues.orders.retry.initial-backoff=3s",
 					"delayqueue.queues.orders.dead-letter-retention=2d", "delayqueue.queues.invoices.concurrency=8",
-					"delayqueue.queues.invoices.auto-startup=false")
+					"delayqueue.queues.invoices.auto-startup=false", "delayqueue.listener.batch-wait=50ms",
+					"delayqueue.queues.orders.batch-size=500")
 			.run((context) -> {
 				DelayListenerEndpointRegistry registry = context.getBean(DelayListenerEndpointRegistry.class);
 				ListenerSettings orders = registry.getListenerContainer("orders").settings();
 				assertThat(orders.concurrency()).isEqualTo(6);
+				assertThat(orders.batchSize()).isEqualTo(500);
+				assertThat(orders.batchWait()).isEqualTo(Duration.ofMillis(50));
 				assertThat(orders.retryPolicy().maxAttempts()).isEqualTo(10);
 				assertThat(orders.retryPolicy().initialBackoff()).isEqualTo(Duration.ofSeconds(3));
 				assertThat(orders.deadLetterRetention()).isEqualTo(Duration.ofDays(2));

@@ -181,6 +181,10 @@ class DelayQueueAutoConfigurationTests {
 		this.runner.withPropertyValues("delayqueue.listener.concurrency=0")
 			.run((context) -> assertThat(context).getFailure()
 				.hasStackTraceContaining("delayqueue.listener.concurrency: Concurrency must be at least 1, but was 0"));
+		this.runner.withPropertyValues("delayqueue.listener.batch-size=0")
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining(
+						"delayqueue.listener.batch-size: Batch size must be from 1 to 10000, but was 0"));
 		this.runner.withPropertyValues("delayqueue.listener.retry.jitter=2")
 			.run((context) -> assertThat(context).getFailure()
 				.hasStackTraceContaining("delayqueue.listener.retry: Jitter must be between 0 and 1, but was 2.0"));
