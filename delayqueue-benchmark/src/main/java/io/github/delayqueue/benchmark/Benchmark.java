@@ -49,7 +49,10 @@ public final class Benchmark {
 	private static final String USAGE = """
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-			  scenarios: burst | spread | memory | sends | large | scale | idle | pause | rate | dashboard | priority | fairness | outbox | outage | cluster | all | smoke
+			  scenarios: burst | batch | spread | memory | sends | large | scale | idle | pause | rate | dashboard | priority | fairness | outbox | outage | cluster | all | smoke
+			  batch              burst drained by a batch listener of --batch-size B (100) messages per call,
+			                     --concurrency (4) batches at once, then by a listener of one message at a time
+			                     (concurrency 64), in one run: drain rate, Redis commands, Redis and JVM CPU per message
 			  sends              --n (50000) single send calls from --threads (64) threads, each message an hour
 			                     ahead: sends/s, Redis commands per message
 			  large              --n (10000000) messages sent far enough ahead for the far tier, due one after
@@ -118,6 +121,11 @@ public final class Benchmark {
 		List<Map<String, Object>> results = new ArrayList<>();
 		switch (scenario) {
 			case "burst" -> results.add(scenarios.burst(or(n, 20_000), or(concurrency, 64)));
+			case "batch" -> {
+				int batchSize = Integer.parseInt(options.getOrDefault("batch-size", "100"));
+				results.add(scenarios.burst(or(n, 20_000), or(concurrency, 4), 1, batchSize));
+				results.add(scenarios.burst(or(n, 20_000), 64, 1, 0));
+			}
 			case "spread" -> results.add(scenarios.spread(or(n, 2_000), or(concurrency, 8)));
 			case "memory" -> results.add(sendScenarios.memory(or(n, 100_000)));
 			case "large" -> results.add(new LargeScenario(factory, scenarios).run(or(n, 10_000_000),
@@ -163,6 +171,8 @@ public final class Benchmark {
 				results.add(new DashboardScenario(factory, scenarios).run(2000));
 				results.add(new PriorityScenario(factory, scenarios).run(2000, 8));
 				results.add(new FairnessScenario(factory, scenarios).run(2000, 8));
+				// a batch listener: batches of 50, 2 at once
+				results.add(scenarios.burst(or(n, 500), 2, 1, 50));
 				if (options.containsKey("jdbc") || io.github.delayqueue.test.DatabaseServer
 					.isAvailable(io.github.delayqueue.test.DatabaseServer.Kind.POSTGRESQL)) {
 					results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(500, 4));

@@ -35,6 +35,7 @@ import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.SendResult;
+import io.github.delayqueue.core.listener.DelayMessageContext;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -98,6 +99,16 @@ final class Scenarios {
 	 * also reports each master's share of the commands Redis executed during the run.
 	 */
 	Map<String, Object> burst(int n, int concurrency, int partitions) throws InterruptedException {
+		return burst(n, concurrency, partitions, 0);
+	}
+
+	/**
+	 * The burst scenario, drained by a batch listener of {@code batchSize} messages per
+	 * call ({@code concurrency} batches at once), or, with 0, by a listener of one
+	 * message at a time. Reports the Redis CPU and the JVM's process CPU per message,
+	 * send to ack.
+	 */
+	Map<String, Object> burst(int n, int concurrency, int partitions, int batchSize) throws InterruptedException {
 		flush();
 		RedisClock clock = RedisClock.measure(this.connectionFactory);
 		Latencies lateness = new Latencies(n);
@@ -119,20 +130,29 @@ final class Scenarios {
 			.observer(observer)
 			.partitions(QUEUE, partitions)
 			.build()) {
-			DelayQueueListenerContainer container = engine
-				.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
-					if (measuring.get()) {
-						lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
-					}
-				})
-				.concurrency(concurrency)
-				.build();
+			DelayQueueListenerContainer.Builder<Order> builder = (batchSize > 0)
+					? engine.batchListenerContainer(QUEUE, "bench", Order.class, (orders, contexts) -> {
+						if (measuring.get()) {
+							long now = clock.nowMicros();
+							for (DelayMessageContext context : contexts) {
+								lateness.record(now - context.dueTime().toEpochMilli() * 1000);
+							}
+						}
+					}).batchSize(batchSize)
+					: engine.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
+						if (measuring.get()) {
+							lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
+						}
+					});
+			DelayQueueListenerContainer container = builder.concurrency(concurrency).build();
 			container.start();
 			try {
 				warmUp(engine);
 				measuring.set(true);
 				List<Long> perMasterBefore = commandsPerMaster();
 				CommandCount count = countCommands();
+				long redisCpuBefore = redisCpuMicros();
+				long jvmCpuBefore = jvmCpuNanos();
 				long lead = 3000 + n / 25;
 				Instant due = Instant.ofEpochMilli(clock.nowMillis() + lead);
 				long start = System.nanoTime();
@@ -141,12 +161,17 @@ final class Scenarios {
 				double sendSeconds = (System.nanoTime() - start) / 1e9;
 				boolean complete = done.await(lead + 120_000, TimeUnit.MILLISECONDS);
 				double drainSeconds = (lastAck.get() - due.toEpochMilli() * 1000) / 1e6;
+				long redisCpu = redisCpuMicros() - redisCpuBefore;
+				long jvmCpu = jvmCpuNanos() - jvmCpuBefore;
 				CommandsRun commands = count.since();
 				List<Long> perMasterAfter = commandsPerMaster();
 				Map<String, Object> result = new LinkedHashMap<>();
 				result.put("scenario", "burst");
 				result.put("n", n);
 				result.put("concurrency", concurrency);
+				result.put("batch_size", batchSize);
+				result.put("redis_cpu_us_per_message", round(redisCpu / (double) n));
+				result.put("jvm_cpu_us_per_message", round(jvmCpu / 1000.0 / n));
 				result.put("enqueue_per_s", round(n / sendSeconds));
 				result.put("drain_per_s", round(acked.get() / drainSeconds));
 				putLateness(result, lateness);
@@ -367,6 +392,20 @@ final class Scenarios {
 					ServerInfo.callsPerMessage(this.callsBefore, this.callsAfter, n));
 		}
 
+	}
+
+	/** The CPU (system and user) every master has used, in microseconds. */
+	private long redisCpuMicros() {
+		return sum(ServerInfo.perMaster(this.connectionFactory, "cpu",
+				(info) -> Math.round((Double.parseDouble(info.getProperty("used_cpu_sys"))
+						+ Double.parseDouble(info.getProperty("used_cpu_user"))) * 1e6)));
+	}
+
+	/** The CPU time of this JVM's process, in nanoseconds. */
+	private static long jvmCpuNanos() {
+		java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory
+			.getOperatingSystemMXBean();
+		return (os instanceof com.sun.management.OperatingSystemMXBean sun) ? sun.getProcessCpuTime() : 0;
 	}
 
 	private long commandsProcessed() {

@@ -68,14 +68,21 @@ class BenchmarkSmokeTests {
 		assertThat(results.get(8)).containsEntry("fair_complete", true).containsEntry("plain_complete", true);
 		assertThat((int) results.get(8).get("fair_starts_before_other_keys_max")).isLessThanOrEqualTo(2 * 8 * 11);
 		assertThat((int) results.get(8).get("plain_starts_before_other_keys_max")).isGreaterThan(1900);
+		// the burst drained by a batch listener
+		assertThat(results.get(9)).containsEntry("scenario", "burst")
+			.containsEntry("batch_size", 50)
+			.containsEntry("complete", true)
+			.containsEntry("acked", 200);
+		assertThat((double) results.get(9).get("redis_cpu_us_per_message")).isPositive();
+		assertThat((double) results.get(9).get("jvm_cpu_us_per_message")).isPositive();
 		// 500 transactions from 4 threads on PostgreSQL, where the machine has it
 		if (DatabaseServer.isAvailable(DatabaseServer.Kind.POSTGRESQL)) {
-			assertThat(results.get(9)).containsEntry("scenario", "outbox")
+			assertThat(results.get(10)).containsEntry("scenario", "outbox")
 				.containsEntry("after_commit_in_redis", 500)
 				.containsEntry("outbox_in_redis", 500);
 		}
 		else {
-			assertThat(results).hasSize(9);
+			assertThat(results).hasSize(11);
 		}
 	}
 
