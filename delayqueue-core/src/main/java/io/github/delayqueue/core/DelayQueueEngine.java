@@ -74,7 +74,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.admin = new DelayQueueAdmin(this.parts.admin(), new DelaySchedules(this.parts.sends(), this::keys));
 		this.outbox = (settings.outboxDataSource() != null) ? new DelayQueueOutbox(this.template::sendPrepared,
 				settings.outboxDataSource(), settings.outboxTable(), settings.outboxInitializeSchema(),
-				settings.outboxPollInterval(), settings.outboxBatchSize(), clock()) : null;
+				settings.outboxPollInterval(), settings.outboxBatchSize(), settings.outboxRelayWorkers(), clock())
+				: null;
 		if (this.outbox != null) {
 			this.outbox.start();
 		}

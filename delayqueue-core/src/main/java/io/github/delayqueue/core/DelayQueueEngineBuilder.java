@@ -235,6 +235,19 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
+	 * How many relay workers move the outbox's rows on this instance (default 2). Each
+	 * takes the rows of its share of the message ids (a hash of the id), so the rows of
+	 * one message id are sent in their commit order by one worker, while the workers'
+	 * database and Redis calls overlap.
+	 * @param workers from 1 to 16
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder outboxRelayWorkers(int workers) {
+		this.settings.setOutboxRelayWorkers(workers);
+		return this;
+	}
+
+	/**
 	 * The most rows the relay moves per database transaction (default 500).
 	 * @param size from 1 to 10,000
 	 * @return this builder

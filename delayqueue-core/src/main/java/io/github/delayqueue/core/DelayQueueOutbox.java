@@ -73,18 +73,24 @@ public final class DelayQueueOutbox {
 
 	private final Clock clock;
 
-	private final OutboxRelay relayJob;
+	/** The relay's workers, each taking its share of the message ids. */
+	private final List<OutboxRelay> relayJobs = new ArrayList<>();
 
-	private final SupervisedLoop relay;
+	private final List<SupervisedLoop> relays = new ArrayList<>();
 
 	DelayQueueOutbox(Function<List<Prepared>, List<SendResult>> send, DataSource dataSource, String table,
-			boolean initializeSchema, Duration pollInterval, int batchSize, Clock clock) {
+			boolean initializeSchema, Duration pollInterval, int batchSize, int workers, Clock clock) {
 		this.dataSource = dataSource;
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.table = table;
 		this.clock = clock;
-		this.relayJob = new OutboxRelay(send, dataSource, table, batchSize, pollInterval.toNanos(), clock);
-		this.relay = new SupervisedLoop("outbox relay of table " + table, "delayqueue-outbox-relay", this.relayJob);
+		for (int worker = 0; worker < workers; worker++) {
+			OutboxRelay job = new OutboxRelay(send, dataSource, table, batchSize, pollInterval.toNanos(), clock, worker,
+					workers);
+			this.relayJobs.add(job);
+			this.relays.add(new SupervisedLoop("outbox relay " + (worker + 1) + " of " + workers + " of table " + table,
+					"delayqueue-outbox-relay-" + (worker + 1), job));
+		}
 		check(initializeSchema);
 	}
 
@@ -109,7 +115,7 @@ public final class DelayQueueOutbox {
 	private void check(boolean initializeSchema) {
 		try (Connection connection = this.dataSource.getConnection()) {
 			OutboxDialect found = OutboxDialect.of(connection);
-			this.relayJob.dialect(found);
+			this.relayJobs.forEach((job) -> job.dialect(found));
 			if (initializeSchema) {
 				try (Statement statement = connection.createStatement()) {
 					statement.execute(found.ddl(this.table));
@@ -165,22 +171,35 @@ public final class DelayQueueOutbox {
 	 * @return whether it is
 	 */
 	public boolean isHealthy() {
-		return this.relay.isServing() && this.relayJob.lastFailure() == null;
+		return this.relays.stream().allMatch(SupervisedLoop::isServing) && lastFailure() == null;
 	}
 
 	/**
 	 * @return why the relay's last step failed, or {@code null} when it did not
 	 */
 	public Throwable lastFailure() {
-		return this.relayJob.lastFailure();
+		for (OutboxRelay job : this.relayJobs) {
+			Throwable failure = job.lastFailure();
+			if (failure != null) {
+				return failure;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * @return how many relay workers move this instance's rows
+	 */
+	public int relayWorkers() {
+		return this.relays.size();
 	}
 
 	void start() {
-		this.relay.start();
+		this.relays.forEach(SupervisedLoop::start);
 	}
 
 	void stop() {
-		this.relay.stop(Duration.ofSeconds(10));
+		this.relays.forEach((relay) -> relay.stop(Duration.ofSeconds(10)));
 	}
 
 	/**
@@ -217,7 +236,7 @@ public final class DelayQueueOutbox {
 
 			@Override
 			public void afterCommit() {
-				DelayQueueOutbox.this.relay.wake();
+				DelayQueueOutbox.this.relays.forEach(SupervisedLoop::wake);
 			}
 
 		});

@@ -258,6 +258,53 @@ abstract class OutboxContract extends QueueTestFixture {
 	}
 
 	@Test
+	void withSeveralRelayWorkersTheRowsOfOneMessageIdKeepTheirOrder() throws Exception {
+		// small batches and 4 workers: one id's rows fall in many batches, which run at
+		// once; each id's replacements must still reach Redis in their commit order
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
+			.outbox(this.dataSource)
+			.outboxInitializeSchema(true)
+			.outboxPollInterval(Duration.ofMillis(20))
+			.outboxBatchSize(3)
+			.outboxRelayWorkers(4));
+		assertThat(engine.outbox().relayWorkers()).isEqualTo(4);
+		int ids = 24;
+		int versions = 12;
+		ExecutorService threads = Executors.newFixedThreadPool(8);
+		try {
+			List<java.util.concurrent.Future<?>> writers = new ArrayList<>();
+			for (int i = 0; i < ids; i++) {
+				String id = "debounced-" + i;
+				writers.add(threads.submit(() -> {
+					for (int version = 0; version < versions; version++) {
+						DelayMessage<String> message = DelayMessage.builder(id + "#" + version)
+							.queue(this.queue)
+							.id(id)
+							.delay(Duration.ofHours(1).plusSeconds(version))
+							.replaceExisting()
+							.build();
+						this.transactions.executeWithoutResult((status) -> engine.template().sendWithOutbox(message));
+					}
+					return null;
+				}));
+			}
+			for (java.util.concurrent.Future<?> writer : writers) {
+				writer.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+		await().atMost(WAIT).until(() -> rows() == 0);
+		for (int i = 0; i < ids; i++) {
+			ScheduledMessage scheduled = engine.admin().scheduledMessage(this.queue, "debounced-" + i).orElseThrow();
+			// the last version won: the one committed last
+			assertThat(new String(scheduled.payload(), java.nio.charset.StandardCharsets.UTF_8)).as("debounced-" + i)
+				.contains("debounced-" + i + "#" + (versions - 1));
+		}
+	}
+
+	@Test
 	void aRowThatCannotBeSentDoesNotHoldUpTheOthers() {
 		DelayQueueEngine engine = engine();
 		// a row written by hand, with a queue name no engine sends to: oldest of all
@@ -366,6 +413,9 @@ abstract class OutboxContract extends QueueTestFixture {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory).outboxTable("orders; DROP TABLE x"))
 			.withMessageContaining("Outbox table name must be letters, digits and '_'");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory).outboxRelayWorkers(0))
+			.withMessage("Outbox relay workers must be between 1 and 16, but was 0");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory).sendThroughOutbox(true).build())
 			.withMessageContaining("sendThroughOutbox needs an outbox");

@@ -242,6 +242,7 @@ public final class DelayQueueAutoConfiguration {
 				.outboxInitializeSchema(outbox.isInitializeSchema())
 				.outboxPollInterval(outbox.getPollInterval())
 				.outboxBatchSize(outbox.getBatchSize())
+				.outboxRelayWorkers(outbox.getRelayWorkers())
 				.sendThroughOutbox(true);
 		}
 		catch (IllegalArgumentException ex) {

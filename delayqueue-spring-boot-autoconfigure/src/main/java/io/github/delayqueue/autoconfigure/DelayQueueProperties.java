@@ -456,6 +456,20 @@ public class DelayQueueProperties {
 		 */
 		private int batchSize = 500;
 
+		/**
+		 * How many relay workers move the rows on each instance (1 to 16). Each takes its
+		 * share of the message ids, so one id's rows keep their order.
+		 */
+		private int relayWorkers = 2;
+
+		public int getRelayWorkers() {
+			return this.relayWorkers;
+		}
+
+		public void setRelayWorkers(int relayWorkers) {
+			this.relayWorkers = relayWorkers;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}

@@ -66,9 +66,10 @@ class OutboxAutoConfigurationTests {
 	void sendsInATransactionGoThroughTheOutbox() {
 		this.runner
 			.withPropertyValues("delayqueue.outbox.enabled=true", "delayqueue.outbox.initialize-schema=true",
-					"delayqueue.outbox.poll-interval=100ms")
+					"delayqueue.outbox.poll-interval=100ms", "delayqueue.outbox.relay-workers=3")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(DelayQueueEngine.class).outbox().relayWorkers()).isEqualTo(3);
 				DelayQueueTemplate template = context.getBean(DelayQueueTemplate.class);
 				TransactionTemplate transactions = new TransactionTemplate(
 						context.getBean(DataSourceTransactionManager.class));

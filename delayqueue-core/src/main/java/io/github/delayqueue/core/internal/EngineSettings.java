@@ -86,6 +86,8 @@ public final class EngineSettings {
 
 	private int outboxBatchSize = 500;
 
+	private int outboxRelayWorkers = 2;
+
 	private boolean sendThroughOutbox;
 
 	private DelayQueueObservations observations = DelayQueueObservations.NOOP;
@@ -197,6 +199,13 @@ public final class EngineSettings {
 		this.outboxPollInterval = interval;
 	}
 
+	public void setOutboxRelayWorkers(int workers) {
+		if (workers < 1 || workers > 16) {
+			throw new IllegalArgumentException("Outbox relay workers must be between 1 and 16, but was " + workers);
+		}
+		this.outboxRelayWorkers = workers;
+	}
+
 	public void setOutboxBatchSize(int size) {
 		if (size < 1 || size > 10_000) {
 			throw new IllegalArgumentException("Outbox batch size must be between 1 and 10000, but was " + size);
@@ -245,6 +254,7 @@ public final class EngineSettings {
 		copy.outboxInitializeSchema = this.outboxInitializeSchema;
 		copy.outboxPollInterval = this.outboxPollInterval;
 		copy.outboxBatchSize = this.outboxBatchSize;
+		copy.outboxRelayWorkers = this.outboxRelayWorkers;
 		copy.sendThroughOutbox = this.sendThroughOutbox;
 		copy.observations = this.observations;
 		copy.asyncExecutor = this.asyncExecutor;
@@ -372,6 +382,10 @@ public final class EngineSettings {
 
 	public int outboxBatchSize() {
 		return this.outboxBatchSize;
+	}
+
+	public int outboxRelayWorkers() {
+		return this.outboxRelayWorkers;
 	}
 
 	public boolean sendThroughOutbox() {

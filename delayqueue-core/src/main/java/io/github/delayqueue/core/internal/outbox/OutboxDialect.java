@@ -98,8 +98,36 @@ public enum OutboxDialect {
 	 * Takes the oldest rows due for a send, locked, skipping those another relay holds.
 	 */
 	public String select(String table) {
+		return select(table, 0, 1);
+	}
+
+	/**
+	 * Takes the oldest rows due for a send of one worker's share of the message ids,
+	 * locked, skipping those another relay holds.
+	 * @param table the table
+	 * @param worker the worker, from 0
+	 * @param workers how many workers share the table
+	 * @return the statement
+	 */
+	public String select(String table, int worker, int workers) {
+		String share = (workers > 1) ? " AND " + idHash() + " % " + workers + " = " + worker : "";
 		return "SELECT seq, queue_name, message_id, message_key, envelope, due_at, send_mode FROM " + table
-				+ " WHERE retry_at <= ? ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED";
+				+ " WHERE retry_at <= ?" + share + " ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED";
+	}
+
+	/**
+	 * A non-negative hash of a row's message id, the same for every instance: which
+	 * worker's share the row is.
+	 */
+	private String idHash() {
+		return switch (this) {
+			// hashtext is PostgreSQL's own text hash (int4, may be negative)
+			case POSTGRESQL -> "(hashtext(message_id) & 2147483647)";
+			// unsigned 32 bits
+			case MARIADB -> "CRC32(message_id)";
+			// 0 to 4294967295
+			case H2 -> "ORA_HASH(message_id)";
+		};
 	}
 
 }

@@ -78,12 +78,31 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 
 	private final Clock clock;
 
+	/** This worker's number, from 0, and how many share the table on this instance. */
+	private final int worker;
+
+	private final int workers;
+
 	private volatile OutboxDialect dialect;
 
 	private volatile Throwable lastFailure;
 
 	public OutboxRelay(Function<List<Prepared>, List<SendResult>> send, DataSource dataSource, String table,
 			int batchSize, long pollNanos, Clock clock) {
+		this(send, dataSource, table, batchSize, pollNanos, clock, 0, 1);
+	}
+
+	/**
+	 * A worker of the relay: it takes the rows of its share of the message ids only (a
+	 * hash of the id, modulo {@code workers}), so that the rows of one id are sent by one
+	 * worker, in their order.
+	 * @param worker this worker's number, from 0
+	 * @param workers how many workers share the table on this instance
+	 */
+	public OutboxRelay(Function<List<Prepared>, List<SendResult>> send, DataSource dataSource, String table,
+			int batchSize, long pollNanos, Clock clock, int worker, int workers) {
+		this.worker = worker;
+		this.workers = workers;
 		this.send = send;
 		this.dataSource = dataSource;
 		this.table = table;
@@ -158,7 +177,8 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 	private int relay(Connection connection) throws SQLException {
 		List<Long> seqs = new ArrayList<>();
 		List<Prepared> prepared = new ArrayList<>();
-		try (PreparedStatement select = connection.prepareStatement(this.dialect.select(this.table))) {
+		try (PreparedStatement select = connection
+			.prepareStatement(this.dialect.select(this.table, this.worker, this.workers))) {
 			select.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
 			select.setLong(1, this.clock.millis());
 			select.setInt(2, this.batchSize);
