@@ -376,20 +376,30 @@ final class Scenarios {
 
 		private final Map<String, Long> calls = ServerInfo.commandCalls(Scenarios.this.connectionFactory);
 
+		private final Map<String, Long> usec = ServerInfo.commandStat(Scenarios.this.connectionFactory, "usec");
+
 		CommandsRun since() {
 			return new CommandsRun(commandsProcessed() - this.processed, this.calls,
-					ServerInfo.commandCalls(Scenarios.this.connectionFactory));
+					ServerInfo.commandCalls(Scenarios.this.connectionFactory), this.usec,
+					ServerInfo.commandStat(Scenarios.this.connectionFactory, "usec"));
 		}
 
 	}
 
-	/** The commands run between two readings: the total, and the calls by command. */
-	record CommandsRun(long total, Map<String, Long> callsBefore, Map<String, Long> callsAfter) {
+	/**
+	 * The commands run between two readings: the total, and the calls and microseconds by
+	 * command.
+	 */
+	record CommandsRun(long total, Map<String, Long> callsBefore, Map<String, Long> callsAfter,
+			Map<String, Long> usecBefore, Map<String, Long> usecAfter) {
 
 		void putPerMessage(Map<String, Object> result, int n) {
 			result.put("redis_commands_per_message", round(this.total / (double) n));
 			result.put("redis_calls_per_message_by_command",
 					ServerInfo.callsPerMessage(this.callsBefore, this.callsAfter, n));
+			// a script's microseconds include those of the commands it ran
+			result.put("redis_usec_per_message_by_command",
+					ServerInfo.usecPerMessage(this.usecBefore, this.usecAfter, n));
 		}
 
 	}
