@@ -91,6 +91,23 @@ abstract class BatchContract extends QueueTestFixture {
 	}
 
 	@Test
+	void aBatchLargerThanOneReadIsFilledBySeveralReads() {
+		DelayQueueEngine engine = engine();
+		sendNow(engine, 5000);
+		List<Integer> sizes = new CopyOnWriteArrayList<>();
+		Set<String> seen = ConcurrentHashMap.newKeySet();
+		start(engine.batchListenerContainer(this.queue, "bulk", String.class, (payloads, contexts) -> {
+			sizes.add(payloads.size());
+			seen.addAll(payloads);
+		}).concurrency(1).batchSize(2500).batchWait(Duration.ofSeconds(1)).build());
+		await().atMost(Duration.ofSeconds(30)).until(() -> seen.size() == 5000);
+		// a read takes at most 1,000 entries: the first batch gathered several reads
+		assertThat(sizes).allMatch((size) -> size <= 2500);
+		assertThat(sizes.stream().mapToInt(Integer::intValue).max().getAsInt()).isGreaterThan(1000);
+		assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(5000);
+	}
+
+	@Test
 	void theMessagesABatchFailedExceptionNamesAreRetriedOnTheirOwnAndTheOthersAcknowledged() {
 		DelayQueueEngine engine = engine();
 		sendNow(engine, 10);

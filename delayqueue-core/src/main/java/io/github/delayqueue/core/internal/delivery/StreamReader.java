@@ -53,6 +53,9 @@ import org.springframework.data.redis.connection.stream.StreamReadOptions;
  */
 final class StreamReader implements SupervisedLoop.Job {
 
+	/** The most entries one read asks for; a backlog is read in several. */
+	static final int MAX_READ = 1000;
+
 	private static final Log logger = LogFactory.getLog(StreamReader.class);
 
 	private static final long CHECK_PERIOD_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
@@ -228,10 +231,12 @@ final class StreamReader implements SupervisedLoop.Job {
 
 	private int wanted(boolean history) {
 		if (!this.backlog && !history) {
-			return share();
+			return Math.min(MAX_READ, share());
 		}
 		int free = this.holdings.free();
-		return (this.readers.getAsInt() == 1) ? free : Math.max(share(), free / 2);
+		// at most MAX_READ a call: a batch listener may hold tens of thousands, and one
+		// XREADGROUP of them all would hold Redis (and its reply the heap) for long
+		return Math.min(MAX_READ, (this.readers.getAsInt() == 1) ? free : Math.max(share(), free / 2));
 	}
 
 	/**
