@@ -54,6 +54,8 @@ async function burst(redis) {
   await new Promise((r) => setTimeout(r, 500));
   counting = true;
   const stats0 = await info(redis, 'stats');
+  const cpu0 = await info(redis, 'cpu');
+  const node0 = process.cpuUsage();
   const lead = 3000 + n / 25;
   const due = Date.now() + lead;
   const jobs = [];
@@ -63,9 +65,15 @@ async function burst(redis) {
   const sendSeconds = Number(process.hrtime.bigint() - start) / 1e9;
   await done;
   const stats1 = await info(redis, 'stats');
+  const cpu1 = await info(redis, 'cpu');
+  const node1 = process.cpuUsage(node0);
+  const redisCpu = (c) => (Number(c.used_cpu_sys) + Number(c.used_cpu_user)) * 1e6;
   console.log(JSON.stringify({ peer: 'bullmq', version: require('bullmq/package.json').version, scenario: 'burst', n, concurrency,
     enqueue_per_s: Math.round(n / sendSeconds), drain_per_s: Math.round(acked / ((lastAck - due) / 1000)),
-    redis_commands_per_message: +((stats1.total_commands_processed - stats0.total_commands_processed) / n).toFixed(2) }));
+    redis_commands_per_message: +((stats1.total_commands_processed - stats0.total_commands_processed) / n).toFixed(2),
+    // send to ack, as delayqueue's burst reports them: Redis's INFO cpu, and this Node process's CPU
+    redis_cpu_us_per_message: +((redisCpu(cpu1) - redisCpu(cpu0)) / n).toFixed(1),
+    node_cpu_us_per_message: +((node1.user + node1.system) / n).toFixed(1) }));
   await worker.close();
   await queue.close();
 }
