@@ -151,8 +151,8 @@ final class Scenarios {
 				measuring.set(true);
 				List<Long> perMasterBefore = commandsPerMaster();
 				CommandCount count = countCommands();
-				long redisCpuBefore = redisCpuMicros();
-				long jvmCpuBefore = jvmCpuNanos();
+				long redisCpuBefore = ServerInfo.redisCpuMicros(this.connectionFactory);
+				long jvmCpuBefore = ServerInfo.jvmCpuNanos();
 				long lead = 3000 + n / 25;
 				Instant due = Instant.ofEpochMilli(clock.nowMillis() + lead);
 				long start = System.nanoTime();
@@ -161,8 +161,8 @@ final class Scenarios {
 				double sendSeconds = (System.nanoTime() - start) / 1e9;
 				boolean complete = done.await(lead + 120_000, TimeUnit.MILLISECONDS);
 				double drainSeconds = (lastAck.get() - due.toEpochMilli() * 1000) / 1e6;
-				long redisCpu = redisCpuMicros() - redisCpuBefore;
-				long jvmCpu = jvmCpuNanos() - jvmCpuBefore;
+				long redisCpu = ServerInfo.redisCpuMicros(this.connectionFactory) - redisCpuBefore;
+				long jvmCpu = ServerInfo.jvmCpuNanos() - jvmCpuBefore;
 				CommandsRun commands = count.since();
 				List<Long> perMasterAfter = commandsPerMaster();
 				Map<String, Object> result = new LinkedHashMap<>();
@@ -402,20 +402,6 @@ final class Scenarios {
 					ServerInfo.usecPerMessage(this.usecBefore, this.usecAfter, n));
 		}
 
-	}
-
-	/** The CPU (system and user) every master has used, in microseconds. */
-	private long redisCpuMicros() {
-		return sum(ServerInfo.perMaster(this.connectionFactory, "cpu",
-				(info) -> Math.round((Double.parseDouble(info.getProperty("used_cpu_sys"))
-						+ Double.parseDouble(info.getProperty("used_cpu_user"))) * 1e6)));
-	}
-
-	/** The CPU time of this JVM's process, in nanoseconds. */
-	private static long jvmCpuNanos() {
-		java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory
-			.getOperatingSystemMXBean();
-		return (os instanceof com.sun.management.OperatingSystemMXBean sun) ? sun.getProcessCpuTime() : 0;
 	}
 
 	private long commandsProcessed() {

@@ -131,14 +131,7 @@ final class ServerInfo {
 	 * messages.
 	 */
 	static Map<String, Double> callsPerMessage(Map<String, Long> before, Map<String, Long> after, long messages) {
-		Map<String, Double> perMessage = new TreeMap<>();
-		after.forEach((command, calls) -> {
-			double share = (calls - before.getOrDefault(command, 0L)) / (double) messages;
-			if (share >= 0.001) {
-				perMessage.put(command, Math.round(share * 1000) / 1000.0);
-			}
-		});
-		return perMessage;
+		return perMessage(before, after, messages, 1000);
 	}
 
 	/**
@@ -146,14 +139,37 @@ final class ServerInfo {
 	 * {@link #commandStat} of {@code usec}, leaving out those under 0.01 µs.
 	 */
 	static Map<String, Double> usecPerMessage(Map<String, Long> before, Map<String, Long> after, long messages) {
+		return perMessage(before, after, messages, 100);
+	}
+
+	/** Each command's growth per message, rounded to 1 / {@code scale}; 0 left out. */
+	private static Map<String, Double> perMessage(Map<String, Long> before, Map<String, Long> after, long messages,
+			int scale) {
 		Map<String, Double> perMessage = new TreeMap<>();
-		after.forEach((command, usec) -> {
-			double share = (usec - before.getOrDefault(command, 0L)) / (double) messages;
-			if (share >= 0.01) {
-				perMessage.put(command, Math.round(share * 100) / 100.0);
+		after.forEach((command, value) -> {
+			double share = (value - before.getOrDefault(command, 0L)) / (double) messages;
+			if (share * scale >= 1) {
+				perMessage.put(command, Math.round(share * scale) / (double) scale);
 			}
 		});
 		return perMessage;
+	}
+
+	/** The CPU (system and user) every master has used, in microseconds. */
+	static long redisCpuMicros(RedisConnectionFactory connectionFactory) {
+		return perMaster(connectionFactory, "cpu",
+				(info) -> Math.round((Double.parseDouble(info.getProperty("used_cpu_sys"))
+						+ Double.parseDouble(info.getProperty("used_cpu_user"))) * 1e6))
+			.stream()
+			.mapToLong(Long::longValue)
+			.sum();
+	}
+
+	/** The CPU time of this JVM's process, in nanoseconds (0 where it cannot be read). */
+	static long jvmCpuNanos() {
+		java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory
+			.getOperatingSystemMXBean();
+		return (os instanceof com.sun.management.OperatingSystemMXBean sun) ? sun.getProcessCpuTime() : 0;
 	}
 
 	private static int firstSlot(RedisClusterNode node) {

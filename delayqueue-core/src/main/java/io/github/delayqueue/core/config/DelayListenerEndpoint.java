@@ -64,23 +64,19 @@ public final class DelayListenerEndpoint {
 	 */
 	public DelayListenerEndpoint(String id, String queue, String group, Type payloadType,
 			DelayMessageHandler<Object> handler, String description) {
-		this.id = Objects.requireNonNull(id, "Id must not be null");
-		this.queue = Objects.requireNonNull(queue, "Queue must not be null");
-		this.group = Objects.requireNonNull(group, "Group must not be null");
-		this.payloadType = Objects.requireNonNull(payloadType, "Payload type must not be null");
-		this.handler = Objects.requireNonNull(handler, "Handler must not be null");
-		this.batchHandler = null;
-		this.description = Objects.requireNonNull(description, "Description must not be null");
+		this(id, queue, group, payloadType, Objects.requireNonNull(handler, "Handler must not be null"), null,
+				description);
 	}
 
+	/** Either handler is {@code null}: the other is the endpoint's. */
 	private DelayListenerEndpoint(String id, String queue, String group, Type payloadType,
-			DelayBatchHandler<Object> batchHandler, String description) {
+			DelayMessageHandler<Object> handler, DelayBatchHandler<Object> batchHandler, String description) {
 		this.id = Objects.requireNonNull(id, "Id must not be null");
 		this.queue = Objects.requireNonNull(queue, "Queue must not be null");
 		this.group = Objects.requireNonNull(group, "Group must not be null");
 		this.payloadType = Objects.requireNonNull(payloadType, "Payload type must not be null");
-		this.handler = null;
-		this.batchHandler = Objects.requireNonNull(batchHandler, "Batch handler must not be null");
+		this.handler = handler;
+		this.batchHandler = batchHandler;
 		this.description = Objects.requireNonNull(description, "Description must not be null");
 	}
 
@@ -96,7 +92,8 @@ public final class DelayListenerEndpoint {
 	 */
 	public static DelayListenerEndpoint batch(String id, String queue, String group, Type payloadType,
 			DelayBatchHandler<Object> handler, String description) {
-		return new DelayListenerEndpoint(id, queue, group, payloadType, handler, description);
+		return new DelayListenerEndpoint(id, queue, group, payloadType, null,
+				Objects.requireNonNull(handler, "Batch handler must not be null"), description);
 	}
 
 	public String getId() {

@@ -88,19 +88,6 @@ public final class ListenerRuntime {
 	private final PartitionOwnership ownership;
 
 	/**
-	 * Creates the runtime; nothing runs until {@link #start()}.
-	 * @param partitions the contexts of the queue's partitions, partition 0 first
-	 * @param payloadType the type payloads are decoded to
-	 * @param handler the handler
-	 * @param onConnected runs each time a reader has connected, before it creates its
-	 * groups, and every second while it reads
-	 */
-	public ListenerRuntime(List<ListenerContext> partitions, Type payloadType, DelayMessageHandler<?> handler,
-			Runnable onConnected) {
-		this(partitions, payloadType, handler, null, onConnected);
-	}
-
-	/**
 	 * Creates the runtime of a listener of one message at a time, or of a batch listener;
 	 * nothing runs until {@link #start()}.
 	 * @param partitions the contexts of the queue's partitions, partition 0 first

@@ -53,7 +53,7 @@ import org.springframework.data.redis.connection.stream.StreamReadOptions;
  */
 final class StreamReader implements SupervisedLoop.Job {
 
-	/** The most entries one read asks for; a backlog is read in several. */
+	/** The most entries a read asks for: a batch listener may hold tens of thousands. */
 	static final int MAX_READ = 1000;
 
 	private static final Log logger = LogFactory.getLog(StreamReader.class);
@@ -213,14 +213,6 @@ final class StreamReader implements SupervisedLoop.Job {
 	}
 
 	/**
-	 * While its partition has a backlog (the last read got all it asked for, or a history
-	 * read), a reader asks for all that is free when it is alone, for half of it when
-	 * other partitions' readers share the capacity. Otherwise the read is likely to block
-	 * until entries arrive, and it asks for its share only: the slots it reserves stay
-	 * taken while it blocks, and the rest stays free for recovery and for the other
-	 * partitions.
-	 */
-	/**
 	 * What a read that may block reserves: at most the prefetch, so that idle partitions
 	 * leave a busy one at least concurrency + prefetch, and at most half the capacity, so
 	 * that recovery finds room while the read blocks.
@@ -229,13 +221,19 @@ final class StreamReader implements SupervisedLoop.Job {
 		return Math.max(1, Math.min(this.holdings.readAhead(), this.holdings.limit() / (2 * this.readers.getAsInt())));
 	}
 
+	/**
+	 * While its partition has a backlog (the last read got all it asked for, or a history
+	 * read), a reader asks for all that is free when it is alone, for half of it when
+	 * other partitions' readers share the capacity. Otherwise the read is likely to block
+	 * until entries arrive, and it asks for its share only: the slots it reserves stay
+	 * taken while it blocks, and the rest stays free for recovery and for the other
+	 * partitions. Never more than {@link #MAX_READ}: a backlog is read in several.
+	 */
 	private int wanted(boolean history) {
 		if (!this.backlog && !history) {
 			return Math.min(MAX_READ, share());
 		}
 		int free = this.holdings.free();
-		// at most MAX_READ a call: a batch listener may hold tens of thousands, and one
-		// XREADGROUP of them all would hold Redis (and its reply the heap) for long
 		return Math.min(MAX_READ, (this.readers.getAsInt() == 1) ? free : Math.max(share(), free / 2));
 	}
 
