@@ -402,6 +402,39 @@ abstract class BatchContract extends QueueTestFixture {
 	}
 
 	@Test
+	void aHungBatchHandlerIsGivenUpMessageByMessageAndItsWorkerReplaced() {
+		DelayQueueEngine engine = engine();
+		sendNow(engine, 5);
+		Map<String, List<Integer>> attempts = new ConcurrentHashMap<>();
+		DelayQueueListenerContainer container = start(
+				engine.batchListenerContainer(this.queue, "bulk", String.class, (payloads, contexts) -> {
+					for (int i = 0; i < payloads.size(); i++) {
+						attempts.computeIfAbsent(payloads.get(i), (key) -> new CopyOnWriteArrayList<>())
+							.add(contexts.get(i).attempt());
+					}
+					if (contexts.get(0).attempt() == 1) {
+						// hangs past the lease renewal limit
+						Thread.sleep(60_000);
+					}
+				})
+					.concurrency(1)
+					.batchSize(10)
+					.batchWait(Duration.ofMillis(300))
+					.visibilityTimeout(Duration.ofSeconds(1))
+					.leaseRenewalLimit(Duration.ofSeconds(2))
+					.retryPolicy(RetryPolicy.fixed(3, Duration.ofMillis(100)))
+					.build());
+		// each message given up (HandlerTimeoutException, its attempt used), retried by a
+		// replacement worker, and acknowledged
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> attempts.size() == 5 && attempts.values().stream().allMatch((seen) -> seen.contains(2)));
+		await().atMost(Duration.ofSeconds(5)).until(() -> engine.admin().stats(this.queue).inFlight() == 0);
+		assertThat(container.abandonedHandlers()).isPositive();
+		assertThat(engine.admin().stats(this.queue).dead()).isZero();
+		assertThat(container.isHealthy()).isTrue();
+	}
+
+	@Test
 	void badBatchSettingsAreRefused() {
 		DelayQueueEngine engine = engine();
 		assertThatIllegalArgumentException()
