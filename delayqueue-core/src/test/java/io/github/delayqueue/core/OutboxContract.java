@@ -260,21 +260,41 @@ abstract class OutboxContract extends QueueTestFixture {
 	@Test
 	void withSeveralRelayWorkersTheRowsOfOneMessageIdKeepTheirOrder() throws Exception {
 		// small batches and 4 workers: one id's rows fall in many batches, which run at
-		// once; each id's replacements must still reach Redis in their commit order
-		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
+		// once; each id's replacements must still reach Redis in their commit order (on
+		// MariaDB a worker's locking scan locks, for a moment, the rows of other shares:
+		// SKIP LOCKED passed over them)
+		DelayQueueEngine engine = orderedRelay(4);
+		assertThat(engine.outbox().relayWorkers()).isEqualTo(4);
+		writeVersionsAndCheckTheLastWins(engine, engine);
+	}
+
+	@Test
+	void acrossInstancesTheRowsOfOneMessageIdKeepTheirOrder() throws Exception {
+		// two instances' workers of one share take the same rows: SKIP LOCKED passes over
+		// the rows one holds, and the other must not send a newer row of their ids first
+		DelayQueueEngine first = orderedRelay(2);
+		DelayQueueEngine second = orderedRelay(2);
+		writeVersionsAndCheckTheLastWins(first, second);
+	}
+
+	private DelayQueueEngine orderedRelay(int workers) {
+		return build(DelayQueueEngine.builder(this.connectionFactory)
 			.outbox(this.dataSource)
 			.outboxInitializeSchema(true)
 			.outboxPollInterval(Duration.ofMillis(20))
 			.outboxBatchSize(3)
-			.outboxRelayWorkers(4));
-		assertThat(engine.outbox().relayWorkers()).isEqualTo(4);
-		int ids = 24;
+			.outboxRelayWorkers(workers));
+	}
+
+	private void writeVersionsAndCheckTheLastWins(DelayQueueEngine first, DelayQueueEngine second) throws Exception {
+		int ids = 48;
 		int versions = 12;
 		ExecutorService threads = Executors.newFixedThreadPool(8);
 		try {
 			List<java.util.concurrent.Future<?>> writers = new ArrayList<>();
 			for (int i = 0; i < ids; i++) {
 				String id = "debounced-" + i;
+				DelayQueueEngine engine = (i % 2 == 0) ? first : second;
 				writers.add(threads.submit(() -> {
 					for (int version = 0; version < versions; version++) {
 						DelayMessage<String> message = DelayMessage.builder(id + "#" + version)
@@ -297,7 +317,7 @@ abstract class OutboxContract extends QueueTestFixture {
 		}
 		await().atMost(WAIT).until(() -> rows() == 0);
 		for (int i = 0; i < ids; i++) {
-			ScheduledMessage scheduled = engine.admin().scheduledMessage(this.queue, "debounced-" + i).orElseThrow();
+			ScheduledMessage scheduled = first.admin().scheduledMessage(this.queue, "debounced-" + i).orElseThrow();
 			// the last version won: the one committed last
 			assertThat(new String(scheduled.payload(), java.nio.charset.StandardCharsets.UTF_8)).as("debounced-" + i)
 				.contains("debounced-" + i + "#" + (versions - 1));

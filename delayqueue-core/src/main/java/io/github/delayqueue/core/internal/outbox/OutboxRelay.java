@@ -190,6 +190,7 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 				}
 			}
 		}
+		holdBehindOlderRows(connection, seqs, prepared);
 		if (prepared.isEmpty()) {
 			return 0;
 		}
@@ -214,6 +215,65 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 					this.clock.millis() + REFUSED_RETRY_MILLIS);
 		}
 		return sent.size();
+	}
+
+	/**
+	 * Leaves out of this step the rows of a message that has an older row this step did
+	 * not take: a row {@code SKIP LOCKED} passed over because another relay held it (on
+	 * another instance, or, on MariaDB and MySQL, whose locking read locks each row it
+	 * scans before it filters, a worker of another share), or one waiting for its retry.
+	 * Sent now, the newer row would reach Redis first and the older one would overwrite
+	 * it; left, it goes in a later step, after the older one. The check is a plain read
+	 * (no lock): a row it still sees may be deleted by now, and its message's rows merely
+	 * wait one step.
+	 */
+	private void holdBehindOlderRows(Connection connection, List<Long> seqs, List<Prepared> prepared)
+			throws SQLException {
+		if (prepared.isEmpty()) {
+			return;
+		}
+		Map<String, Long> oldestTaken = new LinkedHashMap<>();
+		long newest = 0;
+		for (int i = 0; i < prepared.size(); i++) {
+			oldestTaken.merge(rowKey(prepared.get(i).queue(), prepared.get(i).id()), seqs.get(i), Math::min);
+			newest = Math.max(newest, seqs.get(i));
+		}
+		java.util.Set<String> held = new java.util.HashSet<>();
+		List<String> ids = new ArrayList<>(new java.util.LinkedHashSet<>(prepared.stream().map(Prepared::id).toList()));
+		for (int from = 0; from < ids.size(); from += 500) {
+			List<String> slice = ids.subList(from, Math.min(ids.size(), from + 500));
+			String marks = String.join(", ", java.util.Collections.nCopies(slice.size(), "?"));
+			try (PreparedStatement older = connection.prepareStatement("SELECT seq, queue_name, message_id FROM "
+					+ this.table + " WHERE seq < ? AND message_id IN (" + marks + ")")) {
+				older.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+				older.setLong(1, newest);
+				for (int i = 0; i < slice.size(); i++) {
+					older.setString(i + 2, slice.get(i));
+				}
+				try (ResultSet rs = older.executeQuery()) {
+					while (rs.next()) {
+						String key = rowKey(rs.getString(2), rs.getString(3));
+						Long taken = oldestTaken.get(key);
+						if (taken != null && rs.getLong(1) < taken) {
+							held.add(key);
+						}
+					}
+				}
+			}
+		}
+		if (held.isEmpty()) {
+			return;
+		}
+		for (int i = prepared.size() - 1; i >= 0; i--) {
+			if (held.contains(rowKey(prepared.get(i).queue(), prepared.get(i).id()))) {
+				prepared.remove(i);
+				seqs.remove(i);
+			}
+		}
+	}
+
+	private static String rowKey(String queue, String id) {
+		return queue + '\u0000' + id;
 	}
 
 	private static void sort(List<SendResult> results, List<Long> seqs, List<Long> sent, List<Long> refused) {
