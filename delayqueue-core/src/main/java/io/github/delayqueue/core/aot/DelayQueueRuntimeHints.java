@@ -36,6 +36,7 @@ public class DelayQueueRuntimeHints implements RuntimeHintsRegistrar {
 	@Override
 	public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
 		hints.resources().registerPattern("META-INF/delayqueue/scripts/*.lua");
+		hints.resources().registerPattern("META-INF/delayqueue/protocol/v*/*.lua");
 		hints.resources().registerPattern("META-INF/delayqueue/outbox/*.sql");
 		for (String name : DETECTED) {
 			hints.reflection().registerTypeIfPresent(classLoader, name, (type) -> {

@@ -67,6 +67,15 @@ class RuntimeHintsTests {
 	}
 
 	@Test
+	void everyAssembledProtocolScriptIsAResource() throws IOException {
+		List<String> scripts = resources("META-INF/delayqueue/protocol/v1/*.lua");
+		assertThat(scripts).containsExactlyInAnyOrder("META-INF/delayqueue/protocol/v1/send.lua",
+				"META-INF/delayqueue/protocol/v1/cancel.lua", "META-INF/delayqueue/protocol/v1/reschedule.lua");
+		assertThat(scripts).allSatisfy(
+				(script) -> assertThat(RuntimeHintsPredicates.resource().forResource(script)).accepts(this.hints));
+	}
+
+	@Test
 	void everyOutboxDdlIsAResource() throws IOException {
 		List<String> ddl = resources("META-INF/delayqueue/outbox/*.sql");
 		assertThat(ddl).contains("META-INF/delayqueue/outbox/postgresql.sql", "META-INF/delayqueue/outbox/mariadb.sql",

@@ -32,7 +32,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 public final class Scripts {
 
 	/** Schedules messages, or makes due ones ready. */
-	public static final RedisScript<List<Object>> SEND = load("send");
+	public static final RedisScript<List<Object>> SEND = protocol("send");
 
 	/** Moves due messages and retries to their streams. */
 	public static final RedisScript<List<Object>> PROMOTE = load("promote");
@@ -58,10 +58,10 @@ public final class Scripts {
 	public static final RedisScript<List<Object>> TRIM = load("trim");
 
 	/** Cancels a scheduled message. */
-	public static final RedisScript<List<Object>> CANCEL = load("cancel");
+	public static final RedisScript<List<Object>> CANCEL = protocol("cancel");
 
 	/** Moves a scheduled message to another time. */
-	public static final RedisScript<List<Object>> RESCHEDULE = load("reschedule");
+	public static final RedisScript<List<Object>> RESCHEDULE = protocol("reschedule");
 
 	/** Reads the far tier: a message by id, or a page in due order. */
 	public static final RedisScript<List<Object>> FAR_READ = load("far-read");
@@ -142,6 +142,15 @@ public final class Scripts {
 
 	/** Gives a partition's new owner every entry pending in its streams. */
 	public static final RedisScript<List<Object>> TAKE_OVER = load("take-over");
+
+	/**
+	 * A script of the producer protocol, as the build assembled it
+	 * ({@link ProtocolScripts}): the very file other languages' clients run.
+	 */
+	@SuppressWarnings("unchecked")
+	private static RedisScript<List<Object>> protocol(String name) {
+		return (RedisScript<List<Object>>) (RedisScript<?>) RedisScript.of(ProtocolScripts.load(name), List.class);
+	}
 
 	private static RedisScript<List<Object>> load(String name) {
 		return load(name, "");
