@@ -1,0 +1,21 @@
+# Copyright 2026 the delayqueue authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#      https://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Producer client of delayqueue's protocol v1: delayed messages on Redis for Spring Boot consumers."""
+
+from ._wire import PROTOCOL_VERSION
+from .producer import (DelayQueueError, Message, Producer, ProtocolVersionError, QueueFullError, SendResult,
+                       Status)
+
+__all__ = ["PROTOCOL_VERSION", "DelayQueueError", "Message", "Producer", "ProtocolVersionError",
+           "QueueFullError", "SendResult", "Status"]

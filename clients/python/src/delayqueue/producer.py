@@ -1,0 +1,331 @@
+# Copyright 2026 the delayqueue authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#      https://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""A producer of delayqueue's protocol v1 on redis-py (single server or Cluster)."""
+
+import base64
+import enum
+import os
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from importlib import resources
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+
+from redis.exceptions import NoScriptError, ResponseError
+
+from . import _wire
+
+Payload = Union[bytes, bytearray, memoryview, str]
+
+_MAX_PAYLOAD = 1024 * 1024
+_MAX_HEADERS = 16 * 1024
+_CHUNK = 500
+# how long a queue's partition count is used before it is read again
+_LAYOUT_SECONDS = 5.0
+
+
+class DelayQueueError(Exception):
+    """A failure of a delayqueue operation."""
+
+
+class ProtocolVersionError(DelayQueueError):
+    """The queue speaks a producer protocol version this client does not."""
+
+
+class QueueFullError(DelayQueueError):
+    """The queue's size limit refused the message: nothing was written."""
+
+    def __init__(self, queue: str, message_id: str, limit: int):
+        super().__init__(f"Queue '{queue}' is full: it holds its limit of {limit} waiting messages "
+                         f"(message '{message_id}' was not sent)")
+        self.queue = queue
+        self.message_id = message_id
+        self.limit = limit
+
+
+class Status(enum.Enum):
+    """What a send did, as the Java template's SendResult.Status."""
+    SCHEDULED = 1
+    READY = 2
+    DUPLICATE = 3
+    REPLACED = 4
+    REFUSED = 5
+
+
+@dataclass(frozen=True)
+class SendResult:
+    queue: str
+    id: str
+    status: Status
+    due: Optional[datetime]
+    """The due time (UTC, Redis clock); None when refused."""
+    limit: Optional[int] = None
+    """When refused: the queue's size limit."""
+
+
+@dataclass
+class Message:
+    """A message to send; exactly one of delay and at may be given (neither: due at once)."""
+    queue: str
+    payload: Payload
+    delay: Optional[timedelta] = None
+    at: Optional[datetime] = None
+    id: Optional[str] = None
+    key: Optional[str] = None
+    headers: Dict[str, str] = field(default_factory=dict)
+    priority: int = 0
+    expire_after: Optional[timedelta] = None
+    max_attempts: Optional[int] = None
+    replace: bool = False
+
+
+def _script(name: str) -> str:
+    return resources.files(__package__).joinpath(f"scripts/v{_wire.PROTOCOL_VERSION}/{name}.lua").read_text("utf-8")
+
+
+def _millis(delta: timedelta) -> int:
+    # rounded up to the next whole millisecond, as the Java side does
+    micros = delta // timedelta(microseconds=1)
+    return -(-micros // 1000)
+
+
+def _epoch_millis(at: datetime) -> int:
+    if at.tzinfo is None:
+        raise ValueError(f"Delivery time {at} has no time zone: give an aware datetime (e.g. timezone.utc)")
+    return _millis(at - datetime(1970, 1, 1, tzinfo=timezone.utc))
+
+
+class Producer:
+    """Sends, cancels and reschedules messages of delayqueue queues.
+
+    :param redis: a redis.Redis or redis.cluster.RedisCluster client; replies must be bytes
+        (the default, decode_responses=False)
+    :param prefix: the key prefix of the Java engines (delayqueue.key-prefix, default "dq")
+    :param fair_share: the queues declared fair-share on the Java side
+    :param compact_after: the engines' compactAfter (far tier), None to write no far tier
+    """
+
+    def __init__(self, redis: Any, prefix: str = "dq", fair_share: Iterable[str] = (),
+                 compact_after: Optional[timedelta] = timedelta(minutes=2), compact_minimum: int = 64):
+        if not re.fullmatch(r"[A-Za-z0-9._:-]{1,64}", prefix or ""):
+            raise ValueError(f"Key prefix '{prefix}' must be 1 to 64 of letters, digits, '.', '_', ':' and '-'")
+        encoder = getattr(redis, "get_encoder", None)
+        if encoder is not None and getattr(encoder(), "decode_responses", False):
+            raise ValueError("The redis client must return bytes (decode_responses=False)")
+        if compact_minimum < 1:
+            raise ValueError(f"compact_minimum must be at least 1, but was {compact_minimum}")
+        self._redis = redis
+        self._prefix = prefix
+        self._fair = {_wire.check_name("Queue", q) for q in fair_share}
+        if compact_after is None:
+            self._compact = "0"
+        else:
+            if compact_after <= timedelta(0):
+                raise ValueError(f"compact_after must be positive or None, but was {compact_after}")
+            self._compact = f"{_millis(compact_after)}:{compact_minimum}"
+        self._scripts = {name: redis.register_script(_script(name)) for name in ("send", "cancel", "reschedule")}
+        self._partitions: Dict[str, Tuple[int, float]] = {}
+        self._registered: Set[str] = set()
+        self._lock = threading.Lock()
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def partitions(self, queue: str, refresh: bool = False) -> int:
+        """The queue's partition count, read from P:{queue}:meta (absent: 1), again after 5 seconds."""
+        _wire.check_name("Queue", queue)
+        with self._lock:
+            known = self._partitions.get(queue)
+        if known is not None and not refresh and time.monotonic() - known[1] < _LAYOUT_SECONDS:
+            return known[0]
+        meta = _wire.Keys(self._prefix, queue, queue).key("meta")
+        count, protocol = self._redis.hmget(meta, "partitions", "protocol")
+        if protocol is not None and protocol.decode() != str(_wire.PROTOCOL_VERSION):
+            raise ProtocolVersionError(
+                f"Queue '{queue}' speaks producer protocol {protocol.decode()}; this client speaks "
+                f"{_wire.PROTOCOL_VERSION}: upgrade the client (docs/protocol.md)")
+        partitions = int(count) if count is not None else 1
+        if not 1 <= partitions <= _wire.MAX_PARTITIONS:
+            raise DelayQueueError(f"Queue '{queue}' declares {partitions} partitions, outside 1 to "
+                                  f"{_wire.MAX_PARTITIONS}")
+        with self._lock:
+            self._partitions[queue] = (partitions, time.monotonic())
+        if queue not in self._registered:
+            self._redis.sadd(f"{self._prefix}:queues", queue)
+            with self._lock:
+                self._registered.add(queue)
+        return partitions
+
+    def _keys(self, queue: str, partition: int, partitions: int) -> "_wire.Keys":
+        return _wire.Keys(self._prefix, queue, _wire.partition_tag(queue, partition, partitions))
+
+    def _run(self, name: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        script = self._scripts[name]
+        try:
+            return script(keys=list(keys), args=list(args))
+        except NoScriptError:
+            return self._redis.eval(script.script, len(keys), *keys, *args)
+
+    # -- send -----------------------------------------------------------------------------
+
+    def send(self, queue: str, payload: Payload, *, delay: Optional[timedelta] = None,
+             at: Optional[datetime] = None, id: Optional[str] = None, key: Optional[str] = None,
+             headers: Optional[Dict[str, str]] = None, priority: int = 0,
+             expire_after: Optional[timedelta] = None, max_attempts: Optional[int] = None,
+             replace: bool = False) -> SendResult:
+        """Sends one message. A queue over its size limit raises QueueFullError."""
+        message = Message(queue, payload, delay=delay, at=at, id=id, key=key, headers=dict(headers or {}),
+                          priority=priority, expire_after=expire_after, max_attempts=max_attempts,
+                          replace=replace)
+        result = self.send_all([message])[0]
+        if result.status is Status.REFUSED:
+            raise QueueFullError(queue, result.id, result.limit)
+        return result
+
+    def send_all(self, messages: Iterable[Message]) -> List[SendResult]:
+        """Sends messages, one script call per partition and 500 messages; refused ones have status REFUSED.
+
+        Every message is checked before anything is written: one bad message fails the call and sends none.
+        """
+        prepared = [self._prepare(m) for m in messages]
+        results: List[Optional[SendResult]] = [None] * len(prepared)
+        groups: Dict[Tuple[str, int, int], List[int]] = {}
+        layouts: Dict[str, int] = {}
+        for index, (queue, partition_key, *_rest) in enumerate(prepared):
+            if queue not in layouts:
+                layouts[queue] = self.partitions(queue)
+            partitions = layouts[queue]
+            groups.setdefault((queue, partitions, _wire.partition_of(partition_key, partitions)), []).append(index)
+        for (queue, partitions, partition), indexes in groups.items():
+            for start in range(0, len(indexes), _CHUNK):
+                self._send_chunk(queue, partitions, partition, indexes[start:start + _CHUNK], prepared, results)
+        return [r for r in results if r is not None]
+
+    def _send_chunk(self, queue, partitions, partition, chunk, prepared, results, retried=False):
+        keys = self._keys(queue, partition, partitions)
+        args: List[Any] = [keys.wake_channel(), len(chunk), partitions, "1" if queue in self._fair else "0",
+                           self._compact]
+        for index in chunk:
+            _q, _pk, message_id, env, kind, value, mode = prepared[index]
+            args += [message_id, env, kind, value, mode]
+        try:
+            reply = self._run("send", keys.send_keys(), args)
+        except ResponseError as ex:
+            if str(ex).startswith("DQRETIRED") and not retried:
+                # the partition count changed since it was read: read it again, send again
+                current = self.partitions(queue, refresh=True)
+                regrouped: Dict[int, List[int]] = {}
+                for index in chunk:
+                    regrouped.setdefault(_wire.partition_of(prepared[index][1], current), []).append(index)
+                for other, indexes in regrouped.items():
+                    self._send_chunk(queue, current, other, indexes, prepared, results, retried=True)
+                return
+            raise DelayQueueError(f"Cannot send to queue '{queue}': {ex}") from ex
+        for i, index in enumerate(chunk):
+            status = Status(int(reply[2 * i]))
+            value = int(reply[2 * i + 1])
+            message_id = prepared[index][2]
+            if status is Status.REFUSED:
+                results[index] = SendResult(queue, message_id, status, None, value)
+            else:
+                due = datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(milliseconds=value)
+                results[index] = SendResult(queue, message_id, status, due)
+
+    def _prepare(self, m: Message):
+        queue = _wire.check_name("Queue", m.queue)
+        if m.payload is None:
+            raise ValueError("Payload must not be None")
+        payload = m.payload.encode("utf-8") if isinstance(m.payload, str) else bytes(m.payload)
+        if len(payload) > _MAX_PAYLOAD:
+            raise ValueError(f"Payload for queue '{queue}' is {len(payload)} bytes, over the limit of "
+                             f"{_MAX_PAYLOAD} bytes")
+        headers = m.headers or {}
+        for name, value in headers.items():
+            if not isinstance(name, str) or not isinstance(value, str):
+                raise ValueError(f"Header {name!r} must be a str name with a str value, but was {value!r}")
+        if _wire.headers_size(headers) > _MAX_HEADERS:
+            raise ValueError(f"Headers for queue '{queue}' are {_wire.headers_size(headers)} bytes, over the "
+                             f"limit of {_MAX_HEADERS} bytes")
+        if m.delay is not None and m.at is not None:
+            raise ValueError("Give a delay or a time (at), not both")
+        if m.at is not None:
+            kind, value = "a", _epoch_millis(m.at)
+            if value > _wire.MAX_DUE_MS:
+                raise ValueError(f"Delivery time must be at most 9999-12-31T23:59:59.999Z, but was {m.at}")
+            if value < -62167219200000:
+                raise ValueError(f"Delivery time must be at least 0000-01-01T00:00:00Z, but was {m.at}")
+        else:
+            kind, value = "d", max(0, _millis(m.delay)) if m.delay is not None else 0
+        if not isinstance(m.priority, int) or not 0 <= m.priority <= _wire.MAX_PRIORITY:
+            raise ValueError(f"Priority must be from 0 to {_wire.MAX_PRIORITY}, but was {m.priority}")
+        expire = 0
+        if m.expire_after is not None:
+            expire = _millis(m.expire_after)
+            if not 1 <= expire <= _wire.MAX_EXPIRE_AFTER_MS:
+                raise ValueError(f"Expire-after must be from 1 ms to 3650 days (it counts from the due time), "
+                                 f"but was {m.expire_after}")
+        attempts = 0
+        if m.max_attempts is not None:
+            if not isinstance(m.max_attempts, int) or m.max_attempts < 1:
+                raise ValueError(f"Max attempts must be at least 1, but was {m.max_attempts}")
+            attempts = m.max_attempts
+        if m.key is not None:
+            _wire.check_id("Message key", m.key)
+        if m.id is None:
+            if m.replace:
+                raise ValueError("replace needs an id: a message with a generated id replaces nothing")
+            message_id, mode = base64.urlsafe_b64encode(os.urandom(12)).decode("ascii").rstrip("="), "2"
+        else:
+            message_id, mode = _wire.check_message_id(m.id), ("1" if m.replace else "0")
+        env = _wire.envelope(payload, headers, attempts, expire, m.key, m.priority)
+        partition_key = m.key if m.key is not None else message_id
+        return queue, partition_key, message_id, env, kind, value, mode
+
+    # -- cancel and reschedule -------------------------------------------------------------
+
+    def _in_each_partition(self, queue: str, message_id: str, key: Optional[str], operation) -> bool:
+        partitions = self.partitions(queue)
+        first = _wire.partition_of(key if key is not None else message_id, partitions)
+        if operation(self._keys(queue, first, partitions)):
+            return True
+        return any(operation(self._keys(queue, p, partitions)) for p in range(partitions) if p != first)
+
+    def cancel(self, queue: str, id: str, key: Optional[str] = None) -> bool:
+        """Cancels a scheduled message; True when it was scheduled (not yet due)."""
+        _wire.check_name("Queue", queue)
+        _wire.check_id("Message id", id)
+        return self._in_each_partition(queue, id, key,
+                                       lambda keys: int(self._run("cancel", keys.cancel_keys(), [id])) == 1)
+
+    def reschedule(self, queue: str, id: str, *, delay: Optional[timedelta] = None,
+                   at: Optional[datetime] = None, key: Optional[str] = None) -> bool:
+        """Moves a scheduled message to a new time; True when it was scheduled (not yet due)."""
+        _wire.check_name("Queue", queue)
+        _wire.check_id("Message id", id)
+        if (delay is None) == (at is None):
+            raise ValueError("Give a delay or a time (at), exactly one")
+        if at is not None:
+            kind, value = "a", _epoch_millis(at)
+            if value > _wire.MAX_DUE_MS:
+                raise ValueError(f"Delivery time must be at most 9999-12-31T23:59:59.999Z, but was {at}")
+        else:
+            kind, value = "d", max(0, _millis(delay))
+
+        def operation(keys):
+            reply = self._run("reschedule", keys.reschedule_keys(),
+                              [id, kind, value, keys.wake_channel(), self._compact])
+            return int(reply[0]) == 1
+
+        return self._in_each_partition(queue, id, key, operation)

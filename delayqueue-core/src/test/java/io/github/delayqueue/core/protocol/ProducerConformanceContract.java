@@ -1,0 +1,258 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.delayqueue.core.protocol;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelayQueueEngineBuilder;
+import io.github.delayqueue.core.ScheduledMessage;
+import io.github.delayqueue.core.annotation.DelayListener;
+import io.github.delayqueue.core.annotation.EnableDelayListeners;
+import io.github.delayqueue.core.internal.redis.Envelope;
+import io.github.delayqueue.core.listener.DelayMessageContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The conformance suite of producer protocol v1 ({@code docs/protocol.md}): the Python
+ * client of {@code clients/python}, installed with pip and run in a subprocess, sends
+ * messages of every kind; the Java side reads the scheduled ones back from Redis and a
+ * {@code @DelayListener} receives the others, each exactly as sent.
+ */
+abstract class ProducerConformanceContract {
+
+	private final RedisConnectionFactory connectionFactory;
+
+	private AnnotationConfigApplicationContext context;
+
+	ProducerConformanceContract(RedisConnectionFactory connectionFactory) {
+		this.connectionFactory = connectionFactory;
+	}
+
+	/** The driver's arguments that reach this Redis: {@code --port N [--cluster]}. */
+	abstract List<String> redis();
+
+	/** The partition count the Java engines declare for the queue. */
+	abstract int partitions();
+
+	@AfterEach
+	void close() {
+		if (this.context != null) {
+			this.context.close();
+		}
+	}
+
+	private DelayQueueEngine start(String queue) {
+		AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+		context.getEnvironment()
+			.getPropertySources()
+			.addFirst(new MapPropertySource("test", Map.of("conformance.queue", queue)));
+		context.registerBean(DelayQueueEngine.class, () -> {
+			DelayQueueEngineBuilder builder = DelayQueueEngine.builder(this.connectionFactory);
+			if (partitions() > 1) {
+				builder.partitions(queue, partitions());
+			}
+			return builder.build();
+		});
+		context.register(Enabled.class, Receiver.class);
+		this.context = context;
+		context.refresh();
+		return context.getBean(DelayQueueEngine.class);
+	}
+
+	private JsonNode driver(String phase, String queue) throws Exception {
+		List<String> arguments = new ArrayList<>(redis());
+		arguments.addAll(List.of("--phase", phase, queue));
+		return PythonClient.conformance(arguments);
+	}
+
+	@Test
+	void everyKindOfMessageIsScheduledExactlyAsTheJavaTemplateWouldWriteIt() throws Exception {
+		String queue = "conformance-scheduled";
+		DelayQueueEngine engine = start(queue);
+		JsonNode out = driver("schedule", queue);
+		assertThat(out.get("partitions").asInt()).isEqualTo(partitions());
+		List<String> ids = new ArrayList<>();
+		for (JsonNode sent : out.get("scheduled")) {
+			String id = sent.get("id").asString();
+			ids.add(id);
+			ScheduledMessage scheduled = engine.admin().scheduledMessage(queue, id).orElseThrow();
+			byte[] payload = HexFormat.of().parseHex(sent.get("payload").asString());
+			Map<String, String> headers = headers(sent);
+			String key = sent.get("key").isNull() ? null : sent.get("key").asString();
+			Instant due = Instant.ofEpochMilli(sent.get("due").asLong());
+			assertThat(scheduled.payload()).as(id).isEqualTo(payload);
+			assertThat(scheduled.headers()).as(id).containsExactlyEntriesOf(headers);
+			assertThat(scheduled.key()).as(id).isEqualTo(key);
+			assertThat(scheduled.priority()).as(id).isEqualTo(sent.get("priority").asInt());
+			assertThat(scheduled.maxAttempts()).as(id).isEqualTo(sent.get("max_attempts").asInt());
+			assertThat(scheduled.dueTime()).as(id).isEqualTo(due);
+			long expire = sent.get("expire_ms").asLong();
+			assertThat(scheduled.expiresAt()).as(id).isEqualTo((expire > 0) ? due.plusMillis(expire) : null);
+			// the partition Java's partitioner picks for its key (or id)
+			if (partitions() > 1) {
+				assertThat(scheduled.partition()).as(id)
+					.isEqualTo(io.github.delayqueue.core.Partitioner.CRC32.partition((key != null) ? key : id,
+							partitions()));
+			}
+			// byte for byte the envelope the Java template writes
+			assertThat(HexFormat.of().parseHex(sent.get("envelope").asString())).as(id)
+				.isEqualTo(new Envelope(headers, sent.get("max_attempts").asInt(), expire, key, payload,
+						sent.get("priority").asInt())
+					.encode());
+		}
+		assertThat(ids).contains("plain", "binary", "empty", "headers", "keyed", "priority", "expiring", "attempts",
+				"everything", "\u00fcnicode-id", "at-time", "replaced-at");
+		JsonNode statuses = out.get("statuses");
+		assertThat(statuses.get("first").asString()).isEqualTo("SCHEDULED");
+		assertThat(statuses.get("duplicate").asString()).isEqualTo("DUPLICATE");
+		assertThat(statuses.get("duplicate_due").asLong()).isEqualTo(statuses.get("first_due").asLong());
+		assertThat(statuses.get("replacement").asString()).isEqualTo("REPLACED");
+		assertThat(out.get("bulk").get("scheduled").asInt()).isEqualTo(1200);
+		assertThat(engine.admin().scheduledMessage(queue, "bulk-1199").orElseThrow().payload())
+			.isEqualTo("bulk-1199".getBytes());
+		// 12 + 1,200 scheduled: nothing more, nothing from the refused calls
+		assertThat(engine.admin().stats(queue).scheduled()).isEqualTo(ids.size() + 1200);
+		assertThat(engine.admin().scheduledMessage(queue, "never-written")).isEmpty();
+		JsonNode errors = out.get("errors");
+		Map<String, String> expected = new LinkedHashMap<>();
+		expected.put("queue", "Queue name 'bad queue!' must contain only");
+		expected.put("id", "Message id must not be None or empty");
+		expected.put("reserved_id", "reserved for the messages of recurring schedules");
+		expected.put("priority", "Priority must be from 0 to 9, but was 10");
+		expected.put("expire", "Expire-after must be from 1 ms to 3650 days");
+		expected.put("attempts", "Max attempts must be at least 1, but was 0");
+		expected.put("both_times", "Give a delay or a time (at), not both");
+		expected.put("naive_time", "has no time zone");
+		expected.put("far_time", "Delivery time must be at most 9999-12-31T23:59:59.999Z");
+		expected.put("payload", "over the limit of 1048576 bytes");
+		expected.put("header", "must be a str name with a str value");
+		expected.put("replace_without_id", "replace needs an id");
+		expected.put("bulk_one_bad", "Priority must be from 0 to 9, but was -1");
+		expected.forEach((name, message) -> assertThat(errors.get(name).asString()).as(name).contains(message));
+	}
+
+	@Test
+	void aDelayListenerReceivesEachMessageAsSentAtItsDueTimeAndNeverEarly() throws Exception {
+		String queue = "conformance-delivered";
+		start(queue);
+		Receiver receiver = this.context.getBean(Receiver.class);
+		JsonNode out = driver("deliver", queue);
+		assertThat(out.get("cancel").get(0).asBoolean()).isTrue();
+		assertThat(out.get("cancel").get(1).asBoolean()).isFalse();
+		assertThat(out.get("reschedule").get(0).asBoolean()).isTrue();
+		assertThat(out.get("reschedule").get(1).asBoolean()).isFalse();
+		Map<String, JsonNode> expected = new LinkedHashMap<>();
+		out.get("expected").forEach((sent) -> expected.put(sent.get("id").asString(), sent));
+		assertThat(expected).hasSize(72);
+		await().atMost(Duration.ofSeconds(30)).until(() -> receiver.received.keySet().containsAll(expected.keySet()));
+		// what must not come has had its time
+		Thread.sleep(2000);
+		for (String absent : List.of("cancelled")) {
+			assertThat(receiver.received).doesNotContainKey(absent);
+		}
+		assertThat(receiver.received.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+		expected.forEach((id, sent) -> {
+			List<Received> deliveries = receiver.received.get(id);
+			assertThat(deliveries).as(id).hasSize(1);
+			Received received = deliveries.get(0);
+			assertThat(received.payload()).as(id).isEqualTo(HexFormat.of().parseHex(sent.get("payload").asString()));
+			assertThat(received.context().headers()).as(id).containsExactlyEntriesOf(headers(sent));
+			Instant due = Instant.ofEpochMilli(sent.get("due").asLong());
+			assertThat(received.context().dueTime()).as(id).isEqualTo(due);
+			assertThat(received.at()).as(id + " never early").isAfterOrEqualTo(due);
+		});
+		// each key's messages in their order
+		for (String key : List.of("alpha", "beta", "gamma")) {
+			List<String> order = receiver.order.stream().filter((id) -> id.startsWith(key + "-")).toList();
+			assertThat(order).as(key)
+				.containsExactly(
+						java.util.stream.IntStream.range(0, 10).mapToObj((i) -> key + "-" + i).toArray(String[]::new));
+		}
+	}
+
+	@Test
+	void aQueueOfAnotherProtocolVersionIsRefusedByTheClientAndByTheEngine() throws Exception {
+		String queue = "conformance-v2";
+		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+		redis.opsForHash().put("dq:{" + queue + "}:meta", "protocol", "2");
+		JsonNode out = driver("version", queue);
+		assertThat(out.get("refused").asString()).isEqualTo("Queue '" + queue
+				+ "' speaks producer protocol 2; this client speaks 1: upgrade the client " + "(docs/protocol.md)");
+		DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build();
+		try {
+			assertThatThrownBy(() -> engine.template().send(queue, "x", Duration.ZERO)).hasStackTraceContaining(
+					"DQPROTOCOL queue dq:{" + queue + "}:meta speaks producer protocol 2, and this engine speaks 1");
+			assertThatThrownBy(() -> engine.admin().stats(queue)).hasStackTraceContaining("DQPROTOCOL");
+			assertThat(redis.hasKey("dq:{" + queue + "}:stream")).isFalse();
+			assertThat(redis.hasKey("dq:{" + queue + "}:delayed")).isFalse();
+		}
+		finally {
+			engine.close();
+		}
+	}
+
+	private static Map<String, String> headers(JsonNode sent) {
+		Map<String, String> headers = new LinkedHashMap<>();
+		sent.get("headers").properties().forEach((entry) -> headers.put(entry.getKey(), entry.getValue().asString()));
+		return headers;
+	}
+
+	record Received(byte[] payload, DelayMessageContext context, Instant at) {
+	}
+
+	@EnableDelayListeners
+	static class Enabled {
+
+	}
+
+	static class Receiver {
+
+		final Map<String, List<Received>> received = new ConcurrentHashMap<>();
+
+		final List<String> order = new CopyOnWriteArrayList<>();
+
+		@DelayListener(queue = "${conformance.queue}", ordered = "true", concurrency = "4")
+		void onMessage(byte[] payload, DelayMessageContext context) {
+			Instant at = Instant.now();
+			this.order.add(context.id());
+			this.received.computeIfAbsent(context.id(), (id) -> new CopyOnWriteArrayList<>())
+				.add(new Received(payload, context, at));
+		}
+
+	}
+
+}
