@@ -5,5 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -pl delayqueue-core process-classes
 from=delayqueue-core/target/classes/META-INF/delayqueue/protocol/v1
-cp "$from"/*.lua "$from"/manifest.properties clients/python/src/delayqueue/scripts/v1/
-echo "copied $(ls "$from" | tr '\n' ' ')into clients/python"
+for to in clients/python/src/delayqueue/scripts/v1 clients/node/scripts/v1; do
+  cp "$from"/*.lua "$from"/manifest.properties "$to"/
+  echo "copied $(ls "$from" | tr '\n' ' ')into $to"
+done

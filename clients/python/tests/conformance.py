@@ -109,6 +109,11 @@ def schedule(producer: Producer, client, queue: str, out: dict) -> None:
         ("payload", lambda: producer.send(queue, b"x" * (1024 * 1024 + 1))),
         ("header", lambda: producer.send(queue, b"x", headers={"n": 1})),
         ("replace_without_id", lambda: producer.send(queue, b"x", replace=True)),
+        ("payload_type", lambda: producer.send(queue, 5)),
+        ("delay_type", lambda: producer.send(queue, b"x", delay=30)),
+        ("attempts_range", lambda: producer.send(queue, b"x", max_attempts=2**31)),
+        ("priority_type", lambda: producer.send(queue, b"x", priority=True)),
+        ("headers_type", lambda: producer.send(queue, b"x", headers=[("a", "b")])),
         ("bulk_one_bad", lambda: producer.send_all([Message(queue, b"ok", id="never-written"),
                                                     Message(queue, b"x", priority=-1)])),
     ]:

@@ -19,7 +19,8 @@ import os
 import re
 import threading
 import time
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from importlib import resources
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
@@ -33,6 +34,8 @@ Payload = Union[bytes, bytearray, memoryview, str]
 _MAX_PAYLOAD = 1024 * 1024
 _MAX_HEADERS = 16 * 1024
 _CHUNK = 500
+# an int on the Java side
+_MAX_ATTEMPTS = 2**31 - 1
 # how long a queue's partition count is used before it is read again
 _LAYOUT_SECONDS = 5.0
 
@@ -85,7 +88,7 @@ class Message:
     at: Optional[datetime] = None
     id: Optional[str] = None
     key: Optional[str] = None
-    headers: Dict[str, str] = field(default_factory=dict)
+    headers: Optional[Mapping] = None
     priority: int = 0
     expire_after: Optional[timedelta] = None
     max_attempts: Optional[int] = None
@@ -100,6 +103,17 @@ def _millis(delta: timedelta) -> int:
     # rounded up to the next whole millisecond, as the Java side does
     micros = delta // timedelta(microseconds=1)
     return -(-micros // 1000)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_time(delay: Any, at: Any) -> None:
+    if delay is not None and not isinstance(delay, timedelta):
+        raise ValueError(f"A delay must be a timedelta, but was {type(delay).__name__} ({delay!r})")
+    if at is not None and not isinstance(at, datetime):
+        raise ValueError(f"A time (at) must be a datetime, but was {type(at).__name__} ({at!r})")
 
 
 def _epoch_millis(at: datetime) -> int:
@@ -186,7 +200,7 @@ class Producer:
              expire_after: Optional[timedelta] = None, max_attempts: Optional[int] = None,
              replace: bool = False) -> SendResult:
         """Sends one message. A queue over its size limit raises QueueFullError."""
-        message = Message(queue, payload, delay=delay, at=at, id=id, key=key, headers=dict(headers or {}),
+        message = Message(queue, payload, delay=delay, at=at, id=id, key=key, headers=headers,
                           priority=priority, expire_after=expire_after, max_attempts=max_attempts,
                           replace=replace)
         result = self.send_all([message])[0]
@@ -247,19 +261,25 @@ class Producer:
         queue = _wire.check_name("Queue", m.queue)
         if m.payload is None:
             raise ValueError("Payload must not be None")
+        if not isinstance(m.payload, (bytes, bytearray, memoryview, str)):
+            raise ValueError(f"Payload must be bytes or str (the bytes the consumer's codec reads), but was "
+                             f"{type(m.payload).__name__}")
         payload = m.payload.encode("utf-8") if isinstance(m.payload, str) else bytes(m.payload)
         if len(payload) > _MAX_PAYLOAD:
             raise ValueError(f"Payload for queue '{queue}' is {len(payload)} bytes, over the limit of "
                              f"{_MAX_PAYLOAD} bytes")
-        headers = m.headers or {}
+        if m.headers is not None and not isinstance(m.headers, Mapping):
+            raise ValueError(f"Headers must be a dict of str to str, but were {type(m.headers).__name__}")
+        headers = dict(m.headers or {})
         for name, value in headers.items():
             if not isinstance(name, str) or not isinstance(value, str):
-                raise ValueError(f"Header {name!r} must be a str name with a str value, but was {value!r}")
+                raise ValueError(f"Header {name!r} must have a str name and a str value, but was {value!r}")
         if _wire.headers_size(headers) > _MAX_HEADERS:
             raise ValueError(f"Headers for queue '{queue}' are {_wire.headers_size(headers)} bytes, over the "
                              f"limit of {_MAX_HEADERS} bytes")
         if m.delay is not None and m.at is not None:
             raise ValueError("Give a delay or a time (at), not both")
+        _check_time(m.delay, m.at)
         if m.at is not None:
             kind, value = "a", _epoch_millis(m.at)
             if value > _wire.MAX_DUE_MS:
@@ -268,18 +288,20 @@ class Producer:
                 raise ValueError(f"Delivery time must be at least 0000-01-01T00:00:00Z, but was {m.at}")
         else:
             kind, value = "d", max(0, _millis(m.delay)) if m.delay is not None else 0
-        if not isinstance(m.priority, int) or not 0 <= m.priority <= _wire.MAX_PRIORITY:
+        if not _is_int(m.priority) or not 0 <= m.priority <= _wire.MAX_PRIORITY:
             raise ValueError(f"Priority must be from 0 to {_wire.MAX_PRIORITY}, but was {m.priority}")
         expire = 0
         if m.expire_after is not None:
+            if not isinstance(m.expire_after, timedelta):
+                raise ValueError(f"Expire-after must be a timedelta, but was {type(m.expire_after).__name__}")
             expire = _millis(m.expire_after)
             if not 1 <= expire <= _wire.MAX_EXPIRE_AFTER_MS:
                 raise ValueError(f"Expire-after must be from 1 ms to 3650 days (it counts from the due time), "
                                  f"but was {m.expire_after}")
         attempts = 0
         if m.max_attempts is not None:
-            if not isinstance(m.max_attempts, int) or m.max_attempts < 1:
-                raise ValueError(f"Max attempts must be at least 1, but was {m.max_attempts}")
+            if not _is_int(m.max_attempts) or not 1 <= m.max_attempts <= _MAX_ATTEMPTS:
+                raise ValueError(f"Max attempts must be from 1 to {_MAX_ATTEMPTS}, but was {m.max_attempts}")
             attempts = m.max_attempts
         if m.key is not None:
             _wire.check_id("Message key", m.key)
@@ -316,6 +338,7 @@ class Producer:
         _wire.check_id("Message id", id)
         if (delay is None) == (at is None):
             raise ValueError("Give a delay or a time (at), exactly one")
+        _check_time(delay, at)
         if at is not None:
             kind, value = "a", _epoch_millis(at)
             if value > _wire.MAX_DUE_MS:

@@ -34,7 +34,8 @@ import io.github.delayqueue.core.annotation.EnableDelayListeners;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.listener.DelayMessageContext;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -47,10 +48,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The conformance suite of producer protocol v1 ({@code docs/protocol.md}): the Python
- * client of {@code clients/python}, installed with pip and run in a subprocess, sends
- * messages of every kind; the Java side reads the scheduled ones back from Redis and a
- * {@code @DelayListener} receives the others, each exactly as sent.
+ * The conformance suite of producer protocol v1 ({@code docs/protocol.md}): each client
+ * of another language ({@code clients/python}, installed with pip; {@code clients/node})
+ * runs in a subprocess and sends messages of every kind; the Java side reads the
+ * scheduled ones back from Redis and a {@code @DelayListener} receives the others, each
+ * exactly as sent.
  */
 abstract class ProducerConformanceContract {
 
@@ -93,17 +95,29 @@ abstract class ProducerConformanceContract {
 		return context.getBean(DelayQueueEngine.class);
 	}
 
-	private JsonNode driver(String phase, String queue) throws Exception {
+	private JsonNode run(Driver driver, String phase, String queue) throws Exception {
 		List<String> arguments = new ArrayList<>(redis());
 		arguments.addAll(List.of("--phase", phase, queue));
-		return PythonClient.conformance(arguments);
+		return (driver == Driver.PYTHON) ? PythonClient.conformance(arguments) : NodeClient.conformance(arguments);
 	}
 
-	@Test
-	void everyKindOfMessageIsScheduledExactlyAsTheJavaTemplateWouldWriteIt() throws Exception {
-		String queue = "conformance-scheduled";
+	/** The clients, each with its conformance driver. */
+	enum Driver {
+
+		PYTHON, NODE;
+
+		String queue(String name) {
+			return name + "-" + name().toLowerCase(java.util.Locale.ROOT);
+		}
+
+	}
+
+	@ParameterizedTest
+	@EnumSource(Driver.class)
+	void everyKindOfMessageIsScheduledExactlyAsTheJavaTemplateWouldWriteIt(Driver driver) throws Exception {
+		String queue = driver.queue("conformance-scheduled");
 		DelayQueueEngine engine = start(queue);
-		JsonNode out = driver("schedule", queue);
+		JsonNode out = run(driver, "schedule", queue);
 		assertThat(out.get("partitions").asInt()).isEqualTo(partitions());
 		List<String> ids = new ArrayList<>();
 		for (JsonNode sent : out.get("scheduled")) {
@@ -149,28 +163,38 @@ abstract class ProducerConformanceContract {
 		assertThat(engine.admin().scheduledMessage(queue, "never-written")).isEmpty();
 		JsonNode errors = out.get("errors");
 		Map<String, String> expected = new LinkedHashMap<>();
+		boolean python = driver == Driver.PYTHON;
 		expected.put("queue", "Queue name 'bad queue!' must contain only");
-		expected.put("id", "Message id must not be None or empty");
+		expected.put("id", "Message id must not be " + (python ? "None" : "null") + " or empty");
 		expected.put("reserved_id", "reserved for the messages of recurring schedules");
 		expected.put("priority", "Priority must be from 0 to 9, but was 10");
 		expected.put("expire", "Expire-after must be from 1 ms to 3650 days");
-		expected.put("attempts", "Max attempts must be at least 1, but was 0");
+		expected.put("attempts", "Max attempts must be from 1 to 2147483647, but was 0");
 		expected.put("both_times", "Give a delay or a time (at), not both");
-		expected.put("naive_time", "has no time zone");
+		expected.put("naive_time",
+				python ? "has no time zone" : "must be a Date or epoch milliseconds, but was string");
 		expected.put("far_time", "Delivery time must be at most 9999-12-31T23:59:59.999Z");
 		expected.put("payload", "over the limit of 1048576 bytes");
-		expected.put("header", "must be a str name with a str value");
+		expected.put("header", "Header 'n' must have a str");
 		expected.put("replace_without_id", "replace needs an id");
 		expected.put("bulk_one_bad", "Priority must be from 0 to 9, but was -1");
+		expected.put("payload_type", python ? "Payload must be bytes or str" : "Payload must be a Buffer");
+		expected.put("delay_type", python ? "A delay must be a timedelta, but was int" : "A delay must be a number");
+		expected.put("attempts_range", "Max attempts must be from 1 to 2147483647, but was 2147483648");
+		expected.put("priority_type", "Priority must be from 0 to 9, but was " + (python ? "True" : "true"));
+		expected.put("headers_type",
+				python ? "Headers must be a dict of str to str" : "Headers must be a plain object");
 		expected.forEach((name, message) -> assertThat(errors.get(name).asString()).as(name).contains(message));
+		assertThat(errors.properties()).hasSize(expected.size());
 	}
 
-	@Test
-	void aDelayListenerReceivesEachMessageAsSentAtItsDueTimeAndNeverEarly() throws Exception {
-		String queue = "conformance-delivered";
+	@ParameterizedTest
+	@EnumSource(Driver.class)
+	void aDelayListenerReceivesEachMessageAsSentAtItsDueTimeAndNeverEarly(Driver driver) throws Exception {
+		String queue = driver.queue("conformance-delivered");
 		start(queue);
 		Receiver receiver = this.context.getBean(Receiver.class);
-		JsonNode out = driver("deliver", queue);
+		JsonNode out = run(driver, "deliver", queue);
 		assertThat(out.get("cancel").get(0).asBoolean()).isTrue();
 		assertThat(out.get("cancel").get(1).asBoolean()).isFalse();
 		assertThat(out.get("reschedule").get(0).asBoolean()).isTrue();
@@ -204,12 +228,13 @@ abstract class ProducerConformanceContract {
 		}
 	}
 
-	@Test
-	void aQueueOfAnotherProtocolVersionIsRefusedByTheClientAndByTheEngine() throws Exception {
-		String queue = "conformance-v2";
+	@ParameterizedTest
+	@EnumSource(Driver.class)
+	void aQueueOfAnotherProtocolVersionIsRefusedByTheClientAndByTheEngine(Driver driver) throws Exception {
+		String queue = driver.queue("conformance-v2");
 		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
 		redis.opsForHash().put("dq:{" + queue + "}:meta", "protocol", "2");
-		JsonNode out = driver("version", queue);
+		JsonNode out = run(driver, "version", queue);
 		assertThat(out.get("refused").asString()).isEqualTo("Queue '" + queue
 				+ "' speaks producer protocol 2; this client speaks 1: upgrade the client " + "(docs/protocol.md)");
 		DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build();

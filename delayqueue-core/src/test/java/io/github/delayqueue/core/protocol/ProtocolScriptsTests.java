@@ -39,6 +39,9 @@ class ProtocolScriptsTests {
 	private static final Path PYTHON_COPIES = PythonClient.SOURCES
 		.resolve(Path.of("src", "delayqueue", "scripts", "v" + ProtocolScripts.VERSION));
 
+	private static final Path NODE_COPIES = NodeClient.SOURCES
+		.resolve(Path.of("scripts", "v" + ProtocolScripts.VERSION));
+
 	@Test
 	void theEngineRunsTheAssembledScripts() throws IOException {
 		Properties manifest = manifest();
@@ -54,16 +57,27 @@ class ProtocolScriptsTests {
 
 	@Test
 	void thePythonClientCarriesTheBuildsScriptsByteForByte() throws IOException {
+		assertCopies(PYTHON_COPIES, "clients/python");
+	}
+
+	@Test
+	void theNodeClientCarriesTheBuildsScriptsByteForByte() throws IOException {
+		assertCopies(NODE_COPIES, "clients/node");
+	}
+
+	private static void assertCopies(Path copies, String client) throws IOException {
 		for (String operation : ProtocolScripts.OPERATIONS) {
-			assertThat(Files.readString(PYTHON_COPIES.resolve(operation + ".lua"), StandardCharsets.UTF_8))
-				.as("clients/python's %s.lua differs from the build's: run clients/copy-scripts.sh", operation)
+			assertThat(Files.readString(copies.resolve(operation + ".lua"), StandardCharsets.UTF_8))
+				.as("%s's %s.lua differs from the build's: run clients/copy-scripts.sh", client, operation)
 				.isEqualTo(resource(operation + ".lua"));
 		}
-		assertThat(Files.readString(PYTHON_COPIES.resolve("manifest.properties"), StandardCharsets.UTF_8))
-			.as("clients/python's manifest differs from the build's: run clients/copy-scripts.sh")
+		assertThat(Files.readString(copies.resolve("manifest.properties"), StandardCharsets.UTF_8))
+			.as("%s's manifest differs from the build's: run clients/copy-scripts.sh", client)
 			.isEqualTo(resource("manifest.properties"));
-		assertThat(Files.list(PYTHON_COPIES).map((file) -> file.getFileName().toString()).sorted().toList())
-			.isEqualTo(List.of("cancel.lua", "manifest.properties", "reschedule.lua", "send.lua"));
+		try (var files = Files.list(copies)) {
+			assertThat(files.map((file) -> file.getFileName().toString()).sorted().toList())
+				.isEqualTo(List.of("cancel.lua", "manifest.properties", "reschedule.lua", "send.lua"));
+		}
 	}
 
 	private static Properties manifest() throws IOException {

@@ -18,12 +18,11 @@ package io.github.delayqueue.core.protocol;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -58,11 +57,13 @@ final class PythonClient {
 		if (installed) {
 			return;
 		}
-		run(List.of(python(), "-c", "import redis"), null,
+		Subprocess.run(List.of(python(), "-c", "import redis"), null,
 				"redis-py is missing: install Debian's python3-redis (apt-get install python3-redis)");
 		deleteRecursively(INSTALLED);
-		run(List.of(python(), "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
-				"--target", INSTALLED.toString(), SOURCES.toString()), null, "pip cannot install clients/python");
+		Subprocess.run(
+				List.of(python(), "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
+						"--target", INSTALLED.toString(), SOURCES.toString()),
+				null, "pip cannot install clients/python");
 		installed = true;
 	}
 
@@ -76,37 +77,14 @@ final class PythonClient {
 		List<String> command = new ArrayList<>(
 				List.of(python(), SOURCES.resolve("tests").resolve("conformance.py").toString()));
 		command.addAll(arguments);
-		String out = run(command, INSTALLED, "The Python conformance driver failed");
+		String out = Subprocess.run(command, Map.of("PYTHONPATH", INSTALLED.toString()),
+				"The Python conformance driver failed");
 		JsonNode document = JsonMapper.builder().build().readTree(out);
 		// the installed package ran, not the sources
 		if (!document.get("client").asString().startsWith(INSTALLED.toString())) {
 			throw new IllegalStateException("The driver did not use the installed client: " + document.get("client"));
 		}
 		return document;
-	}
-
-	private static String run(List<String> command, Path pythonPath, String failure) throws Exception {
-		ProcessBuilder builder = new ProcessBuilder(command);
-		builder.environment().remove("PYTHONPATH");
-		builder.environment().put("PYTHONNOUSERSITE", "1");
-		if (pythonPath != null) {
-			builder.environment().put("PYTHONPATH", pythonPath.toString());
-		}
-		Path err = Files.createTempFile("python-client", ".err");
-		builder.redirectError(err.toFile());
-		Process process = builder.start();
-		byte[] out = process.getInputStream().readAllBytes();
-		if (!process.waitFor(120, TimeUnit.SECONDS)) {
-			process.destroyForcibly();
-			throw new IllegalStateException(failure + ": no answer in 120 s: " + command);
-		}
-		String errors = Files.readString(err, StandardCharsets.UTF_8);
-		Files.deleteIfExists(err);
-		if (process.exitValue() != 0) {
-			throw new IllegalStateException(
-					failure + " (exit " + process.exitValue() + "): " + command + "\n" + errors);
-		}
-		return new String(out, StandardCharsets.UTF_8);
 	}
 
 	private static void deleteRecursively(Path path) throws IOException {

@@ -1,0 +1,320 @@
+// Copyright 2026 the delayqueue authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//      https://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+'use strict';
+
+// A producer of delayqueue's protocol v1 on ioredis (a Redis or a Cluster client).
+
+const crypto = require('crypto');
+const fs = require('fs');
+const path = require('path');
+const wire = require('./wire');
+
+const MAX_PAYLOAD = 1024 * 1024;
+const MAX_HEADERS = 16 * 1024;
+const MAX_ATTEMPTS = 2 ** 31 - 1;
+const CHUNK = 500;
+const LAYOUT_MS = 5000;
+const STATUSES = [null, 'SCHEDULED', 'READY', 'DUPLICATE', 'REPLACED', 'REFUSED'];
+
+class DelayQueueError extends Error {
+  constructor(message, options) {
+    super(message, options);
+    this.name = 'DelayQueueError';
+  }
+}
+
+class ProtocolVersionError extends DelayQueueError {
+  constructor(message) {
+    super(message);
+    this.name = 'ProtocolVersionError';
+  }
+}
+
+class QueueFullError extends DelayQueueError {
+  constructor(queue, id, limit) {
+    super(`Queue '${queue}' is full: it holds its limit of ${limit} waiting messages (message '${id}' was not sent)`);
+    this.name = 'QueueFullError';
+    this.queue = queue;
+    this.id = id;
+    this.limit = limit;
+  }
+}
+
+function script(name) {
+  const source = fs.readFileSync(path.join(__dirname, 'scripts', `v${wire.PROTOCOL_VERSION}`, `${name}.lua`), 'utf8');
+  return { source, sha: crypto.createHash('sha1').update(source, 'utf8').digest('hex') };
+}
+
+function isInt(value) {
+  return Number.isSafeInteger(value);
+}
+
+function checkMillis(what, value) {
+  if (!Number.isFinite(value)) throw new TypeError(`${what} must be a number of milliseconds, but was ${value}`);
+  return Math.ceil(value);
+}
+
+function epochMillis(at) {
+  if (at instanceof Date) {
+    if (Number.isNaN(at.getTime())) throw new TypeError('A time (at) must be a valid Date');
+    return at.getTime();
+  }
+  if (typeof at === 'number') return checkMillis('A time (at)', at);
+  throw new TypeError(`A time (at) must be a Date or epoch milliseconds, but was ${typeof at}`);
+}
+
+function checkAt(ms) {
+  if (ms > wire.MAX_DUE_MS) throw new RangeError(`Delivery time must be at most 9999-12-31T23:59:59.999Z, but was ${ms}`);
+  if (ms < wire.MIN_DUE_MS) throw new RangeError(`Delivery time must be at least 0000-01-01T00:00:00Z, but was ${ms}`);
+  return ms;
+}
+
+/**
+ * Sends, cancels and reschedules messages of delayqueue queues, for Java consumers.
+ */
+class Producer {
+  /**
+   * @param redis an ioredis Redis or Cluster client
+   * @param options prefix ('dq'), fairShare (queue names), compactAfterMs (120000, 0: no far
+   *   tier), compactMinimum (64): the Java engines' settings
+   */
+  constructor(redis, options = {}) {
+    const { prefix = 'dq', fairShare = [], compactAfterMs = 120000, compactMinimum = 64 } = options;
+    if (typeof prefix !== 'string' || !/^[A-Za-z0-9._:-]{1,64}$/.test(prefix)) {
+      throw new TypeError(`Key prefix '${prefix}' must be 1 to 64 of letters, digits, '.', '_', ':' and '-'`);
+    }
+    if (!isInt(compactAfterMs) || compactAfterMs < 0) {
+      throw new RangeError(`compactAfterMs must be 0 (no far tier) or positive, but was ${compactAfterMs}`);
+    }
+    if (!isInt(compactMinimum) || compactMinimum < 1) {
+      throw new RangeError(`compactMinimum must be at least 1, but was ${compactMinimum}`);
+    }
+    this.redis = redis;
+    this.prefix = prefix;
+    this.fair = new Set([...fairShare].map((q) => wire.checkName('Queue', q)));
+    this.compact = compactAfterMs > 0 ? `${compactAfterMs}:${compactMinimum}` : '0';
+    this.scripts = { send: script('send'), cancel: script('cancel'), reschedule: script('reschedule') };
+    this.layouts = new Map();
+    this.registered = new Set();
+  }
+
+  /** The queue's partition count, read from P:{queue}:meta (absent: 1), again after 5 seconds. */
+  async partitions(queue, refresh = false) {
+    wire.checkName('Queue', queue);
+    const known = this.layouts.get(queue);
+    if (known && !refresh && Date.now() - known.at < LAYOUT_MS) return known.count;
+    const meta = new wire.Keys(this.prefix, queue, queue).key('meta');
+    const [count, protocol] = await this.redis.hmget(meta, 'partitions', 'protocol');
+    if (protocol != null && protocol !== String(wire.PROTOCOL_VERSION)) {
+      throw new ProtocolVersionError(`Queue '${queue}' speaks producer protocol ${protocol}; this client speaks `
+        + `${wire.PROTOCOL_VERSION}: upgrade the client (docs/protocol.md)`);
+    }
+    const partitions = count != null ? Number(count) : 1;
+    if (!isInt(partitions) || partitions < 1 || partitions > wire.MAX_PARTITIONS) {
+      throw new DelayQueueError(`Queue '${queue}' declares ${count} partitions, outside 1 to ${wire.MAX_PARTITIONS}`);
+    }
+    this.layouts.set(queue, { count: partitions, at: Date.now() });
+    if (!this.registered.has(queue)) {
+      await this.redis.sadd(`${this.prefix}:queues`, queue);
+      this.registered.add(queue);
+    }
+    return partitions;
+  }
+
+  keys(queue, partition, partitions) {
+    return new wire.Keys(this.prefix, queue, wire.partitionTag(queue, partition, partitions));
+  }
+
+  async run(name, keys, args) {
+    const { source, sha } = this.scripts[name];
+    try {
+      return await this.redis.evalsha(sha, keys.length, ...keys, ...args);
+    } catch (ex) {
+      if (!String(ex && ex.message).startsWith('NOSCRIPT')) throw ex;
+      return this.redis.eval(source, keys.length, ...keys, ...args);
+    }
+  }
+
+  /** Sends one message; a queue over its size limit rejects with QueueFullError. */
+  async send(queue, payload, options = {}) {
+    const [result] = await this.sendAll([{ ...options, queue, payload }]);
+    if (result.status === 'REFUSED') throw new QueueFullError(queue, result.id, result.limit);
+    return result;
+  }
+
+  /**
+   * Sends messages, one script call per partition and 500 messages; refused ones have status
+   * REFUSED. Every message is checked first: one bad message fails the call and sends none.
+   */
+  async sendAll(messages) {
+    if (!Array.isArray(messages)) throw new TypeError('sendAll takes an array of messages');
+    const prepared = messages.map((m) => this.prepare(m));
+    const results = new Array(prepared.length);
+    const layouts = new Map();
+    const groups = new Map();
+    for (let i = 0; i < prepared.length; i++) {
+      const { queue, partitionKey } = prepared[i];
+      if (!layouts.has(queue)) layouts.set(queue, await this.partitions(queue));
+      const partitions = layouts.get(queue);
+      const group = `${queue}\u0000${partitions}\u0000${wire.partitionOf(partitionKey, partitions)}`;
+      if (!groups.has(group)) groups.set(group, []);
+      groups.get(group).push(i);
+    }
+    for (const [group, indexes] of groups) {
+      const [queue, partitions, partition] = group.split('\u0000');
+      for (let start = 0; start < indexes.length; start += CHUNK) {
+        await this.sendChunk(queue, Number(partitions), Number(partition), indexes.slice(start, start + CHUNK),
+          prepared, results, false);
+      }
+    }
+    return results;
+  }
+
+  async sendChunk(queue, partitions, partition, chunk, prepared, results, retried) {
+    const keys = this.keys(queue, partition, partitions);
+    const args = [keys.wakeChannel(), chunk.length, partitions, this.fair.has(queue) ? '1' : '0', this.compact];
+    for (const i of chunk) {
+      const m = prepared[i];
+      args.push(m.id, m.envelope, m.kind, m.value, m.mode);
+    }
+    let reply;
+    try {
+      reply = await this.run('send', keys.sendKeys(), args);
+    } catch (ex) {
+      if (String(ex && ex.message).startsWith('DQRETIRED') && !retried) {
+        // the partition count changed since it was read: read it again, send again
+        const current = await this.partitions(queue, true);
+        const regrouped = new Map();
+        for (const i of chunk) {
+          const p = wire.partitionOf(prepared[i].partitionKey, current);
+          if (!regrouped.has(p)) regrouped.set(p, []);
+          regrouped.get(p).push(i);
+        }
+        for (const [p, indexes] of regrouped) {
+          await this.sendChunk(queue, current, p, indexes, prepared, results, true);
+        }
+        return;
+      }
+      throw new DelayQueueError(`Cannot send to queue '${queue}': ${ex && ex.message}`, { cause: ex });
+    }
+    chunk.forEach((index, i) => {
+      const status = STATUSES[Number(reply[2 * i])];
+      const value = Number(reply[2 * i + 1]);
+      const id = prepared[index].id;
+      results[index] = status === 'REFUSED'
+        ? { queue, id, status, due: null, dueMs: null, limit: value }
+        : { queue, id, status, due: new Date(value), dueMs: value };
+    });
+  }
+
+  prepare(m) {
+    if (m == null || typeof m !== 'object') throw new TypeError('A message must be an object');
+    const queue = wire.checkName('Queue', m.queue);
+    let payload;
+    if (typeof m.payload === 'string') payload = Buffer.from(m.payload, 'utf8');
+    else if (Buffer.isBuffer(m.payload)) payload = m.payload;
+    else if (m.payload instanceof Uint8Array) payload = Buffer.from(m.payload);
+    else throw new TypeError(`Payload must be a Buffer, a Uint8Array or a string (the bytes the consumer's codec reads), but was ${m.payload === null ? 'null' : typeof m.payload}`);
+    if (payload.length > MAX_PAYLOAD) {
+      throw new RangeError(`Payload for queue '${queue}' is ${payload.length} bytes, over the limit of ${MAX_PAYLOAD} bytes`);
+    }
+    const headers = m.headers == null ? {} : m.headers;
+    if (typeof headers !== 'object' || Array.isArray(headers) || headers instanceof Map) {
+      throw new TypeError('Headers must be a plain object of string to string');
+    }
+    for (const [name, value] of Object.entries(headers)) {
+      if (typeof value !== 'string') throw new TypeError(`Header '${name}' must have a string value, but was ${typeof value}`);
+    }
+    if (wire.headersSize(headers) > MAX_HEADERS) {
+      throw new RangeError(`Headers for queue '${queue}' are ${wire.headersSize(headers)} bytes, over the limit of ${MAX_HEADERS} bytes`);
+    }
+    if (m.delayMs != null && m.at != null) throw new TypeError('Give a delay or a time (at), not both');
+    let kind;
+    let value;
+    if (m.at != null) {
+      kind = 'a';
+      value = checkAt(epochMillis(m.at));
+    } else {
+      kind = 'd';
+      value = m.delayMs != null ? Math.max(0, checkMillis('A delay', m.delayMs)) : 0;
+      if (value > wire.MAX_DUE_MS - Date.now()) throw new RangeError(`Delay must end by 9999-12-31T23:59:59.999Z, but was ${m.delayMs} ms`);
+    }
+    const priority = m.priority == null ? 0 : m.priority;
+    if (!isInt(priority) || priority < 0 || priority > wire.MAX_PRIORITY) {
+      throw new RangeError(`Priority must be from 0 to ${wire.MAX_PRIORITY}, but was ${priority}`);
+    }
+    let expire = 0;
+    if (m.expireAfterMs != null) {
+      expire = checkMillis('Expire-after', m.expireAfterMs);
+      if (expire < 1 || expire > wire.MAX_EXPIRE_AFTER_MS) {
+        throw new RangeError(`Expire-after must be from 1 ms to 3650 days (it counts from the due time), but was ${m.expireAfterMs} ms`);
+      }
+    }
+    let attempts = 0;
+    if (m.maxAttempts != null) {
+      if (!isInt(m.maxAttempts) || m.maxAttempts < 1 || m.maxAttempts > MAX_ATTEMPTS) {
+        throw new RangeError(`Max attempts must be from 1 to ${MAX_ATTEMPTS}, but was ${m.maxAttempts}`);
+      }
+      attempts = m.maxAttempts;
+    }
+    if (m.key != null) wire.checkId('Message key', m.key);
+    let id;
+    let mode;
+    if (m.id == null) {
+      if (m.replace) throw new TypeError('replace needs an id: a message with a generated id replaces nothing');
+      id = crypto.randomBytes(12).toString('base64url');
+      mode = '2';
+    } else {
+      id = wire.checkMessageId(m.id);
+      mode = m.replace ? '1' : '0';
+    }
+    const env = wire.envelope(payload, headers, attempts, expire, m.key == null ? null : m.key, priority);
+    return { queue, partitionKey: m.key != null ? m.key : id, id, envelope: env, kind, value, mode };
+  }
+
+  async inEachPartition(queue, id, key, operation) {
+    const partitions = await this.partitions(queue);
+    const first = wire.partitionOf(key != null ? key : id, partitions);
+    if (await operation(this.keys(queue, first, partitions))) return true;
+    for (let p = 0; p < partitions; p++) {
+      if (p !== first && await operation(this.keys(queue, p, partitions))) return true;
+    }
+    return false;
+  }
+
+  /** Cancels a scheduled message; true when it was scheduled (not yet due). */
+  async cancel(queue, id, options = {}) {
+    wire.checkName('Queue', queue);
+    wire.checkId('Message id', id);
+    return this.inEachPartition(queue, id, options.key,
+      async (keys) => Number(await this.run('cancel', keys.cancelKeys(), [id])) === 1);
+  }
+
+  /** Moves a scheduled message to a new time ({delayMs} or {at}); true when it was scheduled. */
+  async reschedule(queue, id, options = {}) {
+    wire.checkName('Queue', queue);
+    wire.checkId('Message id', id);
+    if ((options.delayMs == null) === (options.at == null)) {
+      throw new TypeError('Give a delay or a time (at), exactly one');
+    }
+    const kind = options.at != null ? 'a' : 'd';
+    const value = options.at != null ? checkAt(epochMillis(options.at)) : Math.max(0, checkMillis('A delay', options.delayMs));
+    return this.inEachPartition(queue, id, options.key, async (keys) => {
+      const reply = await this.run('reschedule', keys.rescheduleKeys(), [id, kind, value, keys.wakeChannel(), this.compact]);
+      return Number(reply[0]) === 1;
+    });
+  }
+}
+
+module.exports = { Producer, DelayQueueError, ProtocolVersionError, QueueFullError, PROTOCOL_VERSION: wire.PROTOCOL_VERSION };
