@@ -218,24 +218,26 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 	}
 
 	/**
-	 * Leaves out of this step the rows of a message that has an older row this step did
-	 * not take: a row {@code SKIP LOCKED} passed over because another relay held it (on
-	 * another instance, or, on MariaDB and MySQL, whose locking read locks each row it
-	 * scans before it filters, a worker of another share), or one waiting for its retry.
-	 * Sent now, the newer row would reach Redis first and the older one would overwrite
-	 * it; left, it goes in a later step, after the older one. The check is a plain read
-	 * (no lock): a row it still sees may be deleted by now, and its message's rows merely
-	 * wait one step.
+	 * Leaves out of this step the rows of a message that has a row this step did not take
+	 * older than one it took: a row {@code SKIP LOCKED} passed over because another relay
+	 * held it (on another instance, or, on MariaDB and MySQL, whose locking read locks
+	 * each row it scans before it filters, a worker of another share), or one waiting for
+	 * its retry. It may be older than all the rows of that message taken here, or between
+	 * two of them. Sent now, the newer rows would reach Redis first and the older one
+	 * would overwrite them; left, they go in a later step, after the older one. The check
+	 * is a plain read (no lock): a row it still sees may be deleted by now, and its
+	 * message's rows merely wait one step.
 	 */
 	private void holdBehindOlderRows(Connection connection, List<Long> seqs, List<Prepared> prepared)
 			throws SQLException {
 		if (prepared.isEmpty()) {
 			return;
 		}
-		Map<String, Long> oldestTaken = new LinkedHashMap<>();
+		Map<String, Long> newestTaken = new LinkedHashMap<>();
+		java.util.Set<Long> taken = new java.util.HashSet<>(seqs);
 		long newest = 0;
 		for (int i = 0; i < prepared.size(); i++) {
-			oldestTaken.merge(rowKey(prepared.get(i).queue(), prepared.get(i).id()), seqs.get(i), Math::min);
+			newestTaken.merge(rowKey(prepared.get(i).queue(), prepared.get(i).id()), seqs.get(i), Math::max);
 			newest = Math.max(newest, seqs.get(i));
 		}
 		java.util.Set<String> held = new java.util.HashSet<>();
@@ -252,9 +254,10 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 				}
 				try (ResultSet rs = older.executeQuery()) {
 					while (rs.next()) {
+						long seq = rs.getLong(1);
 						String key = rowKey(rs.getString(2), rs.getString(3));
-						Long taken = oldestTaken.get(key);
-						if (taken != null && rs.getLong(1) < taken) {
+						Long last = newestTaken.get(key);
+						if (last != null && seq < last && !taken.contains(seq)) {
 							held.add(key);
 						}
 					}
