@@ -179,7 +179,18 @@ async function main() {
     const out = { client: require.resolve('..'), partitions: phase !== 'version' ? await producer.partitions(queue) : null };
     if (phase === 'schedule') await schedule(producer, client, queue, out);
     else if (phase === 'deliver') await deliver(producer, client, queue, out);
-    else if (phase === 'version') {
+    else if (phase === 'retired') {
+      // the layout read now goes stale: the Java side changes the partition count and
+      // retires the old partitions before it answers
+      process.stdout.write('ready\n');
+      await new Promise((resolve) => process.stdin.once('data', resolve));
+      process.stdin.pause();
+      const results = await producer.sendAll(Array.from({ length: 30 }, (_, i) => ({
+        queue, payload: Buffer.from(`after-${i}`), id: `after-${i}`, key: `key-${i}`, delayMs: HOUR,
+      })));
+      out.sent = results.map((r) => ({ id: r.id, status: r.status }));
+      out.partitions_after = await producer.partitions(queue);
+    } else if (phase === 'version') {
       try {
         await producer.send(queue, Buffer.from('x'));
         out.refused = null;

@@ -184,7 +184,7 @@ def main() -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--cluster", action="store_true")
     parser.add_argument("--prefix", default="dq")
-    parser.add_argument("--phase", choices=["schedule", "deliver", "version"], required=True)
+    parser.add_argument("--phase", choices=["schedule", "deliver", "version", "retired"], required=True)
     parser.add_argument("queue")
     args = parser.parse_args()
     client = (RedisCluster(host=args.host, port=args.port) if args.cluster
@@ -196,6 +196,15 @@ def main() -> int:
         schedule(producer, client, args.queue, out)
     elif args.phase == "deliver":
         deliver(producer, client, args.queue, out)
+    elif args.phase == "retired":
+        # the layout read now goes stale: the Java side changes the partition count and
+        # retires the old partitions before it answers
+        print("ready", flush=True)
+        sys.stdin.readline()
+        results = producer.send_all([Message(args.queue, b"after-%d" % i, id="after-%d" % i, key="key-%d" % i,
+                                             delay=timedelta(hours=1)) for i in range(30)])
+        out["sent"] = [{"id": r.id, "status": r.status.name} for r in results]
+        out["partitions_after"] = producer.partitions(args.queue)
     else:
         try:
             producer.send(args.queue, b"x")

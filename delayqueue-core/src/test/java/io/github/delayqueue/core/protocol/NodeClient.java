@@ -52,6 +52,19 @@ final class NodeClient {
 	}
 
 	/**
+	 * Starts the conformance driver to talk to it.
+	 * @param arguments its arguments
+	 * @return its process
+	 */
+	static Process startConformance(List<String> arguments) throws Exception {
+		install();
+		List<String> command = new ArrayList<>(
+				List.of("node", SOURCES.resolve("test").resolve("conformance.js").toString()));
+		command.addAll(arguments);
+		return Subprocess.start(command, null);
+	}
+
+	/**
 	 * Runs the conformance driver, {@code clients/node/test/conformance.js}.
 	 * @param arguments its arguments
 	 * @return the JSON document it printed

@@ -250,6 +250,60 @@ abstract class ProducerConformanceContract {
 		}
 	}
 
+	@ParameterizedTest
+	@EnumSource(Driver.class)
+	void aClientWhoseLayoutWentStaleSendsToTheNewPartitionsOnceTheOldAreRetired(Driver driver) throws Exception {
+		String queue = driver.queue("conformance-retired");
+		DelayQueueEngine before = DelayQueueEngine.builder(this.connectionFactory).partitions(queue, 3).build();
+		DelayQueueEngine after = null;
+		try {
+			// declares 3 partitions in Redis
+			assertThat(before.template().cancel(queue, "nothing")).isFalse();
+			List<String> arguments = new ArrayList<>(redis());
+			arguments.addAll(List.of("--phase", "retired", queue));
+			Process process = (driver == Driver.PYTHON) ? PythonClient.startConformance(arguments)
+					: NodeClient.startConformance(arguments);
+			java.io.BufferedReader out = new java.io.BufferedReader(
+					new java.io.InputStreamReader(process.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+			assertThat(out.readLine()).isEqualTo("ready");
+			// the client read 3; the count goes to 2 and the old partitions 1 and 2
+			// retire
+			before.admin().changePartitions(queue, 2);
+			assertThat(before.admin().finishPartitionChange(queue).partitions()).isEqualTo(2);
+			process.getOutputStream().write("go\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+			process.getOutputStream().close();
+			String report = out.lines().collect(java.util.stream.Collectors.joining("\n"));
+			assertThat(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+			assertThat(process.exitValue()).as("the driver's exit (its errors are in the test output)").isZero();
+			JsonNode document = tools.jackson.databind.json.JsonMapper.builder().build().readTree(report);
+			assertThat(document.get("partitions").asInt()).isEqualTo(3);
+			assertThat(document.get("partitions_after").asInt()).isEqualTo(2);
+			assertThat(document.get("sent")).hasSize(30);
+			document.get("sent").forEach((sent) -> assertThat(sent.get("status").asString()).isEqualTo("SCHEDULED"));
+			after = DelayQueueEngine.builder(this.connectionFactory).partitions(queue, 2).build();
+			for (int i = 0; i < 30; i++) {
+				ScheduledMessage scheduled = after.admin().scheduledMessage(queue, "after-" + i).orElseThrow();
+				// by the stale layout, partition 0 (the same in both layouts: taken, as
+				// from a
+				// Java engine declaring the old count); partitions 1 and 2 were retired:
+				// the
+				// client read the count again and sent those by the new one
+				int stale = io.github.delayqueue.core.Partitioner.CRC32.partition("key-" + i, 3);
+				assertThat(scheduled.partition()).as("after-" + i)
+					.isEqualTo((stale == 0) ? 0 : io.github.delayqueue.core.Partitioner.CRC32.partition("key-" + i, 2));
+				assertThat(scheduled.payload())
+					.isEqualTo(("after-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+			}
+			assertThat(after.admin().stats(queue).scheduled()).isEqualTo(30);
+		}
+		finally {
+			before.close();
+			if (after != null) {
+				after.close();
+			}
+		}
+	}
+
 	private static Map<String, String> headers(JsonNode sent) {
 		Map<String, String> headers = new LinkedHashMap<>();
 		sent.get("headers").properties().forEach((entry) -> headers.put(entry.getKey(), entry.getValue().asString()));

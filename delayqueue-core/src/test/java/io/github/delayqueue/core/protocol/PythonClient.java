@@ -87,6 +87,19 @@ final class PythonClient {
 		return document;
 	}
 
+	/**
+	 * Starts the conformance driver to talk to it.
+	 * @param arguments its arguments
+	 * @return its process
+	 */
+	static Process startConformance(List<String> arguments) throws Exception {
+		install();
+		List<String> command = new ArrayList<>(
+				List.of(python(), SOURCES.resolve("tests").resolve("conformance.py").toString()));
+		command.addAll(arguments);
+		return Subprocess.start(command, Map.of("PYTHONPATH", INSTALLED.toString()));
+	}
+
 	private static void deleteRecursively(Path path) throws IOException {
 		if (!Files.exists(path)) {
 			return;

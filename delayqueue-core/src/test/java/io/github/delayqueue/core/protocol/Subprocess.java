@@ -29,6 +29,20 @@ final class Subprocess {
 	private Subprocess() {
 	}
 
+	/**
+	 * Starts a client's command to talk to it: its standard error goes to the test's.
+	 */
+	static Process start(List<String> command, Map<String, String> environment) throws java.io.IOException {
+		ProcessBuilder builder = new ProcessBuilder(command);
+		builder.environment().remove("PYTHONPATH");
+		builder.environment().put("PYTHONNOUSERSITE", "1");
+		if (environment != null) {
+			builder.environment().putAll(environment);
+		}
+		builder.redirectError(ProcessBuilder.Redirect.INHERIT);
+		return builder.start();
+	}
+
 	static String run(List<String> command, Map<String, String> environment, String failure) throws Exception {
 		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.environment().remove("PYTHONPATH");
