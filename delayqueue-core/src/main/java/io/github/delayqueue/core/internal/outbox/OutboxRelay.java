@@ -190,7 +190,7 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 				}
 			}
 		}
-		holdBehindOlderRows(connection, seqs, prepared);
+		holdBehindGaps(connection, seqs, prepared);
 		if (prepared.isEmpty()) {
 			return 0;
 		}
@@ -218,18 +218,18 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 	}
 
 	/**
-	 * Leaves out of this step the rows of a message that has a row this step did not take
-	 * older than one it took: a row {@code SKIP LOCKED} passed over because another relay
-	 * held it (on another instance, or, on MariaDB and MySQL, whose locking read locks
-	 * each row it scans before it filters, a worker of another share), or one waiting for
-	 * its retry. It may be older than all the rows of that message taken here, or between
-	 * two of them. Sent now, the newer rows would reach Redis first and the older one
-	 * would overwrite them; left, they go in a later step, after the older one. The check
-	 * is a plain read (no lock): a row it still sees may be deleted by now, and its
-	 * message's rows merely wait one step.
+	 * Leaves out of this step the rows of a message that come after one of its rows this
+	 * step did not take: a row {@code SKIP LOCKED} passed over because another relay held
+	 * it (on another instance, or, on MariaDB and MySQL, whose locking read locks each
+	 * row it scans before it filters, a worker of another share), or one waiting for its
+	 * retry. Sent now, they would reach Redis before that row, which would then overwrite
+	 * them; left, they go in a later step. The rows before the first such gap are sent,
+	 * so the relay holding a message's oldest row always moves it on: two relays that
+	 * took alternate rows of one message never hold each other up. The check is a plain
+	 * read (no lock): a row it still sees may be deleted by now, and the rows behind it
+	 * merely wait one step.
 	 */
-	private void holdBehindOlderRows(Connection connection, List<Long> seqs, List<Prepared> prepared)
-			throws SQLException {
+	private void holdBehindGaps(Connection connection, List<Long> seqs, List<Prepared> prepared) throws SQLException {
 		if (prepared.isEmpty()) {
 			return;
 		}
@@ -240,7 +240,8 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 			newestTaken.merge(rowKey(prepared.get(i).queue(), prepared.get(i).id()), seqs.get(i), Math::max);
 			newest = Math.max(newest, seqs.get(i));
 		}
-		java.util.Set<String> held = new java.util.HashSet<>();
+		// per message, its oldest row not taken here that is older than one taken here
+		Map<String, Long> firstGap = new java.util.HashMap<>();
 		List<String> ids = new ArrayList<>(new java.util.LinkedHashSet<>(prepared.stream().map(Prepared::id).toList()));
 		for (int from = 0; from < ids.size(); from += 500) {
 			List<String> slice = ids.subList(from, Math.min(ids.size(), from + 500));
@@ -258,17 +259,18 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 						String key = rowKey(rs.getString(2), rs.getString(3));
 						Long last = newestTaken.get(key);
 						if (last != null && seq < last && !taken.contains(seq)) {
-							held.add(key);
+							firstGap.merge(key, seq, Math::min);
 						}
 					}
 				}
 			}
 		}
-		if (held.isEmpty()) {
+		if (firstGap.isEmpty()) {
 			return;
 		}
 		for (int i = prepared.size() - 1; i >= 0; i--) {
-			if (held.contains(rowKey(prepared.get(i).queue(), prepared.get(i).id()))) {
+			Long gap = firstGap.get(rowKey(prepared.get(i).queue(), prepared.get(i).id()));
+			if (gap != null && seqs.get(i) > gap) {
 				prepared.remove(i);
 				seqs.remove(i);
 			}
