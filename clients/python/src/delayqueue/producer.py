@@ -25,7 +25,7 @@ from datetime import datetime, timedelta, timezone
 from importlib import resources
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import ResponseError
 
 from . import _wire
 
@@ -186,11 +186,8 @@ class Producer:
         return _wire.Keys(self._prefix, queue, _wire.partition_tag(queue, partition, partitions))
 
     def _run(self, name: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
-        script = self._scripts[name]
-        try:
-            return script(keys=list(keys), args=list(args))
-        except NoScriptError:
-            return self._redis.eval(script.script, len(keys), *keys, *args)
+        # EVALSHA; redis-py loads the script and runs it again on NOSCRIPT
+        return self._scripts[name](keys=list(keys), args=list(args))
 
     # -- send -----------------------------------------------------------------------------
 

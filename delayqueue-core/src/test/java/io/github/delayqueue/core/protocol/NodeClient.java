@@ -58,9 +58,7 @@ final class NodeClient {
 	 */
 	static Process startConformance(List<String> arguments) throws Exception {
 		install();
-		List<String> command = new ArrayList<>(
-				List.of("node", SOURCES.resolve("test").resolve("conformance.js").toString()));
-		command.addAll(arguments);
+		List<String> command = driver(arguments);
 		return Subprocess.start(command, null);
 	}
 
@@ -71,12 +69,17 @@ final class NodeClient {
 	 */
 	static JsonNode conformance(List<String> arguments) throws Exception {
 		install();
-		List<String> command = new ArrayList<>(
-				List.of("node", SOURCES.resolve("test").resolve("conformance.js").toString()));
-		command.addAll(arguments);
+		List<String> command = driver(arguments);
 		return JsonMapper.builder()
 			.build()
 			.readTree(Subprocess.run(command, null, "The Node conformance driver failed"));
+	}
+
+	private static List<String> driver(List<String> arguments) {
+		List<String> command = new ArrayList<>(
+				List.of("node", SOURCES.resolve("test").resolve("conformance.js").toString()));
+		command.addAll(arguments);
+		return command;
 	}
 
 }

@@ -74,9 +74,7 @@ final class PythonClient {
 	 */
 	static JsonNode conformance(List<String> arguments) throws Exception {
 		install();
-		List<String> command = new ArrayList<>(
-				List.of(python(), SOURCES.resolve("tests").resolve("conformance.py").toString()));
-		command.addAll(arguments);
+		List<String> command = driver(arguments);
 		String out = Subprocess.run(command, Map.of("PYTHONPATH", INSTALLED.toString()),
 				"The Python conformance driver failed");
 		JsonNode document = JsonMapper.builder().build().readTree(out);
@@ -94,9 +92,7 @@ final class PythonClient {
 	 */
 	static Process startConformance(List<String> arguments) throws Exception {
 		install();
-		List<String> command = new ArrayList<>(
-				List.of(python(), SOURCES.resolve("tests").resolve("conformance.py").toString()));
-		command.addAll(arguments);
+		List<String> command = driver(arguments);
 		return Subprocess.start(command, Map.of("PYTHONPATH", INSTALLED.toString()));
 	}
 
@@ -109,6 +105,13 @@ final class PythonClient {
 				Files.delete(each);
 			}
 		}
+	}
+
+	private static List<String> driver(List<String> arguments) {
+		List<String> command = new ArrayList<>(
+				List.of(python(), SOURCES.resolve("tests").resolve("conformance.py").toString()));
+		command.addAll(arguments);
+		return command;
 	}
 
 }

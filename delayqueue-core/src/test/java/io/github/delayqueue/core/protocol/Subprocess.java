@@ -33,23 +33,21 @@ final class Subprocess {
 	 * Starts a client's command to talk to it: its standard error goes to the test's.
 	 */
 	static Process start(List<String> command, Map<String, String> environment) throws java.io.IOException {
+		return builder(command, environment).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+	}
+
+	private static ProcessBuilder builder(List<String> command, Map<String, String> environment) {
 		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.environment().remove("PYTHONPATH");
 		builder.environment().put("PYTHONNOUSERSITE", "1");
 		if (environment != null) {
 			builder.environment().putAll(environment);
 		}
-		builder.redirectError(ProcessBuilder.Redirect.INHERIT);
-		return builder.start();
+		return builder;
 	}
 
 	static String run(List<String> command, Map<String, String> environment, String failure) throws Exception {
-		ProcessBuilder builder = new ProcessBuilder(command);
-		builder.environment().remove("PYTHONPATH");
-		builder.environment().put("PYTHONNOUSERSITE", "1");
-		if (environment != null) {
-			builder.environment().putAll(environment);
-		}
+		ProcessBuilder builder = builder(command, environment);
 		Path err = Files.createTempFile("producer-client", ".err");
 		builder.redirectError(err.toFile());
 		Process process;
