@@ -174,4 +174,60 @@ class ZSetMigrationTests extends QueueTestFixture {
 			.withMessage("Scores are epoch MILLISECONDS or SECONDS, but the unit given was MINUTES");
 	}
 
+	@Test
+	void anEntryASendWouldRefuseIsRefusedNamingItAndItsChunkStays() {
+		String zset = "legacy:" + this.queue;
+		long due = System.currentTimeMillis() + 3_600_000;
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.zSetCommands().zAdd(bytes(zset), Double.NEGATIVE_INFINITY, bytes("now"));
+			connection.zSetCommands().zAdd(bytes(zset), due, bytes("later"));
+			connection.zSetCommands().zAdd(bytes(zset), 1e17, bytes("year 3170843"));
+			connection.zSetCommands().zAdd(bytes(zset), Double.POSITIVE_INFINITY, bytes("never"));
+		}
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory).maxPayloadSize(64));
+		ZSetMigration migration = ZSetMigration.from(zset).to(this.queue).chunkSize(2).build();
+		// scores before any time are due now; the chunks before the refused one move
+		assertThatIllegalArgumentException().isThrownBy(() -> migration.migrate(engine))
+			.withMessage("Member 'year 3170843' of ZSET '" + zset
+					+ "' has score 1.0E17, due after 9999-12-31T23:59:59.999Z, "
+					+ "the latest time a message may be due: nothing of its chunk was moved; give it an earlier score "
+					+ "or remove it, then run the migration again");
+		assertThat(engine.admin().stats(this.queue).scheduled()).isEqualTo(1);
+		assertThat(engine.admin().stats(this.queue).ready()).isEqualTo(1);
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			assertThat(connection.zSetCommands().zCard(bytes(zset))).isEqualTo(2);
+			connection.zSetCommands().zRem(bytes(zset), bytes("year 3170843"));
+		}
+		assertThatIllegalArgumentException().isThrownBy(() -> migration.migrate(engine))
+			.withMessageStartingWith("Member 'never' of ZSET '" + zset + "' has score Infinity, due after");
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.zSetCommands().zAdd(bytes(zset), due, bytes("never"));
+			connection.zSetCommands().zAdd(bytes(zset), due, bytes("x".repeat(65)));
+		}
+		assertThatIllegalArgumentException().isThrownBy(() -> migration.migrate(engine))
+			.withMessage("Cannot move an entry of ZSET '" + zset + "': Payload for queue '" + this.queue
+					+ "' is 65 bytes, over the limit of 64 bytes; nothing of its chunk was moved");
+		assertThat(engine.admin().stats(this.queue).scheduled()).isEqualTo(1);
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.zSetCommands().zRem(bytes(zset), bytes("x".repeat(65)));
+		}
+		assertThat(migration.migrate(engine)).isEqualTo(new MigrationResult(zset, this.queue, 1, 0, 0, 0));
+
+		String hash = zset + ":bodies";
+		String longId = "i".repeat(257);
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.zSetCommands().zAdd(bytes(zset), due, bytes(longId));
+			connection.hashCommands().hSet(bytes(hash), bytes(longId), bytes("x"));
+		}
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ZSetMigration.from(zset).payloads(hash).to(this.queue).build().migrate(engine))
+			.withMessageStartingWith(
+					"Member '" + "i".repeat(40) + "...' of ZSET '" + zset + "' cannot be a message id (Message id")
+			.withMessageEndingWith("): nothing of its chunk was moved");
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			assertThat(connection.zSetCommands().zCard(bytes(zset))).isEqualTo(1);
+		}
+		assertThat(engine.admin().stats(this.queue).scheduled()).isEqualTo(2);
+	}
+
 }

@@ -256,7 +256,13 @@ public final class QueueNames {
 		return -1;
 	}
 
-	private static String abbreviate(String value) {
+	/**
+	 * Shows a value in an error message: its first 40 characters, control characters
+	 * escaped.
+	 * @param value the value
+	 * @return how the message shows it
+	 */
+	public static String abbreviate(String value) {
 		String shown = (value.length() > 40) ? value.substring(0, 40) + "..." : value;
 		StringBuilder printable = new StringBuilder();
 		shown.codePoints()

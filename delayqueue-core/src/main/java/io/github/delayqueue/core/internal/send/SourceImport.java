@@ -22,6 +22,7 @@ import java.util.function.Function;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.RedisCalls;
+import io.github.delayqueue.core.internal.redis.DueTimes;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 
@@ -65,9 +66,35 @@ final class SourceImport {
 			throw new IllegalArgumentException("Cannot convert a payload of " + this.source + " (" + stored.length
 					+ " bytes): " + ex.getMessage() + "; choose the payload conversion it was written with", ex);
 		}
-		byte[] envelope = SendBatch.envelope(this.context, this.queue, payload, Map.of(), Map.of(), 0,
-				this.context.expireAfter().apply(this.queue), null, 0);
+		byte[] envelope;
+		try {
+			envelope = SendBatch.envelope(this.context, this.queue, payload, Map.of(), Map.of(), 0,
+					this.context.expireAfter().apply(this.queue), null, 0);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Cannot move an entry of " + this.source + ": " + ex.getMessage()
+					+ "; nothing of its chunk was moved", ex);
+		}
 		return List.of((id != null) ? id : SendBatch.generateId(), envelope, kind, value, (id != null) ? "0" : "2");
+	}
+
+	/**
+	 * The due time of an entry scored {@code score}: refused past the latest time a
+	 * message may be due (an infinite score too), so that the migration does not write
+	 * what a send would refuse; a score before any time is due now.
+	 * @param score the entry's score
+	 * @param millisPerScore milliseconds a score counts
+	 * @param entry the entry, as named in the error
+	 * @return the due time in epoch milliseconds
+	 */
+	long dueAt(double score, long millisPerScore, String entry) {
+		double millis = score * millisPerScore;
+		if (!(millis <= DueTimes.MAX.toEpochMilli())) {
+			throw new IllegalArgumentException(entry + " of " + this.source + " has score " + score + ", due after "
+					+ DueTimes.MAX + ", the latest time a message may be due: nothing of its chunk was moved; give it"
+					+ " an earlier score or remove it, then run the migration again");
+		}
+		return Math.round(millis);
 	}
 
 	/**

@@ -98,14 +98,15 @@ public final class ZSetImport {
 		List<List<Object>> messages = new ArrayList<>();
 		for (int i = 0; i < chunk.size(); i++) {
 			byte[] member = chunk.get(i).getValue();
-			long due = Math.round(chunk.get(i).getScore() * this.millisPerScore);
+			long due = chunks.dueAt(chunk.get(i).getScore(), this.millisPerScore,
+					"Member '" + QueueNames.abbreviate(new String(member, StandardCharsets.UTF_8)) + "'");
 			if (payloads != null) {
 				String id = new String(member, StandardCharsets.UTF_8);
 				if (payloads.get(i) == null) {
 					throw new IllegalArgumentException("Member '" + id + "' of ZSET '" + this.zset
 							+ "' has no payload in hash '" + this.hash + "': nothing of its chunk was moved");
 				}
-				messages.add(chunks.message(payloads.get(i), QueueNames.messageId(id), WireFormat.DUE_AT, due));
+				messages.add(chunks.message(payloads.get(i), messageId(id), WireFormat.DUE_AT, due));
 			}
 			else {
 				messages.add(chunks.message(member, null, WireFormat.DUE_AT, due));
@@ -115,6 +116,17 @@ public final class ZSetImport {
 		}
 		chunks.send(connection, keys, messages, sources, sourceKeys);
 		return true;
+	}
+
+	/** A member that becomes a message's id, refused naming the ZSET when it cannot. */
+	private String messageId(String member) {
+		try {
+			return QueueNames.messageId(member);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Member '" + QueueNames.abbreviate(member) + "' of ZSET '" + this.zset
+					+ "' cannot be a message id (" + ex.getMessage() + "): nothing of its chunk was moved", ex);
+		}
 	}
 
 }
