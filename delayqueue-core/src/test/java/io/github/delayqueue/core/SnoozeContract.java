@@ -102,6 +102,27 @@ abstract class SnoozeContract extends QueueTestFixture {
 	}
 
 	@Test
+	void aSnoozeCountAtItsLargestInAProducersHeaderIsPastMaxSnoozes() {
+		DelayQueueEngine engine = engine();
+		List<Integer> snoozes = new CopyOnWriteArrayList<>();
+		start(engine.listenerContainer(this.queue, "payments", String.class, (payload, context) -> {
+			snoozes.add(context.snoozes());
+			throw new SnoozeException(Duration.ofMillis(100), "still pending");
+		}).maxSnoozes(2).build());
+		engine.template()
+			.send(DelayMessage.builder("order-4")
+				.queue(this.queue)
+				.delay(Duration.ZERO)
+				.header(SnoozeException.SNOOZES_HEADER, Integer.toString(Integer.MAX_VALUE))
+				.build());
+		await().atMost(Duration.ofSeconds(15)).until(() -> engine.admin().stats(this.queue).dead() == 1);
+		// not wrapped round to a negative count, which read as 0 snoozed it twice more
+		assertThat(snoozes).containsExactly(Integer.MAX_VALUE);
+		assertThat(engine.admin().deadLetters(this.queue, null, 10).get(0).errorMessage()).isEqualTo(
+				"Snoozed 2147483647 times, the most max-snoozes allows (2); the last snooze said: still pending");
+	}
+
+	@Test
 	void aSnoozePastTheMessagesExpiryExpiresIt() {
 		DelayQueueEngine engine = engine();
 		List<Integer> snoozes = new CopyOnWriteArrayList<>();

@@ -247,15 +247,16 @@ final class Settlements {
 	 * says so; one past its expiry expires it (the script).
 	 */
 	private void snooze(Delivery delivery, SnoozeException snooze) {
-		int snoozes = delivery.snoozes() + 1;
+		int done = delivery.snoozes();
 		int max = this.context.settings().maxSnoozes();
-		if (snoozes > max) {
+		// compared before counting one more: a header of Integer.MAX_VALUE must not wrap
+		if (done >= max) {
 			deadLetter(delivery,
-					new SnoozeException(snooze.getDelay(),
-							"Snoozed " + (snoozes - 1) + " times, the most max-snoozes allows (" + max
-									+ "); the last snooze said: " + snooze.getMessage()));
+					new SnoozeException(snooze.getDelay(), "Snoozed " + done + " times, the most max-snoozes allows ("
+							+ max + "); the last snooze said: " + snooze.getMessage()));
 			return;
 		}
+		int snoozes = done + 1;
 		Envelope envelope = delivery.envelope;
 		Map<String, String> headers = new LinkedHashMap<>(envelope.headers());
 		headers.put(SnoozeException.SNOOZES_HEADER, Integer.toString(snoozes));
