@@ -30,6 +30,7 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.EngineParts;
 import io.github.delayqueue.core.internal.EngineSettings;
+import io.github.delayqueue.core.internal.outbox.OutboxSettings;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -64,7 +65,8 @@ public final class DelayQueueEngine implements AutoCloseable {
 	private final DelayQueueOutbox outbox;
 
 	DelayQueueEngine(EngineSettings settings) {
-		if (settings.sendThroughOutbox() && settings.outboxDataSource() == null) {
+		OutboxSettings outbox = settings.outbox();
+		if (outbox.sendThroughOutbox() && outbox.dataSource() == null) {
 			throw new IllegalArgumentException(
 					"sendThroughOutbox needs an outbox: DelayQueueEngineBuilder.outbox(dataSource)");
 		}
@@ -72,9 +74,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 		this.parts = new EngineParts(settings, (queue) -> admin().schedules().registerDeclared(queue));
 		this.template = new DelayQueueTemplate(this, this.parts.sends());
 		this.admin = new DelayQueueAdmin(this.parts.admin(), new DelaySchedules(this.parts.sends(), this::keys));
-		this.outbox = (settings.outboxDataSource() != null) ? new DelayQueueOutbox(this.template::sendPrepared,
-				settings.outboxDataSource(), settings.outboxTable(), settings.outboxInitializeSchema(),
-				settings.outboxPollInterval(), settings.outboxBatchSize(), settings.outboxRelayWorkers(), clock())
+		this.outbox = (outbox.dataSource() != null) ? new DelayQueueOutbox(this.template::sendPrepared, outbox, clock())
 				: null;
 		if (this.outbox != null) {
 			this.outbox.start();
@@ -113,7 +113,7 @@ public final class DelayQueueEngine implements AutoCloseable {
 	}
 
 	boolean sendThroughOutbox() {
-		return this.settings.sendThroughOutbox();
+		return this.settings.outbox().sendThroughOutbox();
 	}
 
 	/**

@@ -200,7 +200,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder outbox(javax.sql.DataSource dataSource) {
-		this.settings.setOutboxDataSource(dataSource);
+		this.settings.outbox().setDataSource(dataSource);
 		return this;
 	}
 
@@ -210,7 +210,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder outboxTable(String table) {
-		this.settings.setOutboxTable(DelayQueueOutbox.checkTable(table));
+		this.settings.outbox().setTable(DelayQueueOutbox.checkTable(table));
 		return this;
 	}
 
@@ -220,7 +220,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder outboxInitializeSchema(boolean initialize) {
-		this.settings.setOutboxInitializeSchema(initialize);
+		this.settings.outbox().setInitializeSchema(initialize);
 		return this;
 	}
 
@@ -230,7 +230,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder outboxPollInterval(Duration interval) {
-		this.settings.setOutboxPollInterval(interval);
+		this.settings.outbox().setPollInterval(interval);
 		return this;
 	}
 
@@ -243,7 +243,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder outboxRelayWorkers(int workers) {
-		this.settings.setOutboxRelayWorkers(workers);
+		this.settings.outbox().setRelayWorkers(workers);
 		return this;
 	}
 
@@ -253,7 +253,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder outboxBatchSize(int size) {
-		this.settings.setOutboxBatchSize(size);
+		this.settings.outbox().setBatchSize(size);
 		return this;
 	}
 
@@ -265,7 +265,7 @@ public final class DelayQueueEngineBuilder {
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder sendThroughOutbox(boolean throughOutbox) {
-		this.settings.setSendThroughOutbox(throughOutbox);
+		this.settings.outbox().setSendThroughOutbox(throughOutbox);
 		return this;
 	}
 

@@ -32,7 +32,7 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.redis.WireFormat;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
-import io.github.delayqueue.core.internal.EngineSettings;
+import io.github.delayqueue.core.internal.outbox.OutboxSettings;
 import io.github.delayqueue.core.internal.outbox.OutboxDialect;
 import io.github.delayqueue.core.internal.outbox.OutboxRelay;
 import io.github.delayqueue.core.internal.send.SendBatch;
@@ -60,7 +60,7 @@ public final class DelayQueueOutbox {
 	private static final Log logger = LogFactory.getLog(DelayQueueOutbox.class);
 
 	/** The default table. */
-	public static final String DEFAULT_TABLE = EngineSettings.DEFAULT_OUTBOX_TABLE;
+	public static final String DEFAULT_TABLE = OutboxSettings.DEFAULT_TABLE;
 
 	private static final Pattern TABLE = Pattern
 		.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
@@ -78,20 +78,20 @@ public final class DelayQueueOutbox {
 
 	private final List<SupervisedLoop> relays = new ArrayList<>();
 
-	DelayQueueOutbox(Function<List<Prepared>, List<SendResult>> send, DataSource dataSource, String table,
-			boolean initializeSchema, Duration pollInterval, int batchSize, int workers, Clock clock) {
-		this.dataSource = dataSource;
-		this.jdbc = new JdbcTemplate(dataSource);
-		this.table = table;
+	DelayQueueOutbox(Function<List<Prepared>, List<SendResult>> send, OutboxSettings settings, Clock clock) {
+		this.dataSource = settings.dataSource();
+		this.jdbc = new JdbcTemplate(this.dataSource);
+		this.table = settings.table();
 		this.clock = clock;
+		int workers = settings.relayWorkers();
 		for (int worker = 0; worker < workers; worker++) {
-			OutboxRelay job = new OutboxRelay(send, dataSource, table, batchSize, pollInterval.toNanos(), clock, worker,
-					workers);
+			OutboxRelay job = new OutboxRelay(send, this.dataSource, this.table, settings.batchSize(),
+					settings.pollInterval().toNanos(), clock, worker, workers);
 			this.relayJobs.add(job);
 			this.relays.add(new SupervisedLoop("outbox relay " + (worker + 1) + " of " + workers + " of table " + table,
 					"delayqueue-outbox-relay-" + (worker + 1), job));
 		}
-		check(initializeSchema);
+		check(settings.initializeSchema());
 	}
 
 	/**

@@ -23,13 +23,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
-import javax.sql.DataSource;
-
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.Durability;
 import io.github.delayqueue.core.codec.JsonMessageCodec;
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.codec.RawMessageCodec;
+import io.github.delayqueue.core.internal.outbox.OutboxSettings;
 import io.github.delayqueue.core.observation.DelayQueueObservations;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -44,9 +43,6 @@ import org.springframework.util.ClassUtils;
  * missing value) that names the setting.
  */
 public final class EngineSettings {
-
-	/** The outbox table unless set. */
-	public static final String DEFAULT_OUTBOX_TABLE = "delayqueue_outbox";
 
 	private final RedisConnectionFactory connectionFactory;
 
@@ -76,19 +72,7 @@ public final class EngineSettings {
 
 	private boolean sendAfterCommit;
 
-	private DataSource outboxDataSource;
-
-	private String outboxTable = DEFAULT_OUTBOX_TABLE;
-
-	private boolean outboxInitializeSchema;
-
-	private Duration outboxPollInterval = Duration.ofMillis(500);
-
-	private int outboxBatchSize = 500;
-
-	private int outboxRelayWorkers = 2;
-
-	private boolean sendThroughOutbox;
+	private OutboxSettings outbox = new OutboxSettings();
 
 	private DelayQueueObservations observations = DelayQueueObservations.NOOP;
 
@@ -176,47 +160,6 @@ public final class EngineSettings {
 		this.sendAfterCommit = afterCommit;
 	}
 
-	public void setOutboxDataSource(DataSource dataSource) {
-		this.outboxDataSource = Objects.requireNonNull(dataSource, "Outbox data source must not be null");
-	}
-
-	/**
-	 * Sets the outbox table, checked by the caller.
-	 * @param table the table
-	 */
-	public void setOutboxTable(String table) {
-		this.outboxTable = table;
-	}
-
-	public void setOutboxInitializeSchema(boolean initialize) {
-		this.outboxInitializeSchema = initialize;
-	}
-
-	public void setOutboxPollInterval(Duration interval) {
-		if (interval == null || interval.toMillis() < 1) {
-			throw new IllegalArgumentException("Outbox poll interval must be at least 1 ms, but was " + interval);
-		}
-		this.outboxPollInterval = interval;
-	}
-
-	public void setOutboxRelayWorkers(int workers) {
-		if (workers < 1 || workers > 16) {
-			throw new IllegalArgumentException("Outbox relay workers must be between 1 and 16, but was " + workers);
-		}
-		this.outboxRelayWorkers = workers;
-	}
-
-	public void setOutboxBatchSize(int size) {
-		if (size < 1 || size > 10_000) {
-			throw new IllegalArgumentException("Outbox batch size must be between 1 and 10000, but was " + size);
-		}
-		this.outboxBatchSize = size;
-	}
-
-	public void setSendThroughOutbox(boolean throughOutbox) {
-		this.sendThroughOutbox = throughOutbox;
-	}
-
 	public void setObservations(DelayQueueObservations observations) {
 		this.observations = Objects.requireNonNull(observations, "Observations must not be null");
 	}
@@ -249,13 +192,7 @@ public final class EngineSettings {
 		copy.observers.addAll(this.observers);
 		copy.sendDurability = this.sendDurability;
 		copy.sendAfterCommit = this.sendAfterCommit;
-		copy.outboxDataSource = this.outboxDataSource;
-		copy.outboxTable = this.outboxTable;
-		copy.outboxInitializeSchema = this.outboxInitializeSchema;
-		copy.outboxPollInterval = this.outboxPollInterval;
-		copy.outboxBatchSize = this.outboxBatchSize;
-		copy.outboxRelayWorkers = this.outboxRelayWorkers;
-		copy.sendThroughOutbox = this.sendThroughOutbox;
+		copy.outbox = this.outbox.copy();
 		copy.observations = this.observations;
 		copy.asyncExecutor = this.asyncExecutor;
 		copy.clock = this.clock;
@@ -363,33 +300,9 @@ public final class EngineSettings {
 		return this.sendAfterCommit;
 	}
 
-	/** The outbox's data source, or {@code null} for no outbox. */
-	public DataSource outboxDataSource() {
-		return this.outboxDataSource;
-	}
-
-	public String outboxTable() {
-		return this.outboxTable;
-	}
-
-	public boolean outboxInitializeSchema() {
-		return this.outboxInitializeSchema;
-	}
-
-	public Duration outboxPollInterval() {
-		return this.outboxPollInterval;
-	}
-
-	public int outboxBatchSize() {
-		return this.outboxBatchSize;
-	}
-
-	public int outboxRelayWorkers() {
-		return this.outboxRelayWorkers;
-	}
-
-	public boolean sendThroughOutbox() {
-		return this.sendThroughOutbox;
+	/** The outbox's settings, set through them. */
+	public OutboxSettings outbox() {
+		return this.outbox;
 	}
 
 	public DelayQueueObservations observations() {
