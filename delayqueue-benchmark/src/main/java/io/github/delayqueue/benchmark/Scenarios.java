@@ -149,7 +149,7 @@ final class Scenarios {
 			try {
 				warmUp(engine);
 				measuring.set(true);
-				List<Long> perMasterBefore = commandsPerMaster();
+				List<Long> perMasterBefore = CommandCount.perMaster(this.connectionFactory);
 				CommandCount count = countCommands();
 				long redisCpuBefore = ServerInfo.redisCpuMicros(this.connectionFactory);
 				long jvmCpuBefore = ServerInfo.jvmCpuNanos();
@@ -163,8 +163,8 @@ final class Scenarios {
 				double drainSeconds = (lastAck.get() - due.toEpochMilli() * 1000) / 1e6;
 				long redisCpu = ServerInfo.redisCpuMicros(this.connectionFactory) - redisCpuBefore;
 				long jvmCpu = ServerInfo.jvmCpuNanos() - jvmCpuBefore;
-				CommandsRun commands = count.since();
-				List<Long> perMasterAfter = commandsPerMaster();
+				CommandCount.CommandsRun commands = count.since();
+				List<Long> perMasterAfter = CommandCount.perMaster(this.connectionFactory);
 				Map<String, Object> result = new LinkedHashMap<>();
 				result.put("scenario", "burst");
 				result.put("n", n);
@@ -245,9 +245,9 @@ final class Scenarios {
 			container.start();
 			try {
 				Thread.sleep(2000); // start-up commands are not idle cost
-				long before = commandsProcessed();
+				long before = CommandCount.processed(this.connectionFactory);
 				Thread.sleep(duration.toMillis());
-				long after = commandsProcessed();
+				long after = CommandCount.processed(this.connectionFactory);
 				Map<String, Object> result = new LinkedHashMap<>();
 				result.put("scenario", "idle");
 				result.put("seconds", duration.toSeconds());
@@ -354,7 +354,7 @@ final class Scenarios {
 	 * run outweighs the messages themselves.
 	 */
 	long usedMemory() {
-		return sum(ServerInfo.perMaster(this.connectionFactory, "memory",
+		return CommandCount.sum(ServerInfo.perMaster(this.connectionFactory, "memory",
 				(info) -> Long.parseLong(info.getProperty("used_memory"))
 						- Long.parseLong(info.getProperty("mem_clients_normal"))));
 	}
@@ -364,56 +364,7 @@ final class Scenarios {
 	 * @return the count, read with {@link CommandCount#since()}
 	 */
 	CommandCount countCommands() {
-		return new CommandCount();
-	}
-
-	/**
-	 * Counts the Redis commands run (those inside scripts included) from its making on.
-	 */
-	final class CommandCount {
-
-		private final long processed = commandsProcessed();
-
-		private final Map<String, Long> calls = ServerInfo.commandCalls(Scenarios.this.connectionFactory);
-
-		private final Map<String, Long> usec = ServerInfo.commandStat(Scenarios.this.connectionFactory, "usec");
-
-		CommandsRun since() {
-			return new CommandsRun(commandsProcessed() - this.processed, this.calls,
-					ServerInfo.commandCalls(Scenarios.this.connectionFactory), this.usec,
-					ServerInfo.commandStat(Scenarios.this.connectionFactory, "usec"));
-		}
-
-	}
-
-	/**
-	 * The commands run between two readings: the total, and the calls and microseconds by
-	 * command.
-	 */
-	record CommandsRun(long total, Map<String, Long> callsBefore, Map<String, Long> callsAfter,
-			Map<String, Long> usecBefore, Map<String, Long> usecAfter) {
-
-		void putPerMessage(Map<String, Object> result, int n) {
-			result.put("redis_commands_per_message", round(this.total / (double) n));
-			result.put("redis_calls_per_message_by_command",
-					ServerInfo.callsPerMessage(this.callsBefore, this.callsAfter, n));
-			// a script's microseconds include those of the commands it ran
-			result.put("redis_usec_per_message_by_command",
-					ServerInfo.usecPerMessage(this.usecBefore, this.usecAfter, n));
-		}
-
-	}
-
-	private long commandsProcessed() {
-		return sum(commandsPerMaster());
-	}
-
-	private List<Long> commandsPerMaster() {
-		return ServerInfo.perMaster(this.connectionFactory, "stats", "total_commands_processed");
-	}
-
-	private static long sum(List<Long> values) {
-		return values.stream().mapToLong(Long::longValue).sum();
+		return new CommandCount(this.connectionFactory);
 	}
 
 	static double round(double value) {

@@ -93,11 +93,11 @@ final class SendScenarios {
 			sendFromThreads(template, this.scenarios.warmUpMessages(), threads);
 			this.scenarios.flush();
 			engine.register(Scenarios.QUEUE);
-			Scenarios.CommandCount count = this.scenarios.countCommands();
+			CommandCount count = this.scenarios.countCommands();
 			long start = System.nanoTime();
 			sendFromThreads(template, n, threads);
 			double seconds = (System.nanoTime() - start) / 1e9;
-			Scenarios.CommandsRun commands = count.since();
+			CommandCount.CommandsRun commands = count.since();
 			Map<String, Object> result = new LinkedHashMap<>();
 			result.put("scenario", "sends");
 			result.put("n", n);
