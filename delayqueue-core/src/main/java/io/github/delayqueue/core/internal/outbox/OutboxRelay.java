@@ -21,9 +21,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 import javax.sql.DataSource;
@@ -234,18 +239,18 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 			return;
 		}
 		Map<String, Long> newestTaken = new LinkedHashMap<>();
-		java.util.Set<Long> taken = new java.util.HashSet<>(seqs);
+		Set<Long> taken = new HashSet<>(seqs);
 		long newest = 0;
 		for (int i = 0; i < prepared.size(); i++) {
 			newestTaken.merge(rowKey(prepared.get(i).queue(), prepared.get(i).id()), seqs.get(i), Math::max);
 			newest = Math.max(newest, seqs.get(i));
 		}
 		// per message, its oldest row not taken here that is older than one taken here
-		Map<String, Long> firstGap = new java.util.HashMap<>();
-		List<String> ids = new ArrayList<>(new java.util.LinkedHashSet<>(prepared.stream().map(Prepared::id).toList()));
+		Map<String, Long> firstGap = new HashMap<>();
+		List<String> ids = new ArrayList<>(new LinkedHashSet<>(prepared.stream().map(Prepared::id).toList()));
 		for (int from = 0; from < ids.size(); from += 500) {
 			List<String> slice = ids.subList(from, Math.min(ids.size(), from + 500));
-			String marks = String.join(", ", java.util.Collections.nCopies(slice.size(), "?"));
+			String marks = placeholders(slice.size());
 			try (PreparedStatement older = connection.prepareStatement("SELECT seq, queue_name, message_id FROM "
 					+ this.table + " WHERE seq < ? AND message_id IN (" + marks + ")")) {
 				older.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
@@ -275,6 +280,11 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 				seqs.remove(i);
 			}
 		}
+	}
+
+	/** The {@code ?, ?, ...} of an {@code IN} list of {@code count} values. */
+	private static String placeholders(int count) {
+		return String.join(", ", Collections.nCopies(count, "?"));
 	}
 
 	private static String rowKey(String queue, String id) {
@@ -358,7 +368,7 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 		}
 		for (int from = 0; from < seqs.size(); from += 500) {
 			List<Long> slice = seqs.subList(from, Math.min(seqs.size(), from + 500));
-			String marks = String.join(", ", java.util.Collections.nCopies(slice.size(), "?"));
+			String marks = placeholders(slice.size());
 			try (PreparedStatement statement = connection
 				.prepareStatement("DELETE FROM " + this.table + " WHERE seq IN (" + marks + ")")) {
 				statement.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
