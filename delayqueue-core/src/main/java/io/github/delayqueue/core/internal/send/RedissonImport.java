@@ -95,7 +95,7 @@ public final class RedissonImport {
 		List<List<Object>> messages = new ArrayList<>();
 		for (Tuple tuple : chunk) {
 			messages.add(chunks.message(value(tuple.getValue()), null, WireFormat.DUE_AT,
-					chunks.dueAt(tuple.getScore(), 1, "An entry")));
+					chunks.dueAt(tuple.getScore(), 1, () -> "An entry")));
 			sources.add("z");
 			sources.add(tuple.getValue());
 		}

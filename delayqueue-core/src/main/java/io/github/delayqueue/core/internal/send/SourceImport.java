@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.RedisCalls;
@@ -84,15 +85,16 @@ final class SourceImport {
 	 * what a send would refuse; a score before any time is due now.
 	 * @param score the entry's score
 	 * @param millisPerScore milliseconds a score counts
-	 * @param entry the entry, as named in the error
+	 * @param entry the entry, as named in the error (worked out only then)
 	 * @return the due time in epoch milliseconds
 	 */
-	long dueAt(double score, long millisPerScore, String entry) {
+	long dueAt(double score, long millisPerScore, Supplier<String> entry) {
 		double millis = score * millisPerScore;
 		if (!(millis <= DueTimes.MAX.toEpochMilli())) {
-			throw new IllegalArgumentException(entry + " of " + this.source + " has score " + score + ", due after "
-					+ DueTimes.MAX + ", the latest time a message may be due: nothing of its chunk was moved; give it"
-					+ " an earlier score or remove it, then run the migration again");
+			throw new IllegalArgumentException(
+					entry.get() + " of " + this.source + " has score " + score + ", due after " + DueTimes.MAX
+							+ ", the latest time a message may be due: nothing of its chunk was moved; give it"
+							+ " an earlier score or remove it, then run the migration again");
 		}
 		return Math.round(millis);
 	}

@@ -99,7 +99,7 @@ public final class ZSetImport {
 		for (int i = 0; i < chunk.size(); i++) {
 			byte[] member = chunk.get(i).getValue();
 			long due = chunks.dueAt(chunk.get(i).getScore(), this.millisPerScore,
-					"Member '" + QueueNames.abbreviate(new String(member, StandardCharsets.UTF_8)) + "'");
+					() -> "Member '" + QueueNames.abbreviate(new String(member, StandardCharsets.UTF_8)) + "'");
 			if (payloads != null) {
 				String id = new String(member, StandardCharsets.UTF_8);
 				if (payloads.get(i) == null) {
