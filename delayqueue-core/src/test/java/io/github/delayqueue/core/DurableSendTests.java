@@ -17,6 +17,7 @@
 package io.github.delayqueue.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -115,7 +116,29 @@ class DurableSendTests {
 	}
 
 	@Test
+	void aServerThatLostTheScriptTakesTheDurableSendAtOnce() {
+		this.engine.template()
+			.send(DelayMessage.builder("before").queue("orders").id("a").delay(Duration.ofHours(1)).build(),
+					Durability.replicas(1, Duration.ofSeconds(2)));
+		// as a replica promoted by a failover, or a restarted server: no scripts
+		this.master.execute("SCRIPT", "FLUSH");
+		List<SendResult> results = this.engine.template()
+			.sendAll(
+					List.of(DelayMessage.builder("after").queue("orders").id("b").delay(Duration.ofHours(1)).build(),
+							DelayMessage.builder("after").queue("other").id("c").delay(Duration.ofHours(1)).build()),
+					Durability.replicas(1, Duration.ofSeconds(2)));
+		assertThat(results).extracting(SendResult::status)
+			.containsExactly(SendResult.Status.SCHEDULED, SendResult.Status.SCHEDULED);
+		assertThat(this.replica.execute("ZSCORE", new QueueKeys("dq", "other").delayed(), "c")).isNotNull();
+	}
+
+	@Test
 	void waitingBlocksNoOtherUserOfTheConnectionFactory() throws Exception {
+		// the server has the send script, as it has after any send: the first durable
+		// send to a server without it learns so only once its wait ended, and runs again
+		this.engine.template()
+			.send(DelayMessage.builder("warm").queue("orders").delay(Duration.ofHours(1)).build(),
+					Durability.replicas(1, Duration.ofSeconds(3)));
 		this.replica.pause();
 		CompletableFuture<Object> durable = CompletableFuture.supplyAsync(() -> {
 			try {
@@ -127,7 +150,7 @@ class DurableSendTests {
 				return ex;
 			}
 		});
-		await().atMost(Duration.ofSeconds(2)).until(() -> this.engine.admin().stats("orders").scheduled() == 1);
+		await().atMost(Duration.ofSeconds(2)).until(() -> this.engine.admin().stats("orders").scheduled() == 2);
 		long started = System.nanoTime();
 		this.engine.template().send("orders", "fast", Duration.ofHours(1));
 		long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);

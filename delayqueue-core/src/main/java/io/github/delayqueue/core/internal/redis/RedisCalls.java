@@ -16,6 +16,7 @@
 
 package io.github.delayqueue.core.internal.redis;
 
+import java.util.List;
 import java.util.function.Supplier;
 
 import io.github.delayqueue.core.internal.redis.SlotRefusedException;
@@ -35,6 +36,36 @@ public final class RedisCalls {
 	}
 
 	/**
+	 * The error codes with which Redis refuses a command or script before running any of
+	 * it: a server without the script, a replica, a master short of replicas
+	 * ({@code min-replicas-to-write}), a full server ({@code OOM}: a script is refused
+	 * before its first write), a server loading its data, a running script, missing
+	 * rights, a slot elsewhere or split, and the library's own first checks.
+	 */
+	private static final List<String> REFUSALS = List.of("NOSCRIPT", "READONLY", "NOREPLICAS", "OOM", "LOADING",
+			"MASTERDOWN", "BUSY", "NOPERM", "NOAUTH", "WRONGPASS", "TRYAGAIN", "CLUSTERDOWN", "MOVED", "ASK",
+			"CROSSSLOT", "DQRETIRED", "DQPROTOCOL");
+
+	/**
+	 * Whether Redis refused a call before running any of it (see {@link #REFUSALS}), so
+	 * that nothing of it was applied.
+	 * @param ex the failure
+	 * @return whether the failure or one of its causes is such a refusal
+	 */
+	public static boolean refusedBeforeRunning(Throwable ex) {
+		Throwable cause = ex;
+		for (int depth = 0; depth < 32 && cause != null; depth++, cause = cause.getCause()) {
+			String message = Failures.message(cause);
+			for (String code : REFUSALS) {
+				if (message.startsWith(code + " ") || message.equals(code)) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * Runs an operation's Redis calls.
 	 * @param what the operation, completing "Cannot ..." (e.g. "send to queue(s) q")
 	 * @param action the calls
@@ -51,7 +82,11 @@ public final class RedisCalls {
 			throw new DelayQueueException("Cannot " + what + ": " + ex.getMessage(), ex);
 		}
 		catch (DataAccessException ex) {
-			throw new DelayQueueException("Cannot " + what + ": " + Failures.describe(ex), ex);
+			String description = Failures.describe(ex);
+			if (refusedBeforeRunning(ex) && !description.contains("applied")) {
+				description += " (Redis refused it before running it: nothing was applied)";
+			}
+			throw new DelayQueueException("Cannot " + what + ": " + description, ex);
 		}
 		catch (BoundedCalls.TimeoutException ex) {
 			throw new DelayQueueException(

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.delayqueue.core.internal.redis.RedisCalls;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.redis.ServerChecks;
@@ -39,6 +40,7 @@ import io.lettuce.core.protocol.ProtocolKeyword;
 
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisPipelineException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.util.ClassUtils;
@@ -47,6 +49,7 @@ import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.ServerCheck;
 import io.github.delayqueue.core.UnconfirmedSendException;
 import io.github.delayqueue.core.internal.routing.QueueLayouts;
+import io.github.delayqueue.core.internal.runtime.Failures;
 
 /**
  * The durable send: the send scripts and a {@code WAIT} / {@code WAITAOF}, pipelined. A
@@ -91,12 +94,51 @@ final class DurableSends {
 		for (SendChunk chunk : chunks) {
 			layouts.register(connection, chunk.keys);
 		}
-		// a NOSCRIPT inside the pipeline could not fall back to EVAL: load the script
-		// first
-		connection.scriptingCommands().scriptLoad(Scripts.SEND.getScriptAsString().getBytes(StandardCharsets.UTF_8));
+		List<Object> replies;
+		try {
+			replies = pipelined(connection, chunks, durability, false);
+		}
+		catch (RedisPipelineException ex) {
+			if (!ScriptRunner.isNoScript(ex)) {
+				throw refusal(ex, chunks.size());
+			}
+			// the server lost the script (a replica promoted by a failover, a restart,
+			// SCRIPT FLUSH): every call of the script was refused, nothing written. Again
+			// on the same connection, the script loaded first in the pipeline: a SCRIPT
+			// LOAD on another connection may reach another server
+			try {
+				replies = pipelined(connection, chunks, durability, true);
+			}
+			catch (RedisPipelineException again) {
+				throw refusal(again, chunks.size());
+			}
+		}
+		for (int i = 0; i < chunks.size(); i++) {
+			chunks.get(i).apply(asList(replies.get(i)));
+		}
+		Object wait = replies.get(replies.size() - 1);
+		if (durability.localAof()) {
+			List<Object> counts = asList(wait);
+			return new long[] { ScriptRunner.asLong(counts.get(1)), ScriptRunner.asLong(counts.get(0)) };
+		}
+		return new long[] { ScriptRunner.asLong(wait), -1 };
+	}
+
+	/**
+	 * Runs the chunks' scripts and the wait in one pipeline, on a connection of its own.
+	 * @param load whether the script is loaded first ({@code SCRIPT LOAD}, its reply left
+	 * out)
+	 * @return each chunk's reply, then the wait's
+	 */
+	private static List<Object> pipelined(RedisConnection connection, List<SendChunk> chunks, Durability durability,
+			boolean load) {
 		connection.openPipeline();
 		List<Object> replies;
 		try {
+			if (load) {
+				connection.scriptingCommands()
+					.scriptLoad(Scripts.SEND.getScriptAsString().getBytes(StandardCharsets.UTF_8));
+			}
 			for (SendChunk chunk : chunks) {
 				ScriptRunner.run(connection, Scripts.SEND, chunk.scriptKeys(), chunk.args);
 			}
@@ -112,15 +154,20 @@ final class DurableSends {
 		finally {
 			replies = connection.closePipeline();
 		}
-		for (int i = 0; i < chunks.size(); i++) {
-			chunks.get(i).apply(asList(replies.get(i)));
+		return load ? replies.subList(1, replies.size()) : replies;
+	}
+
+	/**
+	 * A failed pipeline (Spring Data Redis keeps no reply of it): when Redis refused a
+	 * single call before running it, nothing was applied; with several, the calls before
+	 * the refused one may have been.
+	 */
+	private static RuntimeException refusal(RedisPipelineException ex, int calls) {
+		if (calls > 1 || !RedisCalls.refusedBeforeRunning(ex)) {
+			return new RedisSystemException(Failures.describe(ex) + " (with " + calls
+					+ " script calls in one pipeline: those before the failed one may have been applied)", ex);
 		}
-		Object wait = replies.get(chunks.size());
-		if (durability.localAof()) {
-			List<Object> counts = asList(wait);
-			return new long[] { ScriptRunner.asLong(counts.get(1)), ScriptRunner.asLong(counts.get(0)) };
-		}
-		return new long[] { ScriptRunner.asLong(wait), -1 };
+		return ex;
 	}
 
 	/**
