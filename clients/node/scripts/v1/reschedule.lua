@@ -167,21 +167,65 @@ function dq.fair_close(f)
   for i = 1, #set, 1000 do redis.call('HSET', f.state, unpack(set, i, math.min(i + 999, #set))) end
   for i = 1, #gone, 1000 do redis.call('HDEL', f.state, unpack(gone, i, math.min(i + 999, #gone))) end
 end
--- the entries of a stream that a group (nil: the group furthest ahead) has yet to read, counted
--- up to cap where Redis reports no lag; a stream without a group: its length
-function dq.unread(stream, group, cap)
-  if redis.call('EXISTS', stream) == 0 then return 0 end
-  local groups = redis.call('XINFO', 'GROUPS', stream)
-  if #groups == 0 then return redis.call('XLEN', stream) end
-  local least = nil
-  for _, g in ipairs(groups) do
+-- The entries of a stream that a group has yet to read (f: the group's fields of XINFO GROUPS).
+-- Redis's lag counter (Redis 7.0+) is not to be trusted alone: a replica advances a group's
+-- last-delivered id as the master's reads arrive but keeps its read counter (entries-read) as it
+-- was, so a failover (or a partial resynchronization after one) can leave the counter behind for
+-- good, and Redis then reports a lag of thousands with nothing unread. So the unread entries are
+-- counted, up to cap (default dq.LAG_PROBE; no more than Redis's lag when that is smaller, so a
+-- small lag costs a small range): a count within that is exact, and a counter found wrong is set
+-- right when `repair` (XGROUP SETID ... ENTRIESREAD, the same last id; skipped where the user may
+-- not). Beyond cap: Redis's lag where it can be true (over cap, within the stream's length),
+-- else nil (unknown).
+dq.LAG_PROBE = 32
+function dq.lag(stream, f, cap, repair)
+  cap = cap or dq.LAG_PROBE
+  local lag = f['lag'] and tonumber(f['lag']) or nil
+  local from = '(' .. f['last-delivered-id']
+  local probe = (lag and lag < cap) and lag or cap
+  local n = #redis.call('XRANGE', stream, from, '+', 'COUNT', probe + 1)
+  if n > probe and probe < cap then
+    -- more than Redis's lag: count up to cap
+    probe = cap
+    n = #redis.call('XRANGE', stream, from, '+', 'COUNT', probe + 1)
+  end
+  if n <= probe then
+    if repair and lag and lag ~= n then
+      local info = redis.call('XINFO', 'STREAM', stream)
+      for i = 1, #info, 2 do
+        if info[i] == 'entries-added' then
+          pcall(redis.call, 'XGROUP', 'SETID', stream, f['name'], f['last-delivered-id'], 'ENTRIESREAD',
+            info[i + 1] - n)
+        end
+      end
+    end
+    return n
+  end
+  if lag and lag > cap and lag <= redis.call('XLEN', stream) then return lag end
+  return nil
+end
+-- the fields of each group of a stream (XINFO GROUPS), none when the stream does not exist
+function dq.groups(stream)
+  if redis.call('EXISTS', stream) == 0 then return {} end
+  local groups = {}
+  for _, g in ipairs(redis.call('XINFO', 'GROUPS', stream)) do
     local f = {}
     for i = 1, #g, 2 do f[g[i]] = g[i + 1] end
+    groups[#groups + 1] = f
+  end
+  return groups
+end
+-- the entries of a stream that a group (nil: the group furthest ahead) has yet to read, counted
+-- up to cap (dq.lag: more is cap + 1); a stream without a group: its length
+function dq.unread(stream, group, cap)
+  if redis.call('EXISTS', stream) == 0 then return 0 end
+  local groups = dq.groups(stream)
+  if #groups == 0 then return redis.call('XLEN', stream) end
+  local least = nil
+  for _, f in ipairs(groups) do
     if group == nil or f['name'] == group then
-      local lag = f['lag']
-      if not lag then
-        lag = #redis.call('XRANGE', stream, '(' .. f['last-delivered-id'], '+', 'COUNT', cap)
-      end
+      local lag = dq.lag(stream, f, cap)
+      if lag == nil or lag > cap then lag = cap + 1 end
       if least == nil or lag < least then least = lag end
     end
   end

@@ -46,19 +46,17 @@ local function flush()
   dq.bulk('ZADD', KEYS[1], zadd)
   zadd, hset, written = {}, {}, {}
 end
--- due messages the slowest group has not read yet
+-- due messages the slowest group has not read yet (dq.lag: the stream's length where it is
+-- unknown)
 local function ready(stream)
   if redis.call('EXISTS', stream) == 0 then return 0 end
-  local groups = redis.call('XINFO', 'GROUPS', stream)
+  local groups = dq.groups(stream)
   if #groups == 0 then return redis.call('XLEN', stream) end
   local most = 0
-  for _, group in ipairs(groups) do
-    local lag = nil
-    for k = 1, #group, 2 do
-      if group[k] == 'lag' then lag = group[k + 1] end
-    end
+  for _, f in ipairs(groups) do
+    local lag = dq.lag(stream, f)
     if not lag then return redis.call('XLEN', stream) end
-    if tonumber(lag) > most then most = tonumber(lag) end
+    if lag > most then most = lag end
   end
   return most
 end

@@ -53,10 +53,11 @@ class AccessControlTests {
 	/** The ACL rules of docs/operations.md, for key prefix {@code dq}. */
 	static final String[] LEAST_PRIVILEGE = { "resetkeys", "~dq:*", "resetchannels", "&dq:*", "-@all", "+@connection",
 			"+info", "+time", "+evalsha", "+eval", "+script|load", "+wait", "+xreadgroup", "+xack", "+xgroup|create",
-			"+xlen", "+xrange", "+xinfo|groups", "+xinfo|consumers", "+xgroup|delconsumer", "+xpending", "+xclaim",
-			"+xadd", "+xtrim", "+xdel", "+zcard", "+zrange", "+zrem", "+zadd", "+zscore", "+hget", "+hset", "+hdel",
-			"+exists", "+sadd", "+smembers", "+del", "+subscribe", "+unsubscribe", "+publish", "+xautoclaim", "+set",
-			"+get", "+pexpire", "+zremrangebyscore", "+hmget", "+xrevrange" };
+			"+xgroup|setid", "+xinfo|stream", "+xlen", "+xrange", "+xinfo|groups", "+xinfo|consumers",
+			"+xgroup|delconsumer", "+xpending", "+xclaim", "+xadd", "+xtrim", "+xdel", "+zcard", "+zrange", "+zrem",
+			"+zadd", "+zscore", "+hget", "+hset", "+hdel", "+exists", "+sadd", "+smembers", "+del", "+subscribe",
+			"+unsubscribe", "+publish", "+xautoclaim", "+set", "+get", "+pexpire", "+zremrangebyscore", "+hmget",
+			"+xrevrange" };
 
 	private static RedisServer redis;
 

@@ -18,7 +18,9 @@ package io.github.delayqueue.test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
@@ -103,10 +105,15 @@ public final class RedisSentinelSet implements AutoCloseable {
 				}
 			}
 			long running = this.servers.stream().filter(RedisServer::isRunning).count();
+			// a Sentinel promotes only a replica it saw healthy and linked to the master
 			return this.sentinels.stream()
 				.filter(RedisServer::isRunning)
-				.allMatch((sentinel) -> ((List<?>) sentinel.execute("SENTINEL", "REPLICAS", this.masterName))
-					.size() >= running - 1);
+				.allMatch((sentinel) -> ((List<?>) sentinel.execute("SENTINEL", "REPLICAS", this.masterName)).stream()
+					.map(RedisSentinelSet::fields)
+					.filter((replica) -> "slave".equals(replica.get("flags"))
+							&& "ok".equals(replica.get("master-link-status"))
+							&& String.valueOf(master.port()).equals(replica.get("master-port")))
+					.count() >= running - 1);
 		});
 	}
 
@@ -220,6 +227,15 @@ public final class RedisSentinelSet implements AutoCloseable {
 		RedisSentinelConfiguration configuration = new RedisSentinelConfiguration().master(this.masterName);
 		this.sentinels.forEach((sentinel) -> configuration.sentinel(sentinel.host(), sentinel.port()));
 		return configuration;
+	}
+
+	private static Map<String, String> fields(Object flat) {
+		List<?> list = (List<?>) flat;
+		Map<String, String> fields = new HashMap<>();
+		for (int i = 0; i + 1 < list.size(); i += 2) {
+			fields.put(String.valueOf(list.get(i)), String.valueOf(list.get(i + 1)));
+		}
+		return fields;
 	}
 
 	private static void await(String what, BooleanSupplier condition) {

@@ -54,7 +54,7 @@ public final class TcpFaultProxy implements AutoCloseable {
 
 	private final ServerSocket server;
 
-	private final InetSocketAddress target;
+	private volatile InetSocketAddress target;
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
@@ -127,6 +127,17 @@ public final class TcpFaultProxy implements AutoCloseable {
 	public void latency(Duration delay) {
 		this.latencyMillis = delay.toMillis();
 		this.mode = Mode.PASS;
+	}
+
+	/**
+	 * Sends new connections to another server from now on, as a managed service's
+	 * endpoint does after a failover; open connections stay where they are
+	 * ({@link #drop()} them to make clients reconnect).
+	 * @param host the server's host
+	 * @param port the server's port
+	 */
+	public void retarget(String host, int port) {
+		this.target = new InetSocketAddress(host, port);
 	}
 
 	/**

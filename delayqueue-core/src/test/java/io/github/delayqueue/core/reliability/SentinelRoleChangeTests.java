@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,8 @@ import java.util.stream.Stream;
 import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.Durability;
+import io.github.delayqueue.core.QueueStats;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.UnconfirmedSendException;
 import io.github.delayqueue.test.RedisSentinelSet;
 import io.github.delayqueue.test.RedisServer;
@@ -43,6 +46,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Planned failovers of a Sentinel set (1 master, 1 replica, 3 Sentinels) where the old
@@ -173,6 +177,10 @@ class SentinelRoleChangeTests {
 
 		Collection<String> failures() {
 			return this.failed.values();
+		}
+
+		List<String> applied() {
+			return Stream.concat(this.confirmed.stream(), this.unconfirmed.stream()).toList();
 		}
 
 		/** The sends applied (confirmed or not) that began after a moment. */
