@@ -157,6 +157,25 @@ final class ReliabilitySupport {
 		}
 
 		/**
+		 * Collects the lines printed within a time.
+		 * @param time how long to collect
+		 * @return the lines
+		 * @throws InterruptedException when interrupted
+		 */
+		List<String> linesWithin(Duration time) throws InterruptedException {
+			List<String> collected = new ArrayList<>();
+			long deadline = System.nanoTime() + time.toNanos();
+			for (long left = time.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+				String line = this.lines.poll(left, TimeUnit.NANOSECONDS);
+				if (line != null) {
+					this.seen.add(line);
+					collected.add(line);
+				}
+			}
+			return collected;
+		}
+
+		/**
 		 * Kills the process with SIGKILL and waits for it to end.
 		 * @return whether it ended
 		 * @throws InterruptedException when interrupted

@@ -81,6 +81,12 @@ public final class Delivery implements DelayMessageContext {
 
 	volatile boolean leaseLost;
 
+	/**
+	 * A moment (System.nanoTime) from which the lease surely lasts the visibility
+	 * timeout: when the read, recovery or renewal that gave it was sent.
+	 */
+	volatile long leaseFrom;
+
 	volatile WorkerPool.Worker worker;
 
 	/**
@@ -92,10 +98,12 @@ public final class Delivery implements DelayMessageContext {
 	/**
 	 * @param deliveries the entry's delivery count in the group once this delivery took
 	 * it
+	 * @param leaseFrom when the call that gave it was sent (System.nanoTime)
 	 */
 	Delivery(ListenerContext context, LeaseKeeper leases, String stream, String entryId, Map<String, byte[]> fields,
-			long deliveries) {
+			long deliveries, long leaseFrom) {
 		this.context = context;
+		this.leaseFrom = leaseFrom;
 		this.leases = leases;
 		this.stream = stream;
 		this.entryId = entryId;
@@ -182,6 +190,15 @@ public final class Delivery implements DelayMessageContext {
 			this.keepAliveUntilNanos = until;
 		}
 		return !isSettled() && this.leases.renewNow(this);
+	}
+
+	/**
+	 * Renews the lease now, in one call.
+	 * @return whether it is renewed: {@code false} when Redis did not answer or the entry
+	 * went to another consumer ({@link #leaseLost})
+	 */
+	boolean renewLease() {
+		return this.leases.renewNow(this);
 	}
 
 	@Override

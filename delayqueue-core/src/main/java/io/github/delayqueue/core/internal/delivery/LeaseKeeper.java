@@ -17,9 +17,11 @@
 package io.github.delayqueue.core.internal.delivery;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -212,10 +214,19 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		byStream.forEach((stream, list) -> failed.none(() -> {
 			List<Object> args = new ArrayList<>(List.of(this.context.group(), this.context.consumer()));
 			list.forEach((d) -> args.add(d.entryId));
+			long sent = System.nanoTime();
 			List<Object> lost = this.context.scripts().run(Scripts.EXTEND, List.of(stream), args.toArray());
+			Set<String> lostIds = new HashSet<>();
 			for (Object entry : lost) {
-				String entryId = ScriptRunner.asString(entry);
-				list.stream().filter((d) -> d.entryId.equals(entryId)).forEach((d) -> d.leaseLost = true);
+				lostIds.add(ScriptRunner.asString(entry));
+			}
+			for (Delivery delivery : list) {
+				if (lostIds.contains(delivery.entryId)) {
+					delivery.leaseLost = true;
+				}
+				else if (sent - delivery.leaseFrom > 0) {
+					delivery.leaseFrom = sent;
+				}
 			}
 		}));
 		failed.rethrow();
@@ -234,6 +245,7 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 				List<Object> args = new ArrayList<>(List.of(partition.group(), partition.consumer(),
 						partition.settings().visibilityTimeout().toMillis(), free));
 				args.addAll(this.holdings.entryIds(stream, false));
+				long sent = System.nanoTime();
 				List<Object> claimed = partition.scripts().run(Scripts.RECOVER, List.of(stream), args.toArray());
 				if (claimed.size() >= free) {
 					// as many as there was room for: maybe more (given back), once there
@@ -245,7 +257,7 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 					List<?> entry = (List<?>) item;
 					// held already: the reader re-read it meanwhile (its pending entries)
 					if (this.holdings.accept(new Delivery(partition, this, stream, ScriptRunner.asString(entry.get(0)),
-							WireFormat.fields((List<?>) entry.get(1)), ScriptRunner.asLong(entry.get(2))))) {
+							WireFormat.fields((List<?>) entry.get(1)), ScriptRunner.asLong(entry.get(2)), sent))) {
 						recovered++;
 					}
 				}

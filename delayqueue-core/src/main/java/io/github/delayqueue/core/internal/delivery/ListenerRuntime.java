@@ -116,7 +116,8 @@ public final class ListenerRuntime {
 				settings.ordered(), this.readAhead);
 		this.acker = new Acker(this.context, this.holdings);
 		this.leases = new LeaseKeeper(this.context, this.holdings, this::reading);
-		this.processor = new Processor(this.context, this.holdings, this.acker, payloadType, handler,
+		LeaseFence fence = new LeaseFence(this.context, this::partitionLease);
+		this.processor = new Processor(this.context, this.holdings, this.acker, fence, payloadType, handler,
 				(handler != null) ? handler.acceptsNullPayload() : batchHandler.acceptsNullPayload());
 		this.workers = new WorkerPool(this.context, this.holdings, this.processor, (batchHandler != null)
 				? new BatchProcessor(this.context, this.processor, this.holdings, batchHandler) : null);
@@ -126,6 +127,11 @@ public final class ListenerRuntime {
 			onConnected.run();
 			refuseBesideOwners();
 		};
+	}
+
+	/** The lease of a partition: an exclusive container's own, always held otherwise. */
+	private LeaseFence.Lease partitionLease(int partition) {
+		return (this.ownership != null) ? this.ownership.lease(partition) : LeaseFence.Lease.HELD;
 	}
 
 	/**

@@ -18,6 +18,7 @@ package io.github.delayqueue.core.internal.delivery;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -77,6 +78,12 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 
 	private volatile int members;
 
+	/**
+	 * When the last take or renewal of each owned partition's lease that succeeded was
+	 * sent (System.nanoTime): the lease lasts its time to live from then at least.
+	 */
+	private final Map<Integer, Long> confirmed = new ConcurrentHashMap<>();
+
 	PartitionOwnership(ListenerRuntime runtime, List<ListenerContext> partitions) {
 		this.runtime = runtime;
 		this.partitions = partitions;
@@ -102,6 +109,23 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 		Set<Integer> reading = new TreeSet<>(this.owned);
 		reading.removeAll(this.releasing);
 		return reading;
+	}
+
+	/**
+	 * Tells whether a partition's lease is surely this member's: owned, and taken or
+	 * renewed less than half its time to live ago. A handler of the partition starts only
+	 * then ({@link LeaseFence}): a member cut off from Redis, or paused, does not start
+	 * what a new owner may be handling.
+	 * @param partition the partition
+	 * @return the lease
+	 */
+	LeaseFence.Lease lease(int partition) {
+		Long from = this.confirmed.get(partition);
+		if (!this.owned.contains(partition)) {
+			return LeaseFence.Lease.LOST;
+		}
+		return (from != null && System.nanoTime() - from <= TimeUnit.MILLISECONDS.toNanos(this.leaseMillis) / 2)
+				? LeaseFence.Lease.HELD : LeaseFence.Lease.UNSURE;
 	}
 
 	/**
@@ -202,8 +226,12 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 	}
 
 	private void renew(int partition) {
+		long sent = System.nanoTime();
 		List<Object> reply = lease(partition, "take");
 		long result = ScriptRunner.asLong(reply.get(0));
+		if (result != 0) {
+			this.confirmed.put(partition, sent);
+		}
 		if (result == 0) {
 			String owner = (reply.size() > 1) ? ScriptRunner.asString(reply.get(1)) : "nobody";
 			logger.warn("Lost partition " + partition + " of " + this.context.label() + " to " + owner
@@ -219,11 +247,13 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 	}
 
 	private void take(int partition) {
+		long sent = System.nanoTime();
 		List<Object> reply = lease(partition, "take");
 		if (ScriptRunner.asLong(reply.get(0)) == 0) {
 			// still held: its owner gives it up, or its lease expires
 			return;
 		}
+		this.confirmed.put(partition, sent);
 		this.owned.add(partition);
 		long claimed;
 		try {

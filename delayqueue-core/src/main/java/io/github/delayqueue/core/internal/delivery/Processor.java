@@ -67,14 +67,17 @@ final class Processor {
 
 	private final Settlements settlements;
 
+	private final LeaseFence fence;
+
 	/**
 	 * @param handler the handler of one message at a time, {@code null} when a
 	 * {@link BatchProcessor} runs the handler
 	 * @param acceptsNull whether the handler accepts {@code null} payloads
 	 */
 	@SuppressWarnings("unchecked")
-	Processor(ListenerContext context, Holdings holdings, Acker acker, Type payloadType, DelayMessageHandler<?> handler,
-			boolean acceptsNull) {
+	Processor(ListenerContext context, Holdings holdings, Acker acker, LeaseFence fence, Type payloadType,
+			DelayMessageHandler<?> handler, boolean acceptsNull) {
+		this.fence = fence;
 		this.context = context;
 		this.permits = new StartPermits(context);
 		this.holdings = holdings;
@@ -195,10 +198,14 @@ final class Processor {
 	private boolean awaitStart(Delivery delivery, WorkerPool.Worker worker) {
 		long permit = this.permits.await(delivery, worker);
 		if (permit == StartPermits.START) {
+			// last: a wait for a permit may have outlasted the lease
+			permit = this.fence.await(delivery, worker);
+		}
+		if (permit == StartPermits.START) {
 			return true;
 		}
 		if (delivery.settle()) {
-			if (permit == StartPermits.LEFT) {
+			if (permit == StartPermits.LEFT || permit == LeaseFence.FENCED) {
 				this.holdings.finished(delivery);
 			}
 			else {
@@ -308,6 +315,14 @@ final class Processor {
 			}
 			Settlements.sleep(Math.min(50, Math.max(1, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime()))));
 		}
+		// the lease (and the partition's) surely held before each runs again
+		waiting.removeIf((delivery) -> {
+			long fenced = this.fence.await(delivery, worker);
+			if (fenced != StartPermits.START && delivery.settle()) {
+				this.holdings.finished(delivery);
+			}
+			return fenced != StartPermits.START;
+		});
 		for (Delivery delivery : waiting) {
 			delivery.attempt++;
 			delivery.startedNanos = System.nanoTime();

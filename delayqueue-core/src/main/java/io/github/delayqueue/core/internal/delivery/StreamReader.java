@@ -247,10 +247,11 @@ final class StreamReader implements SupervisedLoop.Job {
 		List<String> streams = this.context.streams();
 		if (this.mix.urgentAlone(history)) {
 			// prioritized messages wait: they alone, at once, before anything else
+			long sent = System.nanoTime();
 			List<ByteRecord> urgent = readGroup(connection, StreamReadOptions.empty().count(granted), offset,
 					streams.get(2));
 			if (this.mix.urgentRead(urgent, granted)) {
-				accept(connection, urgent, granted, false);
+				accept(connection, urgent, granted, false, sent);
 				return;
 			}
 		}
@@ -265,6 +266,7 @@ final class StreamReader implements SupervisedLoop.Job {
 		}
 		// the urgent stream first, then the retry stream: a prioritized message, then a
 		// due retry, go before the backlog
+		long sent = System.nanoTime();
 		List<ByteRecord> records = readGroup(connection, options, offset, streams.get(2), streams.get(1),
 				streams.get(0));
 		if (records == null) {
@@ -275,7 +277,7 @@ final class StreamReader implements SupervisedLoop.Job {
 		if (!history) {
 			this.backlog = records.size() >= perStream;
 		}
-		if (accept(connection, records, granted, history) && !history) {
+		if (accept(connection, records, granted, history, sent) && !history) {
 			this.mix.urgentAccepted();
 		}
 	}
@@ -304,8 +306,11 @@ final class StreamReader implements SupervisedLoop.Job {
 	/**
 	 * Holds the entries read, in the order read, up to the slots granted (more while
 	 * slots are free besides); gives back the rest.
+	 * @param sent when the read was sent: the entries' leases last the visibility timeout
+	 * from then at least (a read of this consumer's own pending entries renews them too)
 	 */
-	private boolean accept(RedisConnection connection, List<ByteRecord> records, int granted, boolean history) {
+	private boolean accept(RedisConnection connection, List<ByteRecord> records, int granted, boolean history,
+			long sent) {
 		int accepted = 0;
 		boolean urgent = false;
 		String urgentStream = this.context.keys().urgent();
@@ -320,7 +325,7 @@ final class StreamReader implements SupervisedLoop.Job {
 				continue;
 			}
 			Delivery delivery = new Delivery(this.context, this.leases, stream, entryId,
-					WireFormat.fields(record.getValue()), 1);
+					WireFormat.fields(record.getValue()), 1, sent);
 			if (accepted < granted || this.holdings.free() > 0) {
 				if (this.holdings.accept(delivery)) {
 					accepted++;
