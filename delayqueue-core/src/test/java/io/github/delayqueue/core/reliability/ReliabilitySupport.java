@@ -30,6 +30,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.DelayQueueEngineBuilder;
 import io.github.delayqueue.test.RedisServer;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -69,11 +70,23 @@ final class ReliabilitySupport {
 	 * @return the engine
 	 */
 	static DelayQueueEngine childEngine(String port) {
+		return childEngine(port, null, 1);
+	}
+
+	/**
+	 * The engine of a child JVM, declaring a queue's partitions.
+	 * @param port the server's port, as the child's argument gives it
+	 * @param queue the queue, or {@code null}
+	 * @param partitions its partitions
+	 * @return the engine
+	 */
+	static DelayQueueEngine childEngine(String port, String queue, int partitions) {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(port)));
 		factory.afterPropertiesSet();
 		factory.start();
-		return DelayQueueEngine.builder(factory).build();
+		DelayQueueEngineBuilder builder = DelayQueueEngine.builder(factory);
+		return ((queue != null) ? builder.partitions(queue, partitions) : builder).build();
 	}
 
 	/**

@@ -222,11 +222,23 @@ public final class ListenerRuntime {
 	 */
 	void open(int partition) {
 		StreamReader reader = new StreamReader(this.partitions.get(partition), this.holdings, this.leases,
-				this.onConnected, this.partitions::size);
+				this.onConnected, this.partitions::size, () -> partitionLease(partition) == LeaseFence.Lease.HELD);
 		// never two readers of one partition: stopping one mid-read would leave what it
 		// read pending with no holder until its lease expired
 		if (this.readers.putIfAbsent(partition, reader) == null) {
 			reader.start();
+		}
+	}
+
+	/**
+	 * Makes a partition's reader read this consumer's pending entries again before any
+	 * new one: a take-over claimed entries for it.
+	 * @param partition the partition
+	 */
+	void rereadPending(int partition) {
+		StreamReader reader = this.readers.get(partition);
+		if (reader != null) {
+			reader.rereadPending();
 		}
 	}
 

@@ -241,8 +241,11 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 			this.runtime.close(partition);
 		}
 		else if (result == 2 && !this.releasing.contains(partition)) {
-			// the lease had expired and was free: whatever another member left is ours
-			takeOver(partition);
+			// the lease had expired and was free: whatever another member left is ours,
+			// read before anything newer
+			if (takeOver(partition) > 0) {
+				this.runtime.rereadPending(partition);
+			}
 		}
 	}
 

@@ -18,6 +18,7 @@ package io.github.delayqueue.core.internal.delivery;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -87,6 +88,22 @@ final class StreamReader implements SupervisedLoop.Job {
 
 	private volatile RedisConnection connection;
 
+	/**
+	 * While this consumer's pending entries are read again (after a connection, a take
+	 * over): the streams still to read, each with the last entry id read; {@code null}
+	 * once all were read. New entries are read only then, so those pending go first.
+	 */
+	private Map<String, String> history;
+
+	/** Set by another thread: read the pending entries again before new ones. */
+	private volatile boolean historyWanted;
+
+	/**
+	 * Whether this reader may read now: an exclusive or ordered container's partition
+	 * lease surely held.
+	 */
+	private final BooleanSupplier mayRead;
+
 	/** When a connected reader runs the check of the queue again (System.nanoTime). */
 	private long nextCheck;
 
@@ -100,10 +117,12 @@ final class StreamReader implements SupervisedLoop.Job {
 	 * and every second after (registers the queue, checks its partition count and, for a
 	 * shared listener, that its group has no owners; when it throws, nothing is read)
 	 * @param readers how many readers (one per partition) share the holdings, now
+	 * @param mayRead whether the reader may read now (a partition lease surely held)
 	 */
 	StreamReader(ListenerContext context, Holdings holdings, LeaseKeeper leases, Runnable onConnected,
-			IntSupplier readers) {
+			IntSupplier readers, BooleanSupplier mayRead) {
 		this.context = context;
+		this.mayRead = mayRead;
 		this.holdings = holdings;
 		this.leases = leases;
 		this.onConnected = onConnected;
@@ -141,7 +160,12 @@ final class StreamReader implements SupervisedLoop.Job {
 			// must not create its group
 			check();
 			ensureGroups(current);
-			readOwnPending(current);
+			startHistory();
+			if (this.mayRead.getAsBoolean()) {
+				// at once, paused or not: the read makes this consumer a member of the
+				// group, seen in the stats from the start
+				readHistory(current);
+			}
 			if (!this.loop.isRunning()) {
 				// stopped while connecting: interrupt() may have missed the connection
 				closeConnection();
@@ -154,6 +178,19 @@ final class StreamReader implements SupervisedLoop.Job {
 		}
 		if (this.holdings.free() < 1) {
 			this.holdings.awaitFree(1, 100);
+			return 0;
+		}
+		if (!this.mayRead.getAsBoolean()) {
+			// the partition's lease is not surely this container's: a read could take
+			// entries from its new owner
+			return java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50);
+		}
+		if (this.historyWanted) {
+			this.historyWanted = false;
+			startHistory();
+		}
+		if (this.history != null) {
+			readHistory(current);
 			return 0;
 		}
 		if (System.nanoTime() - this.nextCheck >= 0) {
@@ -169,7 +206,7 @@ final class StreamReader implements SupervisedLoop.Job {
 				throw ex;
 			}
 		}
-		read(current, ReadOffset.lastConsumed(), this.context.readBlock());
+		read(current, this.context.readBlock());
 		return 0;
 	}
 
@@ -187,24 +224,99 @@ final class StreamReader implements SupervisedLoop.Job {
 		}
 	}
 
-	private void readOwnPending(RedisConnection connection) {
-		try {
-			read(connection, ReadOffset.from("0"), null);
-		}
-		catch (RuntimeException ex) {
-			// a broken connection fails the next read too; anything else must not stop
-			// reading: those entries are recovered after the visibility timeout
-			logger.warn("Cannot re-read the pending entries of " + this.context.label() + ": " + Failures.describe(ex));
-		}
+	/**
+	 * Reads this consumer's pending entries again, before any new entry: a read whose
+	 * reply was lost in a connection drop, or what a take-over of the partition claimed,
+	 * is delivered now, in entry order, not after the visibility timeout.
+	 */
+	void rereadPending() {
+		this.historyWanted = true;
 	}
 
-	private void read(RedisConnection connection, ReadOffset offset, Duration block) {
-		int granted = this.holdings.reserve(wanted(block == null));
+	private void startHistory() {
+		Map<String, String> cursors = new LinkedHashMap<>();
+		List<String> streams = this.context.streams();
+		// the urgent stream first, then the retry stream, as new entries are read
+		for (int i = streams.size() - 1; i >= 0; i--) {
+			cursors.put(streams.get(i), "0");
+		}
+		this.history = cursors;
+	}
+
+	/**
+	 * Reads the next pending entries, as many as there is room for; each stream's cursor
+	 * moves past what was held (or is held already, or was deleted), never past an entry
+	 * left for lack of room, so each is read in a later step, in order.
+	 */
+	private void readHistory(RedisConnection connection) {
+		int granted = this.holdings.reserve(wanted(true));
 		if (granted == 0) {
 			return;
 		}
 		try {
-			read(connection, offset, block, granted);
+			List<String> streams = new ArrayList<>(this.history.keySet());
+			// entries held already come back too
+			int perStream = Math.max(1, granted / streams.size()) + this.holdings.size();
+			@SuppressWarnings({ "unchecked", "rawtypes" })
+			StreamOffset<byte[]>[] offsets = new StreamOffset[streams.size()];
+			for (int i = 0; i < offsets.length; i++) {
+				offsets[i] = StreamOffset.create(QueueKeys.bytes(streams.get(i)),
+						ReadOffset.from(this.history.get(streams.get(i))));
+			}
+			long sent = System.nanoTime();
+			List<ByteRecord> records = SlotRetries.call(() -> connection.streamCommands()
+				.xReadGroup(Consumer.from(this.context.group(), this.context.consumer()),
+						StreamReadOptions.empty().count(perStream), offsets));
+			Map<String, Integer> read = new LinkedHashMap<>();
+			java.util.Set<String> full = new java.util.HashSet<>();
+			int accepted = 0;
+			for (ByteRecord record : (records != null) ? records : List.<ByteRecord>of()) {
+				String stream = new String(record.getStream(), StandardCharsets.UTF_8);
+				read.merge(stream, 1, Integer::sum);
+				if (full.contains(stream)) {
+					continue;
+				}
+				String entryId = record.getId().getValue();
+				if (record.getValue() != null && !record.getValue().isEmpty()
+						&& !this.holdings.holds(stream, entryId)) {
+					if (accepted >= granted && this.holdings.free() <= 0) {
+						// no room: read again from here once there is
+						full.add(stream);
+						continue;
+					}
+					if (this.holdings.accept(delivery(stream, record, sent))) {
+						accepted++;
+					}
+				}
+				this.history.put(stream, entryId);
+			}
+			for (String stream : streams) {
+				if (!full.contains(stream) && read.getOrDefault(stream, 0) < perStream) {
+					this.history.remove(stream);
+				}
+			}
+			if (this.history.isEmpty()) {
+				this.history = null;
+			}
+		}
+		finally {
+			// the deliveries accepted are held now
+			this.holdings.unreserve(granted);
+		}
+	}
+
+	private Delivery delivery(String stream, ByteRecord record, long sent) {
+		return new Delivery(this.context, this.leases, stream, record.getId().getValue(),
+				WireFormat.fields(record.getValue()), 1, sent);
+	}
+
+	private void read(RedisConnection connection, Duration block) {
+		int granted = this.holdings.reserve(wanted(false));
+		if (granted == 0) {
+			return;
+		}
+		try {
+			read(connection, block, granted);
 		}
 		finally {
 			// the deliveries accepted are held now
@@ -241,27 +353,26 @@ final class StreamReader implements SupervisedLoop.Job {
 	 * @param granted the slots reserved for this read: that many entries are accepted,
 	 * more only if slots are free besides
 	 */
-	private void read(RedisConnection connection, ReadOffset offset, Duration block, int granted) {
-		boolean history = block == null;
-		boolean mayBlock = this.mix.fillBefore(connection, history, this.backlog);
+	private void read(RedisConnection connection, Duration block, int granted) {
+		ReadOffset offset = ReadOffset.lastConsumed();
+		boolean mayBlock = this.mix.fillBefore(connection, false, this.backlog);
 		List<String> streams = this.context.streams();
-		if (this.mix.urgentAlone(history)) {
+		if (this.mix.urgentAlone(false)) {
 			// prioritized messages wait: they alone, at once, before anything else
 			long sent = System.nanoTime();
 			List<ByteRecord> urgent = readGroup(connection, StreamReadOptions.empty().count(granted), offset,
 					streams.get(2));
 			if (this.mix.urgentRead(urgent, granted)) {
-				accept(connection, urgent, granted, false, sent);
+				accept(connection, urgent, granted, sent);
 				return;
 			}
 		}
-		// COUNT applies per stream; a history read returns the held entries too. While
-		// prioritized messages come, a third each: the reply fits the slots granted, none
-		// is given back
+		// COUNT applies per stream. While prioritized messages come, a third each: the
+		// reply fits the slots granted, none is given back
 		boolean threeStreams = this.mix.fullRead();
-		int perStream = Math.max(1, granted / (threeStreams ? 3 : 2)) + (history ? this.holdings.size() : 0);
+		int perStream = Math.max(1, granted / (threeStreams ? 3 : 2));
 		StreamReadOptions options = StreamReadOptions.empty().count(perStream);
-		if (block != null && mayBlock) {
+		if (mayBlock) {
 			options = options.block(block);
 		}
 		// the urgent stream first, then the retry stream: a prioritized message, then a
@@ -274,10 +385,8 @@ final class StreamReader implements SupervisedLoop.Job {
 			return;
 		}
 		this.mix.readReturned(!records.isEmpty());
-		if (!history) {
-			this.backlog = records.size() >= perStream;
-		}
-		if (accept(connection, records, granted, history, sent) && !history) {
+		this.backlog = records.size() >= perStream;
+		if (accept(connection, records, granted, sent)) {
 			this.mix.urgentAccepted();
 		}
 	}
@@ -309,8 +418,7 @@ final class StreamReader implements SupervisedLoop.Job {
 	 * @param sent when the read was sent: the entries' leases last the visibility timeout
 	 * from then at least (a read of this consumer's own pending entries renews them too)
 	 */
-	private boolean accept(RedisConnection connection, List<ByteRecord> records, int granted, boolean history,
-			long sent) {
+	private boolean accept(RedisConnection connection, List<ByteRecord> records, int granted, long sent) {
 		int accepted = 0;
 		boolean urgent = false;
 		String urgentStream = this.context.keys().urgent();
@@ -318,14 +426,7 @@ final class StreamReader implements SupervisedLoop.Job {
 		for (ByteRecord record : records) {
 			String stream = new String(record.getStream(), StandardCharsets.UTF_8);
 			urgent |= stream.equals(urgentStream);
-			String entryId = record.getId().getValue();
-			if (history && (record.getValue() == null || record.getValue().isEmpty()
-					|| this.holdings.holds(stream, entryId))) {
-				// deleted meanwhile, or still being handled here
-				continue;
-			}
-			Delivery delivery = new Delivery(this.context, this.leases, stream, entryId,
-					WireFormat.fields(record.getValue()), 1, sent);
+			Delivery delivery = delivery(stream, record, sent);
 			if (accepted < granted || this.holdings.free() > 0) {
 				if (this.holdings.accept(delivery)) {
 					accepted++;
@@ -333,10 +434,8 @@ final class StreamReader implements SupervisedLoop.Job {
 			}
 			else {
 				// one entry of each stream when one slot was granted: the main stream's
-				// goes back (a history read's entries are recovered later)
-				if (!history) {
-					surplus.computeIfAbsent(stream, (key) -> new ArrayList<>()).add(record.getId());
-				}
+				// goes back
+				surplus.computeIfAbsent(stream, (key) -> new ArrayList<>()).add(record.getId());
 			}
 		}
 		surplus.forEach((stream, ids) -> giveBack(connection, stream, ids));
