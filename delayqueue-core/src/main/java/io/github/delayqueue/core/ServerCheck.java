@@ -30,8 +30,36 @@ import io.github.delayqueue.core.internal.redis.ServerChecks;
  * be read (e.g. a managed Redis that disables {@code CONFIG})
  * @param appendOnly whether AOF is on, or {@code null} when unknown
  * @param appendFsync the {@code appendfsync} policy, or {@code null} when unknown
+ * @param replicas how many replicas the master has connected, or {@code null} when
+ * unknown
+ * @param minReplicasToWrite the {@code min-replicas-to-write}, or {@code null} when
+ * unknown
  */
-public record ServerCheck(String version, String maxmemoryPolicy, Boolean appendOnly, String appendFsync) {
+public record ServerCheck(String version, String maxmemoryPolicy, Boolean appendOnly, String appendFsync,
+		Integer replicas, Integer minReplicasToWrite) {
+
+	/**
+	 * A check that knows nothing of replication.
+	 * @param version the server's version, or {@code null}
+	 * @param maxmemoryPolicy the {@code maxmemory-policy}, or {@code null}
+	 * @param appendOnly whether AOF is on, or {@code null}
+	 * @param appendFsync the {@code appendfsync} policy, or {@code null}
+	 */
+	public ServerCheck(String version, String maxmemoryPolicy, Boolean appendOnly, String appendFsync) {
+		this(version, maxmemoryPolicy, appendOnly, appendFsync, null, null);
+	}
+
+	/**
+	 * Returns whether the master has replicas and takes writes whatever they received:
+	 * after a failover where it lives on, it takes writes that are then lost (see
+	 * {@link #problems()}).
+	 * @return whether {@code min-replicas-to-write} is known to be 0 on a replicated
+	 * master
+	 */
+	public boolean writesWithoutReplicas() {
+		return this.replicas != null && this.replicas > 0 && this.minReplicasToWrite != null
+				&& this.minReplicasToWrite == 0;
+	}
 
 	/**
 	 * Returns whether Redis may evict delayqueue's keys when it runs out of memory, which
@@ -45,8 +73,8 @@ public record ServerCheck(String version, String maxmemoryPolicy, Boolean append
 	/**
 	 * Combines the checks of several servers (the masters of a cluster) into the weakest:
 	 * the oldest version, an evicting policy if any master has one, AOF off if any master
-	 * has it off, and the least safe fsync policy. A setting unknown on every server
-	 * stays unknown.
+	 * has it off, the least safe fsync policy, and a replicated master that writes
+	 * without its replicas if any does. A setting unknown on every server stays unknown.
 	 * @param checks the checks of each server
 	 * @return the weakest
 	 */
@@ -56,7 +84,17 @@ public record ServerCheck(String version, String maxmemoryPolicy, Boolean append
 		String fsync = null;
 		boolean anyAofOff = false;
 		boolean anyAofUnknown = checks.isEmpty();
+		ServerCheck unfenced = null;
+		Integer replicas = null;
+		Integer minReplicas = null;
 		for (ServerCheck check : checks) {
+			if (check.writesWithoutReplicas()) {
+				unfenced = check;
+			}
+			else if (unfenced == null && check.replicas != null) {
+				replicas = check.replicas;
+				minReplicas = check.minReplicasToWrite;
+			}
 			if (check.version != null
 					&& (version == null || ServerChecks.compareVersions(check.version, version) < 0)) {
 				version = check.version;
@@ -73,7 +111,11 @@ public record ServerCheck(String version, String maxmemoryPolicy, Boolean append
 			}
 		}
 		Boolean appendOnly = anyAofOff ? Boolean.FALSE : anyAofUnknown ? null : Boolean.TRUE;
-		return new ServerCheck(version, policy, appendOnly, fsync);
+		if (unfenced != null) {
+			replicas = unfenced.replicas;
+			minReplicas = unfenced.minReplicasToWrite;
+		}
+		return new ServerCheck(version, policy, appendOnly, fsync, replicas, minReplicas);
 	}
 
 	/** The fsync policies, least safe first. */
@@ -93,6 +135,13 @@ public record ServerCheck(String version, String maxmemoryPolicy, Boolean append
 		if (Boolean.FALSE.equals(this.appendOnly)) {
 			problems.add("Redis appendonly is 'no': a Redis restart loses the messages written since the last "
 					+ "snapshot. Set appendonly yes (and appendfsync always to lose no acknowledged send)");
+		}
+		if (writesWithoutReplicas()) {
+			problems.add("The Redis master has " + this.replicas + " replica(s) and min-replicas-to-write 0: after a "
+					+ "failover in which it lives on (a planned failover, a stalled master that comes back) it takes "
+					+ "writes until the Sentinels turn it into a replica, some 10 s later, and then discards them. "
+					+ "Set min-replicas-to-write 1 and min-replicas-max-lag to the seconds of writes you can lose "
+					+ "(see docs/operations.md, split brain)");
 		}
 		return problems;
 	}

@@ -116,6 +116,20 @@ class DurableSendTests {
 	}
 
 	@Test
+	void theServerCheckWarnsOfAReplicatedMasterThatWritesWithoutItsReplicas() {
+		ServerCheck check = this.engine.admin().checkServer();
+		assertThat(check.replicas()).isEqualTo(1);
+		assertThat(check.minReplicasToWrite()).isZero();
+		assertThat(check.writesWithoutReplicas()).isTrue();
+		assertThat(check.problems())
+			.anySatisfy((problem) -> assertThat(problem).contains("1 replica(s) and min-replicas-to-write 0")
+				.contains("Set min-replicas-to-write 1"));
+		this.master.execute("CONFIG", "SET", "min-replicas-to-write", "1");
+		assertThat(this.engine.admin().checkServer().problems())
+			.noneMatch((problem) -> problem.contains("min-replicas"));
+	}
+
+	@Test
 	void aServerThatLostTheScriptTakesTheDurableSendAtOnce() {
 		this.engine.template()
 			.send(DelayMessage.builder("before").queue("orders").id("a").delay(Duration.ofHours(1)).build(),

@@ -27,6 +27,7 @@ import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.internal.control.FlowControls;
 import io.github.delayqueue.core.internal.scheduling.Schedulers;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.MasterWatch;
 import io.github.delayqueue.core.internal.redis.RedisClock;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.observation.DelayQueueObservations;
@@ -49,12 +50,13 @@ import io.github.delayqueue.core.observation.DelayQueueObservations;
  * @param controls the flow controls: the pause state the listeners' gates follow
  * @param redisClock the Redis clock, by which messages expire
  * @param fairShare whether a queue is fair-share
+ * @param masterWatch follows the master through role changes
  */
 public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys,
 		Function<String, Integer> partitions, MessageCodec codec, DelayQueueObserver observer, Clock clock,
 		Schedulers schedulers, Function<String, List<QueueKeys>> registry, Duration clientTimeout,
-		DelayQueueObservations observations, FlowControls controls, RedisClock redisClock,
-		Predicate<String> fairShare) {
+		DelayQueueObservations observations, FlowControls controls, RedisClock redisClock, Predicate<String> fairShare,
+		MasterWatch masterWatch) {
 
 	/**
 	 * Returns how long a listener's blocking read may wait: its poll timeout, lowered

@@ -34,6 +34,7 @@ import io.github.delayqueue.core.internal.control.FlowControls;
 import io.github.delayqueue.core.internal.history.HistoryRecorder;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.RedisClock;
+import io.github.delayqueue.core.internal.redis.MasterWatch;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.routing.QueueLayouts;
 import io.github.delayqueue.core.internal.runtime.DaemonThreads;
@@ -79,6 +80,8 @@ public final class EngineParts implements AutoCloseable {
 
 	private final EngineContext listeners;
 
+	private final MasterWatch masterWatch;
+
 	/**
 	 * Builds the parts.
 	 * @param settings the engine's settings
@@ -114,13 +117,30 @@ public final class EngineParts implements AutoCloseable {
 				settings.maxHeadersSize(), expireAfter::get, this.fairShare::contains, settings.sendBatchSize(),
 				compactAfterMillis + ":" + settings.compactMinimum(), observer, settings.observations(),
 				settings.sendAfterCommit());
+		this.masterWatch = new MasterWatch(this.scripts);
+		// every engine follows the master, producers too: sends to an old master the
+		// Sentinels have not turned into a replica yet are lost with its data. The
+		// subscriptions follow it: its wake-ups and control notifications
+		this.masterWatch.add(new MasterWatch.Listener() {
+
+			@Override
+			public void reconnect() {
+				EngineParts.this.schedulers.wakeUps().resubscribe();
+				EngineParts.this.controls.notifications().resubscribe();
+			}
+
+			@Override
+			public void serverChanged() {
+			}
+
+		}, true);
 		this.admin = new AdminContext(this.scripts, keyPrefix, keys, this.layouts, this.controls, settings.clock());
 		this.listeners = new EngineContext(this.scripts, keys, this.layouts::partitions, codec, observer,
 				settings.clock(), this.schedulers, (queue) -> {
 					this.layouts.register(queue);
 					return this.layouts.drainingPartitions(queue);
 				}, settings.clientTimeout(), settings.observations(), this.controls, new RedisClock(this.scripts),
-				this.fairShare::contains);
+				this.fairShare::contains, this.masterWatch);
 	}
 
 	public ScriptRunner scripts() {
@@ -160,6 +180,7 @@ public final class EngineParts implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.masterWatch.close();
 		this.controls.close();
 		this.schedulers.close();
 		if (this.history != null) {

@@ -248,6 +248,9 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				this.engine.controls().unwatch(queue());
 				throw ex;
 			}
+			// through a failover: its connections follow the master, its recent
+			// acknowledgements go to the new one
+			this.engine.masterWatch().add(this.runtime, true);
 			this.running = true;
 		}
 	}
@@ -259,6 +262,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				return;
 			}
 			this.running = false;
+			this.engine.masterWatch().remove(this.runtime);
 			synchronized (this.layoutLock) {
 				this.layoutOpen = false;
 			}

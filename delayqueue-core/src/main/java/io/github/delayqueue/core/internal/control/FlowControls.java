@@ -370,6 +370,13 @@ public final class FlowControls {
 	}
 
 	/** Stops polling and closes the subscription. */
+	/**
+	 * @return the subscription to the queues' control notifications
+	 */
+	public WakeUps notifications() {
+		return this.notifications;
+	}
+
 	public synchronized void close() {
 		if (this.polling) {
 			this.poller.stop(Duration.ofSeconds(5));

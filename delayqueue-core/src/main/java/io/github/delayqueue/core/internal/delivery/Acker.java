@@ -17,7 +17,9 @@
 package io.github.delayqueue.core.internal.delivery;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +58,24 @@ final class Acker implements SupervisedLoop.Job {
 
 	private final SupervisedLoop loop;
 
+	/**
+	 * How long acknowledgements are kept to be sent again after a change of master: the
+	 * window in which a failover can lose them (writes the replica had not received yet,
+	 * writes to an old master the Sentinels had not yet turned into a replica).
+	 */
+	static final long RECENT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+	/** The most acknowledgements kept to be sent again. */
+	static final int RECENT_MAX = 100_000;
+
+	/** Acknowledgements sent in the last {@link #RECENT_NANOS}, oldest first. */
+	private final Deque<Sent> recent = new ArrayDeque<>();
+
+	private int recentCount;
+
+	/** Set when the master changed: the loop sends the recent acknowledgements again. */
+	private volatile boolean sendAgain;
+
 	Acker(ListenerContext context, Holdings holdings) {
 		this.context = context;
 		this.holdings = holdings;
@@ -83,8 +103,20 @@ final class Acker implements SupervisedLoop.Job {
 		flush(deadlineNanos);
 	}
 
+	/**
+	 * Sends the acknowledgements of the last seconds again, from the loop: the master
+	 * changed, and the old one may have taken them without passing them on. XACK of an
+	 * entry acknowledged already changes nothing.
+	 */
+	void sendRecentAgain() {
+		this.sendAgain = true;
+	}
+
 	@Override
 	public long runOnce() throws InterruptedException {
+		if (this.sendAgain) {
+			resend();
+		}
 		if (this.batch.isEmpty()) {
 			Delivery first = this.pending.poll(50, TimeUnit.MILLISECONDS);
 			if (first == null) {
@@ -138,10 +170,48 @@ final class Acker implements SupervisedLoop.Job {
 			ConcurrentAcks.ack(connection, this.context.group(), byStream);
 			return null;
 		});
+		remember(byStream);
 		for (Delivery delivery : deliveries) {
 			this.holdings.finished(delivery);
 			this.context.observer().acked(this.context.queue(), this.context.group(), delivery.processingTime());
 		}
+	}
+
+	private synchronized void remember(Map<String, List<RecordId>> byStream) {
+		long now = System.nanoTime();
+		int count = byStream.values().stream().mapToInt(List::size).sum();
+		this.recent.addLast(new Sent(now, byStream, count));
+		this.recentCount += count;
+		while (!this.recent.isEmpty() && (now - this.recent.peekFirst().at() > RECENT_NANOS
+				|| this.recentCount - this.recent.peekFirst().count() >= RECENT_MAX)) {
+			this.recentCount -= this.recent.removeFirst().count();
+		}
+	}
+
+	private void resend() {
+		Map<String, List<RecordId>> byStream = new LinkedHashMap<>();
+		synchronized (this) {
+			for (Sent sent : this.recent) {
+				sent.byStream()
+					.forEach((stream, ids) -> byStream.computeIfAbsent(stream, (key) -> new ArrayList<>()).addAll(ids));
+			}
+		}
+		// a failure leaves the flag set: sent again after the loop's backoff
+		this.context.scripts().execute((connection) -> {
+			ConcurrentAcks.ack(connection, this.context.group(), byStream);
+			return null;
+		});
+		this.sendAgain = false;
+		int count = byStream.values().stream().mapToInt(List::size).sum();
+		if (count > 0) {
+			logger.info("Sent the " + count + " acknowledgement(s) of the last "
+					+ TimeUnit.NANOSECONDS.toSeconds(RECENT_NANOS) + " s of " + this.context.label()
+					+ " again, to the new master");
+		}
+	}
+
+	/** Acknowledgements sent together. */
+	private record Sent(long at, Map<String, List<RecordId>> byStream, int count) {
 	}
 
 	private static void sleep(long millis) {

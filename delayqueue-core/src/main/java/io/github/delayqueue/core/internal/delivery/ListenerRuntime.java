@@ -35,6 +35,7 @@ import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayBatchHandler;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.ListenerSettings;
+import io.github.delayqueue.core.internal.redis.MasterWatch;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 
@@ -45,7 +46,7 @@ import io.github.delayqueue.core.internal.redis.Scripts;
  * background part runs on a supervised loop, so none can end silently while the container
  * runs.
  */
-public final class ListenerRuntime {
+public final class ListenerRuntime implements MasterWatch.Listener {
 
 	private static final Log logger = LogFactory.getLog(ListenerRuntime.class);
 
@@ -228,6 +229,24 @@ public final class ListenerRuntime {
 		if (this.readers.putIfAbsent(partition, reader) == null) {
 			reader.start();
 		}
+	}
+
+	/**
+	 * The master changed while the readers' connections still reach the old one: each
+	 * connects again (to the master).
+	 */
+	@Override
+	public void reconnect() {
+		this.readers.values().forEach(StreamReader::reconnect);
+	}
+
+	/**
+	 * The master is another server: the acknowledgements of the last seconds may be lost
+	 * with the old one, and are sent to it again.
+	 */
+	@Override
+	public void serverChanged() {
+		this.acker.sendRecentAgain();
 	}
 
 	/**

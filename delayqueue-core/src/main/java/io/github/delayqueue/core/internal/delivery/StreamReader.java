@@ -472,6 +472,15 @@ final class StreamReader implements SupervisedLoop.Job {
 		}
 	}
 
+	/**
+	 * Closes the connection: the read under way ends, and the next connection reaches the
+	 * master the client finds now, where this consumer's pending entries are read again
+	 * first.
+	 */
+	void reconnect() {
+		closeConnection();
+	}
+
 	@Override
 	public void failed(Throwable failure) {
 		closeConnection();

@@ -64,18 +64,31 @@ public final class ServerChecks {
 	private static ServerCheck read(Function<String, Properties> info, Function<String, Properties> config) {
 		Properties persistence = info.apply("persistence");
 		Properties server = info.apply("server");
+		Properties replication = info.apply("replication");
 		String policy = null;
 		String fsync = null;
+		Integer minReplicas = null;
 		try {
 			policy = config.apply("maxmemory-policy").getProperty("maxmemory-policy");
 			fsync = config.apply("appendfsync").getProperty("appendfsync");
+			minReplicas = number(config.apply("min-replicas-to-write").getProperty("min-replicas-to-write"));
 		}
 		catch (DataAccessException ex) {
 			// CONFIG disabled or not permitted (managed Redis, ACL): unknown
 		}
 		String aof = (persistence != null) ? persistence.getProperty("aof_enabled") : null;
 		return new ServerCheck((server != null) ? server.getProperty("redis_version") : null, policy,
-				(aof != null) ? "1".equals(aof.trim()) : null, fsync);
+				(aof != null) ? "1".equals(aof.trim()) : null, fsync,
+				(replication != null) ? number(replication.getProperty("connected_slaves")) : null, minReplicas);
+	}
+
+	private static Integer number(String value) {
+		try {
+			return (value != null) ? Integer.valueOf(value.trim()) : null;
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
 	}
 
 	/**

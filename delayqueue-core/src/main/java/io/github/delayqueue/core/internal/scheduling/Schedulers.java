@@ -146,4 +146,11 @@ public final class Schedulers implements AutoCloseable {
 		this.wakeUps.close();
 	}
 
+	/**
+	 * @return the wake-up subscription of the schedulers
+	 */
+	public WakeUps wakeUps() {
+		return this.wakeUps;
+	}
+
 }

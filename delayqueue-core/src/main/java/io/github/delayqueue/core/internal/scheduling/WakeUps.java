@@ -96,6 +96,22 @@ public final class WakeUps {
 	}
 
 	/**
+	 * Subscribes again, on a new connection: the master changed while the subscription's
+	 * connection still reached the old one, where nothing is published any more.
+	 */
+	public synchronized void resubscribe() {
+		if (this.container != null && this.container.isRunning()) {
+			try {
+				this.container.stop();
+				this.container.start();
+			}
+			catch (RuntimeException ex) {
+				// Redis unreachable: ensureStarted() starts it after the next promote
+			}
+		}
+	}
+
+	/**
 	 * Unsubscribes a listener.
 	 * @param listener the listener
 	 */
