@@ -181,6 +181,28 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/**
+	 * Learns which node of each master's group (the master and its replicas) serves the
+	 * group's slots now, after failovers this class did not make (a master stopped past
+	 * the node timeout, then resumed as a replica): {@link #masters()} and
+	 * {@link #replicasOf(int)} follow.
+	 */
+	public void refreshRoles() {
+		for (int i = 0; i < this.masters.size(); i++) {
+			int slot = SLOTS * i / this.masters.size();
+			List<RedisServer> group = new ArrayList<>(this.replicas.get(i));
+			group.add(0, this.masters.get(i));
+			for (RedisServer node : group) {
+				if (node.isRunning() && "master".equals(node.info("role")) && ClusterNodes.servesSlot(node, slot)) {
+					group.remove(node);
+					this.masters.set(i, node);
+					this.replicas.set(i, group);
+					break;
+				}
+			}
+		}
+	}
+
+	/**
 	 * Returns the hash slot of a key ({@code CLUSTER KEYSLOT}).
 	 * @param key the key
 	 * @return its slot

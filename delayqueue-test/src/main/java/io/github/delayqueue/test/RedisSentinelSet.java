@@ -146,6 +146,32 @@ public final class RedisSentinelSet implements AutoCloseable {
 	}
 
 	/**
+	 * Returns the port of the master the running Sentinels name, asking only them (the
+	 * master itself may be stalled).
+	 * @return the port, or {@code null} when they disagree or none answers
+	 */
+	public Integer namedMasterPort() {
+		Integer port = null;
+		for (RedisServer sentinel : this.sentinels) {
+			if (!sentinel.isRunning()) {
+				continue;
+			}
+			try {
+				List<?> address = (List<?>) sentinel.execute("SENTINEL", "GET-MASTER-ADDR-BY-NAME", this.masterName);
+				int named = Integer.parseInt(String.valueOf(address.get(1)));
+				if (port != null && port != named) {
+					return null;
+				}
+				port = named;
+			}
+			catch (RuntimeException ex) {
+				return null;
+			}
+		}
+		return port;
+	}
+
+	/**
 	 * @return the master and its replicas, running or not
 	 */
 	public List<RedisServer> servers() {

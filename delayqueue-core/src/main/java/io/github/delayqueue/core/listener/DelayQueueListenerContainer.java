@@ -236,6 +236,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			}
 			// the pause state first: a paused queue starts no handler
 			this.engine.controls().watch(queue());
+			this.runtime.readWhile(this.engine.masterWatch()::readsAllowed);
 			try {
 				this.runtime.start();
 			}

@@ -20,6 +20,7 @@ import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -87,6 +88,9 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 
 	/** Who reads which partition, when the container is exclusive; else {@code null}. */
 	private final PartitionOwnership ownership;
+
+	/** Whether the readers may read: not while a failover is under way. */
+	private volatile BooleanSupplier readsAllowed = () -> true;
 
 	/**
 	 * Creates the runtime of a listener of one message at a time, or of a batch listener;
@@ -223,12 +227,21 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	 */
 	void open(int partition) {
 		StreamReader reader = new StreamReader(this.partitions.get(partition), this.holdings, this.leases,
-				this.onConnected, this.partitions::size, () -> partitionLease(partition) == LeaseFence.Lease.HELD);
+				this.onConnected, this.partitions::size,
+				() -> this.readsAllowed.getAsBoolean() && partitionLease(partition) == LeaseFence.Lease.HELD);
 		// never two readers of one partition: stopping one mid-read would leave what it
 		// read pending with no holder until its lease expired
 		if (this.readers.putIfAbsent(partition, reader) == null) {
 			reader.start();
 		}
+	}
+
+	/**
+	 * Sets when the readers may read (see {@link MasterWatch#readsAllowed()}).
+	 * @param readsAllowed whether they may now
+	 */
+	public void readWhile(BooleanSupplier readsAllowed) {
+		this.readsAllowed = readsAllowed;
 	}
 
 	/**

@@ -64,6 +64,18 @@ public final class MasterWatch implements SupervisedLoop.Job {
 
 	private static final long PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
+	/** The longest an INFO is waited for. */
+	private static final Duration INFO_BOUND = Duration.ofMillis(300);
+
+	/** How often the Sentinels are asked: a failover's start is seen within it. */
+	private static final long SENTINEL_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	/**
+	 * How long reads stay held after the Sentinels last said the master is down or being
+	 * failed over.
+	 */
+	private static final long HOLD_NANOS = TimeUnit.SECONDS.toNanos(5);
+
 	/** What a listener does when the master changes. */
 	public interface Listener {
 
@@ -99,6 +111,16 @@ public final class MasterWatch implements SupervisedLoop.Job {
 	private String lastNamed;
 
 	private boolean started;
+
+	/**
+	 * Until when (System.nanoTime) the listeners read nothing: a failover is under way.
+	 */
+	private volatile long holdReadsUntil = System.nanoTime();
+
+	private volatile boolean holding;
+
+	/** When the next INFO is due (System.nanoTime). */
+	private long nextInfo = System.nanoTime();
 
 	/**
 	 * @param scripts the engine's script runner (its connection factory is watched)
@@ -158,29 +180,79 @@ public final class MasterWatch implements SupervisedLoop.Job {
 		closeSentinel();
 	}
 
+	/**
+	 * Whether listeners may read now. While the Sentinels say the master is down or being
+	 * failed over, they read nothing: what they would read from the old master after the
+	 * promotion of its replica (messages it moves to its stream meanwhile, entries the
+	 * new master still has unread) would be handled again once the new master delivers
+	 * it. Held for at most {@link #HOLD_NANOS} after the Sentinels last said so.
+	 * @return whether reads may go on
+	 */
+	public boolean readsAllowed() {
+		return !this.holding || System.nanoTime() - this.holdReadsUntil >= 0;
+	}
+
 	@Override
 	public long runOnce() {
 		RedisServer master = (this.masterName != null) ? namedMaster() : null;
 		String address = (master != null) ? master.getHost() + ":" + master.getPort() : null;
+		String flags = (master != null && master.getFlags() != null) ? master.getFlags() : "";
+		boolean failingOver = flags.contains("failover_in_progress") || flags.contains("o_down")
+				|| flags.contains("s_down");
+		if (failingOver) {
+			this.holdReadsUntil = System.nanoTime() + HOLD_NANOS;
+			if (!this.holding) {
+				this.holding = true;
+				logger.info("The Sentinels say master '" + this.masterName + "' is down or being failed over (" + flags
+						+ "): listeners read nothing until they name the master");
+				// a blocking read under way would take what the old master moves to
+				// its stream after its replica's promotion
+				reconnectAll();
+			}
+		}
+		else if (master != null) {
+			this.holding = false;
+		}
 		// the Sentinels named another master since the last look: they switched at the
 		// end of a failover, and the application's connections may reach the old one
 		boolean switched = address != null && this.lastNamed != null && !address.equals(this.lastNamed);
 		if (address != null) {
 			this.lastNamed = address;
 		}
-		Properties info = this.scripts.execute((connection) -> connection.serverCommands().info());
+		if (switched) {
+			// at once: the old master may be stalled, and an INFO would wait for it
+			logger.warn("The Sentinels name another master (" + address + "): connecting again, to it");
+			this.holding = failingOver;
+			reset();
+			reconnectAll();
+			return next();
+		}
+		if (System.nanoTime() - this.nextInfo < 0) {
+			return next();
+		}
+		this.nextInfo = System.nanoTime() + PERIOD_NANOS;
+		Properties info;
+		try {
+			// briefly: a stalled master must not keep the Sentinels unasked
+			info = ScriptRunner.bounded(INFO_BOUND,
+					() -> this.scripts.executeUnbounded((connection) -> connection.serverCommands().info()));
+		}
+		catch (RuntimeException ex) {
+			logger.debug("No INFO from Redis: " + Failures.describe(ex));
+			return next();
+		}
 		String runId = (info != null) ? info.getProperty("run_id") : null;
 		String named = (master != null && master.getRunId() != null && !master.getRunId().isEmpty()) ? master.getRunId()
 				: null;
 		boolean replica = (info != null) && "slave".equals(info.getProperty("role"));
-		if (switched || (runId != null && (replica || (named != null && !named.equals(runId))))) {
+		if (runId != null && (replica || (named != null && !named.equals(runId)))) {
 			logger.warn("The server behind this application's Redis connection (run id " + runId
 					+ (replica ? ", now a replica" : "") + ") is not the master"
 					+ ((address != null) ? " the Sentinels name (" + address + ")" : "")
 					+ ": connecting again, to the master");
 			reset();
-			this.listeners.forEach(Listener::reconnect);
-			return PERIOD_NANOS;
+			reconnectAll();
+			return next();
 		}
 		if (runId != null && this.lastRunId != null && !runId.equals(this.lastRunId)) {
 			logger.info("Redis's master is another server now (run id " + this.lastRunId + " before, " + runId
@@ -190,7 +262,22 @@ public final class MasterWatch implements SupervisedLoop.Job {
 		if (runId != null) {
 			this.lastRunId = runId;
 		}
-		return PERIOD_NANOS;
+		return next();
+	}
+
+	/**
+	 * Has every listener connect again, on a thread of its own: closing a connection to a
+	 * stalled server can take a while, and the Sentinels must be watched meanwhile.
+	 */
+	private void reconnectAll() {
+		Thread thread = new Thread(() -> this.listeners.forEach(Listener::reconnect),
+				"delayqueue-master-watch-reconnect");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	private long next() {
+		return (this.masterName != null) ? SENTINEL_PERIOD_NANOS : PERIOD_NANOS;
 	}
 
 	/** The master the Sentinels name, {@code null} when none answers. */
