@@ -451,8 +451,20 @@ final class FaultCampaign implements AutoCloseable {
 
 		@Override
 		public void awaitHealthy() {
-			this.cluster.awaitState();
-			this.cluster.refreshRoles();
+			for (int attempt = 1;; attempt++) {
+				// a master stopped past the node timeout was failed over without this
+				// class: learn who serves each group's slots first
+				this.cluster.refreshRoles();
+				try {
+					this.cluster.awaitState();
+					return;
+				}
+				catch (IllegalStateException ex) {
+					if (attempt == 3) {
+						throw ex;
+					}
+				}
+			}
 		}
 
 		@Override

@@ -27,7 +27,7 @@ import io.github.delayqueue.core.reliability.ReliabilitySupport.ChildJvm;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisServerExtension;
 import io.github.delayqueue.test.TcpFaultProxy;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -47,18 +47,11 @@ import static org.awaitility.Awaitility.await;
 @Tag("faults")
 class LeaseFencingTests {
 
-	private final List<AutoCloseable> resources = new ArrayList<>();
-
-	@AfterEach
-	void close() throws Exception {
-		for (int i = this.resources.size() - 1; i >= 0; i--) {
-			this.resources.get(i).close();
-		}
-	}
+	@AutoClose
+	private final Resources resources = new Resources();
 
 	private <T extends AutoCloseable> T track(T resource) {
-		this.resources.add(resource);
-		return resource;
+		return this.resources.track(resource);
 	}
 
 	private LettuceConnectionFactory factory(String host, int port) {
@@ -70,7 +63,7 @@ class LeaseFencingTests {
 					.build());
 		factory.afterPropertiesSet();
 		factory.start();
-		this.resources.add(factory::destroy);
+		this.resources.track(factory::destroy);
 		return factory;
 	}
 
@@ -82,7 +75,7 @@ class LeaseFencingTests {
 			.pollTimeout(Duration.ofSeconds(2))
 			.build();
 		container.start();
-		this.resources.add(container::stop);
+		this.resources.track(container::stop);
 		return container;
 	}
 

@@ -29,7 +29,7 @@ import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.reliability.ReliabilitySupport.ChildJvm;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -45,18 +45,11 @@ import static org.awaitility.Awaitility.await;
 @Tag("faults")
 class OrderedTakeOverTests {
 
-	private final List<AutoCloseable> resources = new ArrayList<>();
-
-	@AfterEach
-	void close() throws Exception {
-		for (int i = this.resources.size() - 1; i >= 0; i--) {
-			this.resources.get(i).close();
-		}
-	}
+	@AutoClose
+	private final Resources resources = new Resources();
 
 	private <T extends AutoCloseable> T track(T resource) {
-		this.resources.add(resource);
-		return resource;
+		return this.resources.track(resource);
 	}
 
 	@Test
@@ -131,7 +124,7 @@ class OrderedTakeOverTests {
 			.prefetch(prefetch)
 			.build();
 		container.start();
-		this.resources.add(container::stop);
+		this.resources.track(container::stop);
 	}
 
 }

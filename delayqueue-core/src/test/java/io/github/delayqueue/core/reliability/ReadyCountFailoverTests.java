@@ -28,7 +28,7 @@ import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.TcpFaultProxy;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -51,18 +51,11 @@ import static org.awaitility.Awaitility.await;
 @Tag("faults")
 class ReadyCountFailoverTests {
 
-	private final List<AutoCloseable> resources = new ArrayList<>();
-
-	@AfterEach
-	void close() throws Exception {
-		for (int i = this.resources.size() - 1; i >= 0; i--) {
-			this.resources.get(i).close();
-		}
-	}
+	@AutoClose
+	private final Resources resources = new Resources();
 
 	private <T extends AutoCloseable> T track(T resource) {
-		this.resources.add(resource);
-		return resource;
+		return this.resources.track(resource);
 	}
 
 	@Test
@@ -79,14 +72,14 @@ class ReadyCountFailoverTests {
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
 		factory.afterPropertiesSet();
 		factory.start();
-		this.resources.add(factory::destroy);
+		this.resources.track(factory::destroy);
 		DelayQueueEngine engine = track(DelayQueueEngine.builder(factory).build());
 		Set<String> handled = ConcurrentHashMap.newKeySet();
 		DelayQueueListenerContainer container = engine
 			.listenerContainer("counted", "g", String.class, (payload, context) -> handled.add(payload))
 			.build();
 		container.start();
-		this.resources.add(container::stop);
+		this.resources.track(container::stop);
 
 		RedisServer master = a;
 		RedisServer replica = b;

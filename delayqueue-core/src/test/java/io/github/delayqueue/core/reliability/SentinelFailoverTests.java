@@ -29,7 +29,7 @@ import io.github.delayqueue.core.Durability;
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.test.RedisServer;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -48,18 +48,11 @@ import static org.awaitility.Awaitility.await;
 @Tag("faults")
 class SentinelFailoverTests {
 
-	private final List<AutoCloseable> resources = new ArrayList<>();
-
-	@AfterEach
-	void close() throws Exception {
-		for (int i = this.resources.size() - 1; i >= 0; i--) {
-			this.resources.get(i).close();
-		}
-	}
+	@AutoClose
+	private final Resources resources = new Resources();
 
 	private <T extends AutoCloseable> T track(T resource) {
-		this.resources.add(resource);
-		return resource;
+		return this.resources.track(resource);
 	}
 
 	@Test
@@ -83,7 +76,7 @@ class SentinelFailoverTests {
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
 		factory.afterPropertiesSet();
 		factory.start();
-		this.resources.add(factory::destroy);
+		this.resources.track(factory::destroy);
 		DelayQueueEngine engine = track(DelayQueueEngine.builder(factory).build());
 		Set<String> received = ConcurrentHashMap.newKeySet();
 		DelayQueueListenerContainer container = engine
@@ -91,7 +84,7 @@ class SentinelFailoverTests {
 			.visibilityTimeout(Duration.ofSeconds(3))
 			.build();
 		container.start();
-		this.resources.add(container::stop);
+		this.resources.track(container::stop);
 
 		// confirmed by the replica: these must survive the master's death
 		List<String> confirmed = new ArrayList<>();

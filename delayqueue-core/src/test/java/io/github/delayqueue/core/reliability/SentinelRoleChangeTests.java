@@ -57,7 +57,7 @@ class SentinelRoleChangeTests {
 
 	private static RedisSentinelSet set;
 
-	private final List<AutoCloseable> resources = new ArrayList<>();
+	private final Resources resources = new Resources();
 
 	@BeforeAll
 	static void startSet() {
@@ -73,17 +73,15 @@ class SentinelRoleChangeTests {
 
 	@AfterEach
 	void close() throws Exception {
-		for (int i = this.resources.size() - 1; i >= 0; i--) {
-			this.resources.get(i).close();
-		}
+		this.resources.close();
 		set.awaitInSync();
 	}
 
 	private DelayQueueEngine engine() {
 		LettuceConnectionFactory factory = set.connectionFactory(Duration.ofSeconds(2));
-		this.resources.add(factory::destroy);
+		this.resources.track(factory::destroy);
 		DelayQueueEngine engine = DelayQueueEngine.builder(factory).build();
-		this.resources.add(engine);
+		this.resources.track(engine);
 		return engine;
 	}
 
@@ -132,7 +130,7 @@ class SentinelRoleChangeTests {
 				.visibilityTimeout(Duration.ofSeconds(5))
 				.build();
 			container.start();
-			this.resources.add(container::stop);
+			this.resources.track(container::stop);
 		}
 		// messages come due all along, some at once, some a little later
 		Producer producer = new Producer((i) -> producerEngine.template()
