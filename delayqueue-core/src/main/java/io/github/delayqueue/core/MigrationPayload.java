@@ -15,9 +15,8 @@
  */
 package io.github.delayqueue.core;
 
-import java.nio.charset.StandardCharsets;
-
 import io.github.delayqueue.core.internal.send.RedissonJson;
+import io.github.delayqueue.core.internal.send.StoredBytes;
 
 /**
  * How a payload another queue stored becomes the payload of a delayqueue message (then
@@ -35,17 +34,25 @@ public interface MigrationPayload {
 	Object convert(byte[] stored);
 
 	/**
-	 * UTF-8 text (Redisson's {@code StringCodec}), sent as a {@code String}.
+	 * UTF-8 text (Redisson's {@code StringCodec}), sent as a {@code String}. Bytes that
+	 * are not UTF-8 are refused, never replaced: the migration fails naming the entry,
+	 * and {@link #bytes()} moves such payloads as they are.
 	 * @return the conversion
 	 */
 	static MigrationPayload string() {
-		return (stored) -> new String(stored, StandardCharsets.UTF_8);
+		return StoredBytes::utf8;
 	}
 
 	/**
-	 * JSON (Redisson's {@code JsonJacksonCodec}), without the {@code "@class"} type
-	 * properties of Redisson's default typing, sent as its bytes: the listener's payload
-	 * type reads it.
+	 * JSON (Redisson's {@code JsonJacksonCodec}, or {@code TypedJsonJacksonCodec}), made
+	 * plain, sent as its bytes: the listener's payload type reads it. Redisson's default
+	 * typing writes a type in two forms, and both are removed: an {@code "@class"}
+	 * property of an object (a bean, a map), and a wrapper array
+	 * {@code ["java.lang.Long", 5]} around a value that cannot hold a property (a
+	 * {@code Long}, a collection, an array, a date, a number or an enum in a field of
+	 * type {@code Object}). A wrapper is a two-element array whose first element is a
+	 * Java class name; a plain {@code String[]} of exactly two elements whose first is a
+	 * class name would be read as one (see {@code docs/migrating-from-redisson.md}).
 	 * @return the conversion
 	 */
 	static MigrationPayload json() {

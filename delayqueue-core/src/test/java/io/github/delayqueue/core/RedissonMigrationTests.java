@@ -15,10 +15,17 @@
  */
 package io.github.delayqueue.core;
 
+import java.io.Serializable;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +44,8 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.codec.JsonJacksonCodec;
 import org.redisson.codec.Kryo5Codec;
+import org.redisson.codec.SerializationCodec;
+import org.redisson.codec.TypedJsonJacksonCodec;
 import org.redisson.config.Config;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -195,7 +204,7 @@ class RedissonMigrationTests extends QueueTestFixture {
 	}
 
 	/** A payload of Redisson's JSON codec, read by a listener of the same shape. */
-	public record Order(String id, int amount) {
+	public record Order(String id, int amount) implements Serializable {
 	}
 
 	@Test
@@ -226,6 +235,109 @@ class RedissonMigrationTests extends QueueTestFixture {
 		assertThat(json.dueTime()).isAfter(java.time.Instant.now().plusSeconds(50));
 	}
 
+	/** Where a plain enum and an enum in an {@code Object} field go. */
+	public enum Colour {
+
+		RED, GREEN
+
+	}
+
+	/**
+	 * An ordinary bean: every field Redisson's JSON codec types, in one or the other
+	 * form.
+	 */
+	public record Bean(String id, Long big, List<String> tags, Set<Integer> numbers, Map<String, Object> attributes,
+			Object anything, Object listAsObject, Order nested, List<Order> orders, BigDecimal price, Date at,
+			String[] pair, long[] counts, Colour colour, Object colourAsObject,
+			Object[] objects) implements Serializable {
+	}
+
+	static Bean bean(int i) {
+		Map<String, Object> attributes = new LinkedHashMap<>();
+		attributes.put("n", 1_099_511_627_776L + i);
+		attributes.put("list", new ArrayList<>(List.of("x", "y")));
+		attributes.put("text", "t" + i);
+		return new Bean("b-" + i, 1_099_511_627_786L + i, new ArrayList<>(List.of("t" + i, "é")),
+				new LinkedHashSet<>(List.of(i, i + 1)), attributes, 5_000_000_000L + i,
+				new ArrayList<>(List.of("java.lang.Long", "x")), new Order("o-" + i, i),
+				new ArrayList<>(List.of(new Order("p", 1))), new BigDecimal("12345678901234567.50"),
+				new Date(1_700_000_000_000L + i), new String[] { "a", "b" }, new long[] { i, 7 }, Colour.GREEN,
+				Colour.RED, new Object[] { 6_000_000_000L, "s" });
+	}
+
+	@Test
+	void beansWithListsSetsLongsAndObjectsOfRedissonsJsonCodecsArriveAsTheirValues() throws Exception {
+		String typed = this.queue + "-typed";
+		String serialized = this.queue + "-serialized";
+		RDelayedQueue<Bean> json = this.redisson
+			.getDelayedQueue(this.redisson.getBlockingQueue(this.queue, new JsonJacksonCodec()));
+		for (int i = 0; i < 200; i++) {
+			json.offer(bean(i), (i < 100) ? 1 : 8_000, TimeUnit.MILLISECONDS);
+		}
+		this.redisson.getDelayedQueue(this.redisson.getBlockingQueue(typed, new TypedJsonJacksonCodec(Bean.class)))
+			.offer(bean(1000), 1, TimeUnit.MILLISECONDS);
+		this.redisson.getDelayedQueue(this.redisson.getBlockingQueue(serialized, new SerializationCodec()))
+			.offer(bean(2000), 1, TimeUnit.MILLISECONDS);
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			byte[] stored = connection.zSetCommands()
+				.zRange(("redisson_delay_queue_timeout:{" + this.queue + "}").getBytes(StandardCharsets.UTF_8), 0, 0)
+				.iterator()
+				.next();
+			// both forms of Redisson's typing are in what it stored
+			assertThat(new String(stored, StandardCharsets.UTF_8)).contains("\"@class\"", "[\"java.lang.Long\",",
+					"[\"java.util.ArrayList\",");
+		}
+		sleep(500);
+		this.redisson.shutdown();
+
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory));
+		// the default conversion refuses bytes that are not text, naming the entry
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RedissonMigration.from(serialized).build().migrate(engine))
+			.withMessageStartingWith("Cannot convert the payload of the entry '\\xac\\xed\\x00\\x05")
+			.withMessageContaining("' (due already, in its destination list) of Redisson queue '" + serialized + "' (")
+			.withMessageContaining("bytes): it is not UTF-8 text: byte 0 is 0xac (MigrationPayload.bytes() keeps the"
+					+ " bytes as they are); choose the payload conversion it was written with: nothing of its chunk"
+					+ " was moved");
+		assertThat(
+				RedissonMigration.from(this.queue).payload(MigrationPayload.json()).build().migrate(engine).finished())
+			.isTrue();
+		assertThat(RedissonMigration.from(typed).payload(MigrationPayload.json()).build().migrate(engine).finished())
+			.isTrue();
+		SerializationCodec codec = new SerializationCodec();
+		assertThat(RedissonMigration.from(serialized).payload((stored) -> {
+			try {
+				return codec.getValueDecoder().decode(Unpooled.wrappedBuffer(stored), null);
+			}
+			catch (java.io.IOException ex) {
+				throw new java.io.UncheckedIOException(ex);
+			}
+		}).build().migrate(engine).finished()).isTrue();
+
+		Map<String, Bean> received = new ConcurrentHashMap<>();
+		for (String name : List.of(this.queue, typed, serialized)) {
+			start(engine.listenerContainer(name, "beans", Bean.class, (bean, context) -> received.put(bean.id(), bean))
+				.build());
+		}
+		await().atMost(Duration.ofSeconds(90)).until(() -> received.size() == 202);
+		assertThat(engine.admin().deadLetters(this.queue, null, 10)).isEmpty();
+		for (int i : new int[] { 0, 99, 150, 1000, 2000 }) {
+			Bean sent = bean(i);
+			assertThat(received.get("b-" + i)).as("bean %s", i)
+				.usingRecursiveComparison()
+				.ignoringFields("attributes", "anything", "listAsObject", "colourAsObject", "objects", "numbers")
+				.isEqualTo(sent);
+			Bean got = received.get("b-" + i);
+			assertThat(got.numbers()).containsExactlyInAnyOrderElementsOf(sent.numbers());
+			assertThat(got.attributes()).isEqualTo(sent.attributes());
+			assertThat(got.anything()).isEqualTo(sent.anything());
+			// a list of two strings, the first a class name, stays a list
+			assertThat(got.listAsObject()).isEqualTo(List.of("java.lang.Long", "x"));
+			assertThat(got.colourAsObject()).isEqualTo("RED");
+			assertThat(got.objects()).containsExactly(6_000_000_000L + 0L, "s");
+		}
+	}
+
 	@Test
 	void anEntryNotInRedissonsFormatIsRefusedAndNothingOfItsChunkMoves() {
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
@@ -236,7 +348,9 @@ class RedissonMigrationTests extends QueueTestFixture {
 		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory));
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> RedissonMigration.from(this.queue).build().migrate(engine))
-			.withMessageContaining("is not in the format of Redisson's delayed queue");
+			.withMessage("The entry 'not-redisson' (score 1, 12 bytes) of Redisson queue '" + this.queue
+					+ "' is not in the format of Redisson's delayed queue (a random id, then the value's length and the"
+					+ " value): the migration supports Redisson 3.x; nothing of its chunk was moved");
 		assertThat(leftInRedisson(this.queue)).isEqualTo(1);
 		assertThatIllegalArgumentException().isThrownBy(() -> RedissonMigration.from(this.queue).chunkSize(0))
 			.withMessage("Chunk size must be from 1 to 1000, but was 0");

@@ -205,7 +205,8 @@ class ZSetMigrationTests extends QueueTestFixture {
 			connection.zSetCommands().zAdd(bytes(zset), due, bytes("x".repeat(65)));
 		}
 		assertThatIllegalArgumentException().isThrownBy(() -> migration.migrate(engine))
-			.withMessage("Cannot move an entry of ZSET '" + zset + "': Payload for queue '" + this.queue
+			.withMessage("Cannot move member '" + "x".repeat(40) + "...' (score " + due + ") of ZSET '" + zset
+					+ "': Payload for queue '" + this.queue
 					+ "' is 65 bytes, over the limit of 64 bytes; nothing of its chunk was moved");
 		assertThat(engine.admin().stats(this.queue).scheduled()).isEqualTo(1);
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
@@ -228,6 +229,38 @@ class ZSetMigrationTests extends QueueTestFixture {
 			assertThat(connection.zSetCommands().zCard(bytes(zset))).isEqualTo(1);
 		}
 		assertThat(engine.admin().stats(this.queue).scheduled()).isEqualTo(2);
+	}
+
+	@Test
+	void bytesThatAreNotTextAreRefusedNamingTheirMemberNeverReplaced() {
+		String zset = "legacy:" + this.queue;
+		byte[] binary = { -1, -2, 0, 120, 121 };
+		long due = System.currentTimeMillis() + 3_600_000;
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.zSetCommands().zAdd(bytes(zset), due, binary);
+		}
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory));
+		// the default conversion, text, refuses it: nothing replaced by U+FFFD
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ZSetMigration.from(zset).to(this.queue).build().migrate(engine))
+			.withMessage("Cannot convert the payload of member '\\xff\\xfe\\x00xy' (score " + due + ") of ZSET '" + zset
+					+ "' (5 bytes): it is not UTF-8 text: byte 0 is 0xff (MigrationPayload.bytes() keeps the bytes as"
+					+ " they are); choose the payload conversion it was written with: nothing of its chunk was moved");
+		assertThat(engine.admin().stats(this.queue).scheduled()).isZero();
+		// as an id, it would become another id
+		String hash = zset + ":bodies";
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.hashCommands().hSet(bytes(hash), binary, bytes("{}"));
+		}
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ZSetMigration.from(zset).payloads(hash).to(this.queue).build().migrate(engine))
+			.withMessage("Member '\\xff\\xfe\\x00xy' of ZSET '" + zset
+					+ "' cannot be a message id (it is not UTF-8 text: byte 0 is 0xff (MigrationPayload.bytes() keeps the"
+					+ " bytes as they are)): nothing of its chunk was moved");
+		// the bytes, as they are
+		assertThat(ZSetMigration.from(zset).to(this.queue).payload(MigrationPayload.bytes()).build().migrate(engine))
+			.isEqualTo(new MigrationResult(zset, this.queue, 1, 0, 0, 0));
+		assertThat(engine.admin().scheduled(this.queue, null, 10).get(0).payload()).isEqualTo(binary);
 	}
 
 }

@@ -20,6 +20,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.delayqueue.core.MigrationResult;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
@@ -94,8 +95,11 @@ public final class RedissonImport {
 		List<Object> sources = new ArrayList<>();
 		List<List<Object>> messages = new ArrayList<>();
 		for (Tuple tuple : chunk) {
-			messages.add(chunks.message(value(tuple.getValue()), null, WireFormat.DUE_AT,
-					chunks.dueAt(tuple.getScore(), 1, () -> "An entry")));
+			byte[] value = value(tuple);
+			Supplier<String> entry = () -> "the entry of value " + StoredBytes.show(value) + " (score "
+					+ StoredBytes.score(tuple.getScore()) + ")";
+			messages.add(chunks.message(value, null, WireFormat.DUE_AT,
+					chunks.dueAt(tuple.getScore(), 1, () -> "The entry of value " + StoredBytes.show(value)), entry));
 			sources.add("z");
 			sources.add(tuple.getValue());
 		}
@@ -115,7 +119,8 @@ public final class RedissonImport {
 		List<Object> sources = new ArrayList<>();
 		List<List<Object>> messages = new ArrayList<>();
 		for (byte[] value : chunk) {
-			messages.add(chunks.message(value, null, WireFormat.DUE_IN, 0));
+			messages.add(chunks.message(value, null, WireFormat.DUE_IN, 0,
+					() -> "the entry " + StoredBytes.show(value) + " (due already, in its destination list)"));
 			sources.add("l");
 			sources.add(value);
 		}
@@ -124,7 +129,8 @@ public final class RedissonImport {
 	}
 
 	/** The value of a member of Redisson's timeout ZSET. */
-	private byte[] value(byte[] member) {
+	private byte[] value(Tuple tuple) {
+		byte[] member = tuple.getValue();
 		ByteBuffer buffer = ByteBuffer.wrap(member).order(ByteOrder.LITTLE_ENDIAN);
 		if (buffer.remaining() >= 1) {
 			int idLength = buffer.get() & 0xff;
@@ -138,9 +144,11 @@ public final class RedissonImport {
 				}
 			}
 		}
-		throw new IllegalArgumentException("An entry of Redisson queue '" + this.source + "' (" + member.length
-				+ " bytes) is not in the format of Redisson's delayed queue (a random id, then the value's length"
-				+ " and the value): the migration supports Redisson 3.x");
+		throw new IllegalArgumentException("The entry " + StoredBytes.show(member) + " (score "
+				+ StoredBytes.score(tuple.getScore()) + ", " + member.length + " bytes) of Redisson queue '"
+				+ this.source
+				+ "' is not in the format of Redisson's delayed queue (a random id, then the value's length and the"
+				+ " value): the migration supports Redisson 3.x; nothing of its chunk was moved");
 	}
 
 }

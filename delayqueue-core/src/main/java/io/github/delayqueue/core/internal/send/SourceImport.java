@@ -57,15 +57,20 @@ final class SourceImport {
 	/**
 	 * A message's five script arguments.
 	 * @param id its id, or {@code null} for a generated one (nothing to dedup against)
+	 * @param entry the entry, as an error names it ("member 'x' (score 5)"), worked out
+	 * only then
 	 */
-	List<Object> message(byte[] stored, String id, String kind, long value) {
+	List<Object> message(byte[] stored, String id, String kind, long value, Supplier<String> entry) {
 		Object payload;
 		try {
 			payload = this.convert.apply(stored);
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalArgumentException("Cannot convert a payload of " + this.source + " (" + stored.length
-					+ " bytes): " + ex.getMessage() + "; choose the payload conversion it was written with", ex);
+			throw new IllegalArgumentException(
+					"Cannot convert the payload of " + entry.get() + " of " + this.source + " (" + stored.length
+							+ " bytes): " + ex.getMessage()
+							+ "; choose the payload conversion it was written with: nothing of its chunk was moved",
+					ex);
 		}
 		byte[] envelope;
 		try {
@@ -73,8 +78,8 @@ final class SourceImport {
 					this.context.expireAfter().apply(this.queue), null, 0);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Cannot move an entry of " + this.source + ": " + ex.getMessage()
-					+ "; nothing of its chunk was moved", ex);
+			throw new IllegalArgumentException("Cannot move " + entry.get() + " of " + this.source + ": "
+					+ ex.getMessage() + "; nothing of its chunk was moved", ex);
 		}
 		return List.of((id != null) ? id : SendBatch.generateId(), envelope, kind, value, (id != null) ? "0" : "2");
 	}

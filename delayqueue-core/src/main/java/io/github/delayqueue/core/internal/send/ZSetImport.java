@@ -15,10 +15,10 @@
  */
 package io.github.delayqueue.core.internal.send;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.delayqueue.core.MigrationResult;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
@@ -98,18 +98,19 @@ public final class ZSetImport {
 		List<List<Object>> messages = new ArrayList<>();
 		for (int i = 0; i < chunk.size(); i++) {
 			byte[] member = chunk.get(i).getValue();
-			long due = chunks.dueAt(chunk.get(i).getScore(), this.millisPerScore,
-					() -> "Member '" + QueueNames.abbreviate(new String(member, StandardCharsets.UTF_8)) + "'");
+			double score = chunk.get(i).getScore();
+			long due = chunks.dueAt(score, this.millisPerScore, () -> "Member " + StoredBytes.show(member));
+			Supplier<String> entry = () -> "member " + StoredBytes.show(member) + " (score " + StoredBytes.score(score)
+					+ ")";
 			if (payloads != null) {
-				String id = new String(member, StandardCharsets.UTF_8);
 				if (payloads.get(i) == null) {
-					throw new IllegalArgumentException("Member '" + id + "' of ZSET '" + this.zset
+					throw new IllegalArgumentException("Member " + StoredBytes.show(member) + " of ZSET '" + this.zset
 							+ "' has no payload in hash '" + this.hash + "': nothing of its chunk was moved");
 				}
-				messages.add(chunks.message(payloads.get(i), messageId(id), WireFormat.DUE_AT, due));
+				messages.add(chunks.message(payloads.get(i), messageId(member), WireFormat.DUE_AT, due, entry));
 			}
 			else {
-				messages.add(chunks.message(member, null, WireFormat.DUE_AT, due));
+				messages.add(chunks.message(member, null, WireFormat.DUE_AT, due, entry));
 			}
 			sources.add("h");
 			sources.add(member);
@@ -118,13 +119,16 @@ public final class ZSetImport {
 		return true;
 	}
 
-	/** A member that becomes a message's id, refused naming the ZSET when it cannot. */
-	private String messageId(String member) {
+	/**
+	 * A member that becomes a message's id, refused naming the ZSET when it cannot: one
+	 * that is not UTF-8 too, which would become another id.
+	 */
+	private String messageId(byte[] member) {
 		try {
-			return QueueNames.messageId(member);
+			return QueueNames.messageId(StoredBytes.utf8(member));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Member '" + QueueNames.abbreviate(member) + "' of ZSET '" + this.zset
+			throw new IllegalArgumentException("Member " + StoredBytes.show(member) + " of ZSET '" + this.zset
 					+ "' cannot be a message id (" + ex.getMessage() + "): nothing of its chunk was moved", ex);
 		}
 	}
