@@ -17,6 +17,7 @@
 package io.github.delayqueue.core;
 
 import io.github.delayqueue.core.listener.MessageExpiredException;
+import io.github.delayqueue.core.listener.SnoozeException;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -29,7 +30,10 @@ import java.util.Map;
  * @param queue the queue
  * @param group the group that gave up
  * @param messageId the message id
- * @param attempts attempts made
+ * @param attempts the attempts it used of its {@code maxAttempts}: handler runs that did
+ * not end in a snooze (0 when it expired before its first attempt ended, while it waited
+ * or was snoozed); its handler ran {@code attempts + snoozes()} times, runs cut short by
+ * a crash not counted
  * @param errorClass the class of the last failure
  * @param errorMessage the message of the last failure
  * @param dueTime when the message was due
@@ -50,6 +54,15 @@ public record DeadLetter(String entryId, String queue, String group, String mess
 	 */
 	public boolean isExpired() {
 		return MessageExpiredException.class.getName().equals(this.errorClass);
+	}
+
+	/**
+	 * Returns how many times its handler snoozed it (its
+	 * {@value SnoozeException#SNOOZES_HEADER} header): runs that used no attempt.
+	 * @return the snoozes, 0 when none
+	 */
+	public int snoozes() {
+		return SnoozeException.countIn(this.headers);
 	}
 
 	/**

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.delayqueue.core.listener.MessageExpiredException;
+import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.core.listener.SnoozeException;
 import org.junit.jupiter.api.Test;
 
@@ -143,6 +144,30 @@ abstract class SnoozeContract extends QueueTestFixture {
 		DeadLetter dead = engine.admin().deadLetters(this.queue, null, 10).get(0);
 		assertThat(dead.errorClass()).isEqualTo(MessageExpiredException.class.getName());
 		assertThat(dead.errorMessage()).contains("before its next attempt was due");
+		// ran twice, both snoozed: no attempt used
+		assertThat(dead.attempts()).isZero();
+		assertThat(dead.snoozes()).isEqualTo(2);
+	}
+
+	@Test
+	void aDeadLetterCountsTheAttemptsUsedAndTheSnoozesApart() {
+		DelayQueueEngine engine = engine();
+		List<Integer> runs = new CopyOnWriteArrayList<>();
+		start(engine.listenerContainer(this.queue, "payments", String.class, (payload, context) -> {
+			runs.add(context.attempt());
+			if (context.snoozes() < 3) {
+				throw new SnoozeException(Duration.ofMillis(100), "still pending");
+			}
+			throw new IllegalStateException("declined");
+		}).retryPolicy(RetryPolicy.fixed(2, Duration.ofMillis(100))).build());
+		engine.template().send(this.queue, "order-5", Duration.ZERO);
+		await().atMost(Duration.ofSeconds(15)).until(() -> engine.admin().stats(this.queue).dead() == 1);
+		// 5 runs: 3 snoozed at attempt 1, then attempt 1 and attempt 2 failed
+		assertThat(runs).containsExactly(1, 1, 1, 1, 2);
+		DeadLetter dead = engine.admin().deadLetters(this.queue, null, 10).get(0);
+		assertThat(dead.attempts()).isEqualTo(2);
+		assertThat(dead.snoozes()).isEqualTo(3);
+		assertThat(dead.attempts() + dead.snoozes()).isEqualTo(runs.size());
 	}
 
 	@Test

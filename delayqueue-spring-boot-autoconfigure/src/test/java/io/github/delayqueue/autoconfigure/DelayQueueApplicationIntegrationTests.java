@@ -130,6 +130,7 @@ class DelayQueueApplicationIntegrationTests {
 				.containsExactlyInAnyOrder("order-timeout", "payments");
 			DeadLetterDescriptor letter = endpoint.queue("payments", null).deadLetters().get(0);
 			assertThat(letter.attempts()).isEqualTo(3);
+			assertThat(letter.snoozes()).isZero();
 			assertThat(letter.errorMessage()).isEqualTo("card declined");
 			assertThat(letter.payload()).isEqualTo("{\"orderId\":\"o-2\"}");
 

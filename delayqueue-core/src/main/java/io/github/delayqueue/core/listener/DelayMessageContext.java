@@ -78,16 +78,7 @@ public interface DelayMessageContext {
 	 * has none or one that is not a count
 	 */
 	default int snoozes() {
-		String count = headers().get(SnoozeException.SNOOZES_HEADER);
-		if (count == null) {
-			return 0;
-		}
-		try {
-			return Math.max(0, Integer.parseInt(count));
-		}
-		catch (NumberFormatException ex) {
-			return 0;
-		}
+		return SnoozeException.countIn(headers());
 	}
 
 }

@@ -16,6 +16,7 @@
 package io.github.delayqueue.core.listener;
 
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * Thrown by a handler to snooze its message: put it back, due again after
@@ -26,7 +27,7 @@ import java.time.Duration;
  * snooze past the message's expiry expires it; one past the listener's {@code maxSnoozes}
  * (default 1,000) makes it a dead letter that says so. A snoozed message does not hold
  * the later messages of its key or partition, ordered listeners included: they are
- * delivered while it sleeps. See {@code docs/listeners.md}.
+ * delivered while it sleeps. See {@code docs/core-usage.md#snoozing}.
  */
 public class SnoozeException extends RuntimeException {
 
@@ -59,6 +60,25 @@ public class SnoozeException extends RuntimeException {
 			throw new IllegalArgumentException("A snooze must be from 1 ms to 365 days, but was " + delay);
 		}
 		this.delay = delay;
+	}
+
+	/**
+	 * Reads a message's snooze count.
+	 * @param headers the message's headers
+	 * @return the count of its {@value #SNOOZES_HEADER} header, 0 when it has none or one
+	 * that is not a count
+	 */
+	public static int countIn(Map<String, String> headers) {
+		String count = headers.get(SNOOZES_HEADER);
+		if (count == null) {
+			return 0;
+		}
+		try {
+			return Math.max(0, Integer.parseInt(count));
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
 	}
 
 	/**

@@ -28,7 +28,8 @@ import io.github.delayqueue.core.DeadLetter;
  * @param entryId the entry id (to replay or delete it)
  * @param messageId the message id
  * @param group the group whose attempts failed
- * @param attempts the attempts made
+ * @param attempts the attempts it used ({@link DeadLetter#attempts()})
+ * @param snoozes how many times its handler snoozed it, using no attempt
  * @param errorClass the last failure's class
  * @param errorMessage the last failure's message
  * @param dueTime when the message was due
@@ -36,13 +37,14 @@ import io.github.delayqueue.core.DeadLetter;
  * @param headers the headers
  * @param payload the payload text, or a description of binary content
  */
-public record DeadLetterDescriptor(String entryId, String messageId, String group, int attempts, String errorClass,
-		String errorMessage, Instant dueTime, Instant deadTime, Map<String, String> headers, String payload) {
+public record DeadLetterDescriptor(String entryId, String messageId, String group, int attempts, int snoozes,
+		String errorClass, String errorMessage, Instant dueTime, Instant deadTime, Map<String, String> headers,
+		String payload) {
 
 	static DeadLetterDescriptor of(DeadLetter letter) {
 		return new DeadLetterDescriptor(letter.entryId(), letter.messageId(), letter.group(), letter.attempts(),
-				letter.errorClass(), letter.errorMessage(), letter.dueTime(), letter.deadTime(), letter.headers(),
-				text(letter.payload()));
+				letter.snoozes(), letter.errorClass(), letter.errorMessage(), letter.dueTime(), letter.deadTime(),
+				letter.headers(), text(letter.payload()));
 	}
 
 	static String text(byte[] payload) {
