@@ -331,12 +331,65 @@ public class DelayQueueProperties {
 		 */
 		private boolean enabled = true;
 
+		private final Resubmit resubmit = new Resubmit();
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public Resubmit getResubmit() {
+			return this.resubmit;
+		}
+
+		public static class Resubmit {
+
+			/**
+			 * Whether event publications left incomplete (a send to Redis that failed or
+			 * timed out, or one a JVM lost track of) are resubmitted while the
+			 * application runs, rather than only at a restart.
+			 */
+			private boolean enabled = true;
+
+			/**
+			 * How often the registry is searched for publications to resubmit: failed
+			 * ones at once, stale ones after stale-after.
+			 */
+			private Duration interval = Duration.ofSeconds(10);
+
+			/**
+			 * How long a publication may stay incomplete without having failed before it
+			 * is resubmitted (since it was published or last resubmitted).
+			 */
+			private Duration staleAfter = Duration.ofMinutes(1);
+
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
+			public Duration getInterval() {
+				return this.interval;
+			}
+
+			public void setInterval(Duration interval) {
+				this.interval = interval;
+			}
+
+			public Duration getStaleAfter() {
+				return this.staleAfter;
+			}
+
+			public void setStaleAfter(Duration staleAfter) {
+				this.staleAfter = staleAfter;
+			}
+
 		}
 
 	}

@@ -17,20 +17,31 @@
 package io.github.delayqueue.modulith;
 
 import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
+import io.github.delayqueue.autoconfigure.DelayQueueProperties;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
 
+import java.time.Clock;
+import java.time.Duration;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
 import org.springframework.modulith.events.EventExternalizationConfiguration;
+import org.springframework.modulith.events.IncompleteEventPublications;
 import org.springframework.modulith.events.config.EventExternalizationAutoConfiguration;
+import org.springframework.modulith.events.config.EventPublicationAutoConfiguration;
 import org.springframework.modulith.events.support.EventExternalizerModuleListener;
 
 /**
@@ -41,7 +52,8 @@ import org.springframework.modulith.events.support.EventExternalizerModuleListen
  * {@code delayqueue.modulith.enabled=false}, or a transport bean of the application's
  * own.
  */
-@AutoConfiguration(after = { EventExternalizationAutoConfiguration.class, DelayQueueAutoConfiguration.class })
+@AutoConfiguration(after = { EventPublicationAutoConfiguration.class, EventExternalizationAutoConfiguration.class,
+		DelayQueueAutoConfiguration.class })
 @ConditionalOnClass({ EventExternalizationConfiguration.class, EventExternalizerModuleListener.class,
 		DelayQueueTemplate.class })
 @ConditionalOnBean({ DelayQueueOperations.class, EventExternalizationConfiguration.class })
@@ -59,9 +71,48 @@ public class DelayQueueEventExternalizationAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnBean(IncompleteEventPublications.class)
+	@ConditionalOnBooleanProperty(name = "delayqueue.modulith.resubmit.enabled", matchIfMissing = true)
+	PublicationResubmitter delayQueuePublicationResubmitter(IncompleteEventPublications publications,
+			EventExternalizationConfiguration configuration, DelayQueueProperties properties) {
+		DelayQueueProperties.Modulith.Resubmit resubmit = properties.getModulith().getResubmit();
+		return new PublicationResubmitter(publications, configuration::supports, resubmit.getInterval(),
+				resubmit.getStaleAfter(), Clock.systemUTC());
+	}
+
+	@Bean
 	EventExternalizerModuleListener delayQueueEventExternalizer(EventExternalizationConfiguration configuration,
 			DelayQueueEventExternalizationTransport transport) {
 		return new EventExternalizerModuleListener(configuration, transport);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	static class ResubmitterMeters {
+
+		// the resubmitter is a bean of the enclosing class, defined after this one:
+		// looked
+		// up when the meters are bound
+		@Bean
+		MeterBinder delayQueuePublicationResubmitterMeters(ObjectProvider<PublicationResubmitter> resubmitters) {
+			return (registry) -> {
+				PublicationResubmitter resubmitter = resubmitters.getIfAvailable();
+				if (resubmitter == null) {
+					return;
+				}
+				String name = "delayqueue.modulith.publications.resubmitted";
+				String description = "event publications resubmitted while the application runs";
+				FunctionCounter.builder(name, resubmitter, PublicationResubmitter::failedResubmitted)
+					.tag("reason", "failed")
+					.description(description)
+					.register(registry);
+				FunctionCounter.builder(name, resubmitter, PublicationResubmitter::staleResubmitted)
+					.tag("reason", "stale")
+					.description(description)
+					.register(registry);
+			};
+		}
+
 	}
 
 }

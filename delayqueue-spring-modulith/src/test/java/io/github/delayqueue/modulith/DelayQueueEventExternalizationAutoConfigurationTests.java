@@ -20,6 +20,11 @@ import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisTest;
+import java.time.Duration;
+import java.util.function.Predicate;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
@@ -29,6 +34,9 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
+import org.springframework.modulith.events.EventPublication;
+import org.springframework.modulith.events.IncompleteEventPublications;
+import org.springframework.modulith.events.ResubmissionOptions;
 import org.springframework.modulith.events.config.EventExternalizationAutoConfiguration;
 import org.springframework.modulith.events.support.EventExternalizerModuleListener;
 
@@ -93,6 +101,60 @@ class DelayQueueEventExternalizationAutoConfigurationTests {
 		this.runner.withClassLoader(new FilteredClassLoader(DelayQueueEngine.class))
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(DelayQueueEventExternalizationTransport.class));
+	}
+
+	/** Incomplete publications that are never there: enough to wire the resubmitter. */
+	private static final IncompleteEventPublications NONE = new IncompleteEventPublications() {
+
+		@Override
+		public void resubmitIncompletePublications(Predicate<EventPublication> filter) {
+		}
+
+		@Override
+		public void resubmitIncompletePublicationsOlderThan(Duration duration) {
+		}
+
+		@Override
+		public void resubmitIncompletePublications(ResubmissionOptions options) {
+		}
+
+	};
+
+	@Test
+	void resubmitsIncompletePublicationsWithItsSettingsAndCountsThem() {
+		this.runner.withBean(IncompleteEventPublications.class, () -> NONE)
+			.withBean(SimpleMeterRegistry.class)
+			.withPropertyValues("delayqueue.modulith.resubmit.interval=2s")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(PublicationResubmitter.class);
+				assertThat(context.getBean(PublicationResubmitter.class).isRunning()).isTrue();
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				context.getBeansOfType(io.micrometer.core.instrument.binder.MeterBinder.class)
+					.values()
+					.forEach((binder) -> binder.bindTo(registry));
+				assertThat(registry.find("delayqueue.modulith.publications.resubmitted")
+					.tag("reason", "failed")
+					.functionCounter()).isNotNull();
+			});
+		this.runner.withBean(IncompleteEventPublications.class, () -> NONE)
+			.withPropertyValues("delayqueue.modulith.resubmit.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(PublicationResubmitter.class));
+	}
+
+	@Test
+	void aResubmitIntervalOrStalenessTooShortFailsTheStartUpNamingIt() {
+		this.runner.withBean(IncompleteEventPublications.class, () -> NONE)
+			.withPropertyValues("delayqueue.modulith.resubmit.interval=10ms")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("delayqueue.modulith.resubmit.interval must be at least 100ms, but was PT0.01S"));
+		this.runner.withBean(IncompleteEventPublications.class, () -> NONE)
+			.withPropertyValues("delayqueue.modulith.resubmit.stale-after=0s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("delayqueue.modulith.resubmit.stale-after must be at least 1s, but was PT0S"));
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -67,7 +67,8 @@ class ModulithExternalizationTests {
 	static void start() {
 		Assumptions.assumeTrue(DatabaseServer.isAvailable(DatabaseServer.Kind.POSTGRESQL), "no PostgreSQL here");
 		database = DatabaseServer.start(DatabaseServer.Kind.POSTGRESQL);
-		redis = RedisServer.start();
+		// as operators run it: a restart keeps what was acknowledged
+		redis = RedisServer.builder().appendOnly(RedisServer.AppendFsync.ALWAYS).start();
 	}
 
 	@AfterAll
@@ -152,6 +153,79 @@ class ModulithExternalizationTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> !received("o-killed").isEmpty());
 			await().atMost(Duration.ofSeconds(10)).until(() -> incomplete(context) == 0);
 		}
+	}
+
+	@Test
+	void publicationsARedisPauseLeftFailedAreResubmittedWhileTheApplicationRuns() throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(OrdersApplication.class)
+			.properties(properties(false))
+			.properties("delayqueue.modulith.resubmit.interval=500ms", "delayqueue.operation-timeout=500ms")
+			.run()) {
+			placeAround(context, "p", () -> {
+				redis.pause();
+				return redis::resume;
+			});
+			PublicationResubmitter resubmitter = context.getBean(PublicationResubmitter.class);
+			await().atMost(Duration.ofSeconds(30)).until(() -> incomplete(context) == 0);
+			await().atMost(Duration.ofSeconds(10)).until(() -> distinctReceived("p") == 100);
+			System.out.println("Redis paused: " + resubmitter.failedResubmitted() + " failed publications resubmitted, "
+					+ (OrderChecks.RECEIVED.stream().filter((check) -> check.orderId().startsWith("p-")).count() - 100)
+					+ " events delivered twice");
+			assertThat(resubmitter.failedResubmitted()).as("failed publications resubmitted").isPositive();
+		}
+	}
+
+	@Test
+	void publicationsARedisRestartLeftIncompleteAreResubmittedWhileTheApplicationRuns() throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(OrdersApplication.class)
+			.properties(properties(false))
+			.properties("delayqueue.modulith.resubmit.interval=500ms", "delayqueue.modulith.resubmit.stale-after=3s")
+			.run()) {
+			long started = System.currentTimeMillis();
+			placeAround(context, "k", () -> {
+				redis.kill();
+				return redis::restart;
+			});
+			await().atMost(Duration.ofSeconds(30)).until(() -> incomplete(context) == 0);
+			await().atMost(Duration.ofSeconds(10)).until(() -> distinctReceived("k") == 100);
+			System.out.println("Redis killed: every event delivered " + (System.currentTimeMillis() - started)
+					+ " ms after the first commit, without a restart");
+		}
+	}
+
+	/**
+	 * Places 100 orders 30 ms apart, with an outage of Redis for 3 s from the 30th: the
+	 * outage starts, and returns how it ends.
+	 */
+	private static void placeAround(ConfigurableApplicationContext context, String prefix,
+			java.util.function.Supplier<Runnable> outage) throws InterruptedException {
+		Orders orders = context.getBean(Orders.class);
+		Runnable end = null;
+		long outageStarted = 0;
+		for (int i = 0; i < 100; i++) {
+			if (i == 30) {
+				end = outage.get();
+				outageStarted = System.nanoTime();
+			}
+			if (end != null && System.nanoTime() - outageStarted > TimeUnit.SECONDS.toNanos(3)) {
+				end.run();
+				end = null;
+			}
+			orders.place(prefix + "-" + i, false);
+			Thread.sleep(30);
+		}
+		if (end != null) {
+			Thread.sleep(Math.max(0, 3000 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageStarted)));
+			end.run();
+		}
+	}
+
+	private static long distinctReceived(String prefix) {
+		return OrderChecks.RECEIVED.stream()
+			.map(OrderChecks.Check::orderId)
+			.filter((id) -> id.startsWith(prefix + "-"))
+			.distinct()
+			.count();
 	}
 
 	private static ConfigurableApplicationContext application(boolean resubmitOnStart) {
