@@ -56,12 +56,33 @@ function script(name) {
   return { source, sha: crypto.createHash('sha1').update(source, 'utf8').digest('hex') };
 }
 
+const MESSAGE_FIELDS = new Set(['queue', 'payload', 'delayMs', 'at', 'id', 'key', 'headers', 'priority',
+  'expireAfterMs', 'maxAttempts', 'replace']);
+const PRODUCER_OPTIONS = new Set(['prefix', 'fairShare', 'compactAfterMs', 'compactMinimum']);
+const CANCEL_OPTIONS = new Set(['key']);
+const RESCHEDULE_OPTIONS = new Set(['delayMs', 'at', 'key']);
+
 function isInt(value) {
   return Number.isSafeInteger(value);
 }
 
+/** Refuses what is not a plain object of known names: a misspelt option would be ignored. */
+function checkOptions(what, options, known) {
+  if (options == null) return {};
+  if (typeof options !== 'object' || Array.isArray(options) || Buffer.isBuffer(options)) {
+    throw new TypeError(`${what} must be an object, but was ${wire.describe(options)}`);
+  }
+  for (const name of Object.keys(options)) {
+    if (!known.has(name)) {
+      throw new TypeError(`${what}: unknown option '${wire.shown(name)}' (known: ${[...known].join(', ')})`);
+    }
+  }
+  return options;
+}
+
 function checkMillis(what, value) {
-  if (!Number.isFinite(value)) throw new TypeError(`${what} must be a number of milliseconds, but was ${value}`);
+  if (typeof value !== 'number') throw new TypeError(`${what} must be a number of milliseconds, but was ${wire.describe(value)}`);
+  if (!Number.isFinite(value)) throw new RangeError(`${what} must be a finite number of milliseconds, but was ${value}`);
   return Math.ceil(value);
 }
 
@@ -71,7 +92,7 @@ function epochMillis(at) {
     return at.getTime();
   }
   if (typeof at === 'number') return checkMillis('A time (at)', at);
-  throw new TypeError(`A time (at) must be a Date or epoch milliseconds, but was ${typeof at}`);
+  throw new TypeError(`A time (at) must be a Date or epoch milliseconds, but was ${wire.describe(at)}`);
 }
 
 function checkAt(ms) {
@@ -90,15 +111,24 @@ class Producer {
    *   tier), compactMinimum (64): the Java engines' settings
    */
   constructor(redis, options = {}) {
-    const { prefix = 'dq', fairShare = [], compactAfterMs = 120000, compactMinimum = 64 } = options;
-    if (typeof prefix !== 'string' || !/^[A-Za-z0-9._:-]{1,64}$/.test(prefix)) {
-      throw new TypeError(`Key prefix '${prefix}' must be 1 to 64 of letters, digits, '.', '_', ':' and '-'`);
+    const {
+      prefix = 'dq', fairShare = [], compactAfterMs = 120000, compactMinimum = 64,
+    } = checkOptions('Producer options', options, PRODUCER_OPTIONS);
+    if (redis == null || typeof redis.evalsha !== 'function' || typeof redis.hmget !== 'function') {
+      throw new TypeError(`The first argument must be an ioredis Redis or Cluster client, but was ${wire.describe(redis)}`);
+    }
+    if (typeof prefix !== 'string') throw new TypeError(`Key prefix must be a string, but was ${wire.describe(prefix)}`);
+    if (!/^[A-Za-z0-9._:-]{1,64}$/.test(prefix)) {
+      throw new TypeError(`Key prefix '${wire.shown(prefix)}' must be 1 to 64 of letters, digits, '.', '_', ':' and '-'`);
+    }
+    if (typeof fairShare === 'string' || fairShare == null || typeof fairShare[Symbol.iterator] !== 'function') {
+      throw new TypeError(`fairShare must be an array (or another iterable) of queue names, but was ${wire.describe(fairShare)}`);
     }
     if (!isInt(compactAfterMs) || compactAfterMs < 0) {
-      throw new RangeError(`compactAfterMs must be 0 (no far tier) or positive, but was ${compactAfterMs}`);
+      throw new RangeError(`compactAfterMs must be 0 (no far tier) or a positive integer, but was ${wire.describe(compactAfterMs)}`);
     }
     if (!isInt(compactMinimum) || compactMinimum < 1) {
-      throw new RangeError(`compactMinimum must be at least 1, but was ${compactMinimum}`);
+      throw new RangeError(`compactMinimum must be an integer of at least 1, but was ${wire.describe(compactMinimum)}`);
     }
     this.redis = redis;
     this.prefix = prefix;
@@ -148,7 +178,8 @@ class Producer {
 
   /** Sends one message; a queue over its size limit rejects with QueueFullError. */
   async send(queue, payload, options = {}) {
-    const [result] = await this.sendAll([{ ...options, queue, payload }]);
+    const message = { ...checkOptions('Send options', options, MESSAGE_FIELDS), queue, payload };
+    const [result] = await this.sendMessages([message], false);
     if (result.status === 'REFUSED') throw new QueueFullError(queue, result.id, result.limit);
     return result;
   }
@@ -158,8 +189,12 @@ class Producer {
    * REFUSED. Every message is checked first: one bad message fails the call and sends none.
    */
   async sendAll(messages) {
-    if (!Array.isArray(messages)) throw new TypeError('sendAll takes an array of messages');
-    const prepared = messages.map((m) => this.prepare(m));
+    if (!Array.isArray(messages)) throw new TypeError(`sendAll takes an array of messages, but was ${wire.describe(messages)}`);
+    return this.sendMessages(messages, true);
+  }
+
+  async sendMessages(messages, indexed) {
+    const prepared = messages.map((m, i) => this.prepare(m, indexed ? i : null));
     const results = new Array(prepared.length);
     const layouts = new Map();
     const groups = new Map();
@@ -218,23 +253,31 @@ class Producer {
     });
   }
 
-  prepare(m) {
-    if (m == null || typeof m !== 'object') throw new TypeError('A message must be an object');
+  prepare(m, index) {
+    const which = index == null ? 'A message' : `Message ${index} of sendAll`;
+    if (m == null || typeof m !== 'object' || Array.isArray(m) || Buffer.isBuffer(m)) {
+      throw new TypeError(`${which} must be an object, but was ${wire.describe(m)}`);
+    }
+    checkOptions(which, m, MESSAGE_FIELDS);
     const queue = wire.checkName('Queue', m.queue);
     let payload;
-    if (typeof m.payload === 'string') payload = Buffer.from(m.payload, 'utf8');
+    if (typeof m.payload === 'string') payload = Buffer.from(wire.checkText('Payload (a string)', m.payload, false), 'utf8');
     else if (Buffer.isBuffer(m.payload)) payload = m.payload;
     else if (m.payload instanceof Uint8Array) payload = Buffer.from(m.payload);
-    else throw new TypeError(`Payload must be a Buffer, a Uint8Array or a string (the bytes the consumer's codec reads), but was ${m.payload === null ? 'null' : typeof m.payload}`);
+    else throw new TypeError(`Payload must be a Buffer, a Uint8Array or a string (the bytes the consumer's codec reads), but was ${wire.describe(m.payload)}`);
     if (payload.length > MAX_PAYLOAD) {
       throw new RangeError(`Payload for queue '${queue}' is ${payload.length} bytes, over the limit of ${MAX_PAYLOAD} bytes`);
     }
     const headers = m.headers == null ? {} : m.headers;
-    if (typeof headers !== 'object' || Array.isArray(headers) || headers instanceof Map) {
-      throw new TypeError('Headers must be a plain object of string to string');
+    if (typeof headers !== 'object' || Array.isArray(headers) || headers instanceof Map || Buffer.isBuffer(headers)) {
+      throw new TypeError(`Headers must be a plain object of string to string, but were ${wire.describe(headers)}`);
     }
     for (const [name, value] of Object.entries(headers)) {
-      if (typeof value !== 'string') throw new TypeError(`Header '${name}' must have a string value, but was ${typeof value}`);
+      wire.checkText('Header name', name);
+      if (typeof value !== 'string') {
+        throw new TypeError(`Header '${wire.shown(name)}' must have a string value, but was ${wire.describe(value)}`);
+      }
+      wire.checkText(`Header '${wire.shown(name)}' value`, value);
     }
     if (wire.headersSize(headers) > MAX_HEADERS) {
       throw new RangeError(`Headers for queue '${queue}' are ${wire.headersSize(headers)} bytes, over the limit of ${MAX_HEADERS} bytes`);
@@ -251,7 +294,8 @@ class Producer {
       if (value > wire.MAX_DUE_MS - Date.now()) throw new RangeError(`Delay must end by 9999-12-31T23:59:59.999Z, but was ${m.delayMs} ms`);
     }
     const priority = m.priority == null ? 0 : m.priority;
-    if (!isInt(priority) || priority < 0 || priority > wire.MAX_PRIORITY) {
+    if (!isInt(priority)) throw new TypeError(`Priority must be an integer from 0 to ${wire.MAX_PRIORITY}, but was ${wire.describe(priority)}`);
+    if (priority < 0 || priority > wire.MAX_PRIORITY) {
       throw new RangeError(`Priority must be from 0 to ${wire.MAX_PRIORITY}, but was ${priority}`);
     }
     let expire = 0;
@@ -263,10 +307,16 @@ class Producer {
     }
     let attempts = 0;
     if (m.maxAttempts != null) {
-      if (!isInt(m.maxAttempts) || m.maxAttempts < 1 || m.maxAttempts > MAX_ATTEMPTS) {
+      if (!isInt(m.maxAttempts)) {
+        throw new TypeError(`Max attempts must be an integer from 1 to ${MAX_ATTEMPTS}, but was ${wire.describe(m.maxAttempts)}`);
+      }
+      if (m.maxAttempts < 1 || m.maxAttempts > MAX_ATTEMPTS) {
         throw new RangeError(`Max attempts must be from 1 to ${MAX_ATTEMPTS}, but was ${m.maxAttempts}`);
       }
       attempts = m.maxAttempts;
+    }
+    if (m.replace != null && typeof m.replace !== 'boolean') {
+      throw new TypeError(`replace must be true or false, but was ${wire.describe(m.replace)}`);
     }
     if (m.key != null) wire.checkId('Message key', m.key);
     let id;
@@ -297,20 +347,25 @@ class Producer {
   async cancel(queue, id, options = {}) {
     wire.checkName('Queue', queue);
     wire.checkId('Message id', id);
-    return this.inEachPartition(queue, id, options.key,
+    const { key } = checkOptions('Cancel options', options, CANCEL_OPTIONS);
+    if (key != null) wire.checkId('Message key', key);
+    return this.inEachPartition(queue, id, key,
       async (keys) => Number(await this.run('cancel', keys.cancelKeys(), [id])) === 1);
   }
 
   /** Moves a scheduled message to a new time ({delayMs} or {at}); true when it was scheduled. */
-  async reschedule(queue, id, options = {}) {
+  async reschedule(queue, id, options) {
     wire.checkName('Queue', queue);
     wire.checkId('Message id', id);
-    if ((options.delayMs == null) === (options.at == null)) {
+    if (options == null) throw new TypeError('Give a delay or a time (at): reschedule(queue, id, { delayMs }) or { at }');
+    const { delayMs, at, key } = checkOptions('Reschedule options', options, RESCHEDULE_OPTIONS);
+    if ((delayMs == null) === (at == null)) {
       throw new TypeError('Give a delay or a time (at), exactly one');
     }
-    const kind = options.at != null ? 'a' : 'd';
-    const value = options.at != null ? checkAt(epochMillis(options.at)) : Math.max(0, checkMillis('A delay', options.delayMs));
-    return this.inEachPartition(queue, id, options.key, async (keys) => {
+    if (key != null) wire.checkId('Message key', key);
+    const kind = at != null ? 'a' : 'd';
+    const value = at != null ? checkAt(epochMillis(at)) : Math.max(0, checkMillis('A delay', delayMs));
+    return this.inEachPartition(queue, id, key, async (keys) => {
       const reply = await this.run('reschedule', keys.rescheduleKeys(), [id, kind, value, keys.wakeChannel(), this.compact]);
       return Number(reply[0]) === 1;
     });

@@ -19,6 +19,7 @@ import os
 import re
 import threading
 import time
+from collections.abc import Iterable as _Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -111,9 +112,13 @@ def _is_int(value: Any) -> bool:
 
 def _check_time(delay: Any, at: Any) -> None:
     if delay is not None and not isinstance(delay, timedelta):
-        raise ValueError(f"A delay must be a timedelta, but was {type(delay).__name__} ({delay!r})")
+        raise ValueError(f"A delay must be a timedelta, but was {_wire.describe(delay)}")
     if at is not None and not isinstance(at, datetime):
-        raise ValueError(f"A time (at) must be a datetime, but was {type(at).__name__} ({at!r})")
+        raise ValueError(f"A time (at) must be a datetime, but was {_wire.describe(at)}")
+
+
+def _check_key(key: Any) -> Optional[str]:
+    return None if key is None else _wire.check_id("Message key", key)
 
 
 def _epoch_millis(at: datetime) -> int:
@@ -134,21 +139,27 @@ class Producer:
 
     def __init__(self, redis: Any, prefix: str = "dq", fair_share: Iterable[str] = (),
                  compact_after: Optional[timedelta] = timedelta(minutes=2), compact_minimum: int = 64):
-        if not re.fullmatch(r"[A-Za-z0-9._:-]{1,64}", prefix or ""):
-            raise ValueError(f"Key prefix '{prefix}' must be 1 to 64 of letters, digits, '.', '_', ':' and '-'")
+        if not isinstance(prefix, str):
+            raise ValueError(f"Key prefix must be a str, but was {_wire.describe(prefix)}")
+        if not re.fullmatch(r"[A-Za-z0-9._:-]{1,64}", prefix):
+            raise ValueError(f"Key prefix '{_wire.shown(prefix)}' must be 1 to 64 of letters, digits, '.', '_', ':' "
+                             f"and '-'")
         encoder = getattr(redis, "get_encoder", None)
         if encoder is not None and getattr(encoder(), "decode_responses", False):
             raise ValueError("The redis client must return bytes (decode_responses=False)")
-        if compact_minimum < 1:
-            raise ValueError(f"compact_minimum must be at least 1, but was {compact_minimum}")
+        if not _is_int(compact_minimum) or compact_minimum < 1:
+            raise ValueError(f"compact_minimum must be an int of at least 1, but was {_wire.describe(compact_minimum)}")
+        if isinstance(fair_share, (str, bytes)) or not isinstance(fair_share, _Iterable):
+            raise ValueError(f"fair_share must be a collection of queue names, but was {_wire.describe(fair_share)}")
         self._redis = redis
         self._prefix = prefix
         self._fair = {_wire.check_name("Queue", q) for q in fair_share}
         if compact_after is None:
             self._compact = "0"
         else:
-            if compact_after <= timedelta(0):
-                raise ValueError(f"compact_after must be positive or None, but was {compact_after}")
+            if not isinstance(compact_after, timedelta) or compact_after <= timedelta(0):
+                raise ValueError(f"compact_after must be a positive timedelta or None, but was "
+                                 f"{_wire.describe(compact_after)}")
             self._compact = f"{_millis(compact_after)}:{compact_minimum}"
         self._scripts = {name: redis.register_script(_script(name)) for name in ("send", "cancel", "reschedule")}
         self._partitions: Dict[str, Tuple[int, float]] = {}
@@ -200,7 +211,7 @@ class Producer:
         message = Message(queue, payload, delay=delay, at=at, id=id, key=key, headers=headers,
                           priority=priority, expire_after=expire_after, max_attempts=max_attempts,
                           replace=replace)
-        result = self.send_all([message])[0]
+        result = self._send([message], False)[0]
         if result.status is Status.REFUSED:
             raise QueueFullError(queue, result.id, result.limit)
         return result
@@ -210,7 +221,12 @@ class Producer:
 
         Every message is checked before anything is written: one bad message fails the call and sends none.
         """
-        prepared = [self._prepare(m) for m in messages]
+        if isinstance(messages, (str, bytes, Message)) or not isinstance(messages, _Iterable):
+            raise ValueError(f"send_all takes a list of Message, but was {_wire.describe(messages)}")
+        return self._send(list(messages), True)
+
+    def _send(self, messages: List[Any], indexed: bool) -> List[SendResult]:
+        prepared = [self._prepare(m, i if indexed else None) for i, m in enumerate(messages)]
         results: List[Optional[SendResult]] = [None] * len(prepared)
         groups: Dict[Tuple[str, int, int], List[int]] = {}
         layouts: Dict[str, int] = {}
@@ -254,23 +270,31 @@ class Producer:
                 due = datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(milliseconds=value)
                 results[index] = SendResult(queue, message_id, status, due)
 
-    def _prepare(self, m: Message):
+    def _prepare(self, m: Message, index: Optional[int]):
+        if not isinstance(m, Message):
+            which = "A message" if index is None else f"Message {index} of send_all"
+            raise ValueError(f"{which} must be a Message, but was {_wire.describe(m)}")
         queue = _wire.check_name("Queue", m.queue)
         if m.payload is None:
             raise ValueError("Payload must not be None")
         if not isinstance(m.payload, (bytes, bytearray, memoryview, str)):
             raise ValueError(f"Payload must be bytes or str (the bytes the consumer's codec reads), but was "
-                             f"{type(m.payload).__name__}")
-        payload = m.payload.encode("utf-8") if isinstance(m.payload, str) else bytes(m.payload)
+                             f"{_wire.describe(m.payload)}")
+        payload = _wire.utf8("Payload (a str)", m.payload, show=False) if isinstance(m.payload, str) \
+            else bytes(m.payload)
         if len(payload) > _MAX_PAYLOAD:
             raise ValueError(f"Payload for queue '{queue}' is {len(payload)} bytes, over the limit of "
                              f"{_MAX_PAYLOAD} bytes")
         if m.headers is not None and not isinstance(m.headers, Mapping):
-            raise ValueError(f"Headers must be a dict of str to str, but were {type(m.headers).__name__}")
+            raise ValueError(f"Headers must be a dict of str to str, but were {_wire.describe(m.headers)}")
         headers = dict(m.headers or {})
         for name, value in headers.items():
-            if not isinstance(name, str) or not isinstance(value, str):
-                raise ValueError(f"Header {name!r} must have a str name and a str value, but was {value!r}")
+            if not isinstance(name, str):
+                raise ValueError(f"Header name must be a str, but was {_wire.describe(name)}")
+            _wire.utf8("Header name", name)
+            if not isinstance(value, str):
+                raise ValueError(f"Header '{_wire.shown(name)}' must have a str value, but was {_wire.describe(value)}")
+            _wire.utf8(f"Header '{_wire.shown(name)}' value", value)
         if _wire.headers_size(headers) > _MAX_HEADERS:
             raise ValueError(f"Headers for queue '{queue}' are {_wire.headers_size(headers)} bytes, over the "
                              f"limit of {_MAX_HEADERS} bytes")
@@ -285,23 +309,30 @@ class Producer:
                 raise ValueError(f"Delivery time must be at least 0000-01-01T00:00:00Z, but was {m.at}")
         else:
             kind, value = "d", max(0, _millis(m.delay)) if m.delay is not None else 0
-        if not _is_int(m.priority) or not 0 <= m.priority <= _wire.MAX_PRIORITY:
+        if not _is_int(m.priority):
+            raise ValueError(f"Priority must be an int from 0 to {_wire.MAX_PRIORITY}, but was "
+                             f"{_wire.describe(m.priority)}")
+        if not 0 <= m.priority <= _wire.MAX_PRIORITY:
             raise ValueError(f"Priority must be from 0 to {_wire.MAX_PRIORITY}, but was {m.priority}")
         expire = 0
         if m.expire_after is not None:
             if not isinstance(m.expire_after, timedelta):
-                raise ValueError(f"Expire-after must be a timedelta, but was {type(m.expire_after).__name__}")
+                raise ValueError(f"Expire-after must be a timedelta, but was {_wire.describe(m.expire_after)}")
             expire = _millis(m.expire_after)
             if not 1 <= expire <= _wire.MAX_EXPIRE_AFTER_MS:
                 raise ValueError(f"Expire-after must be from 1 ms to 3650 days (it counts from the due time), "
                                  f"but was {m.expire_after}")
         attempts = 0
         if m.max_attempts is not None:
-            if not _is_int(m.max_attempts) or not 1 <= m.max_attempts <= _MAX_ATTEMPTS:
+            if not _is_int(m.max_attempts):
+                raise ValueError(f"Max attempts must be an int from 1 to {_MAX_ATTEMPTS}, but was "
+                                 f"{_wire.describe(m.max_attempts)}")
+            if not 1 <= m.max_attempts <= _MAX_ATTEMPTS:
                 raise ValueError(f"Max attempts must be from 1 to {_MAX_ATTEMPTS}, but was {m.max_attempts}")
             attempts = m.max_attempts
-        if m.key is not None:
-            _wire.check_id("Message key", m.key)
+        if not isinstance(m.replace, bool):
+            raise ValueError(f"replace must be True or False, but was {_wire.describe(m.replace)}")
+        _check_key(m.key)
         if m.id is None:
             if m.replace:
                 raise ValueError("replace needs an id: a message with a generated id replaces nothing")
@@ -325,6 +356,7 @@ class Producer:
         """Cancels a scheduled message; True when it was scheduled (not yet due)."""
         _wire.check_name("Queue", queue)
         _wire.check_id("Message id", id)
+        _check_key(key)
         return self._in_each_partition(queue, id, key,
                                        lambda keys: int(self._run("cancel", keys.cancel_keys(), [id])) == 1)
 
@@ -333,6 +365,7 @@ class Producer:
         """Moves a scheduled message to a new time; True when it was scheduled (not yet due)."""
         _wire.check_name("Queue", queue)
         _wire.check_id("Message id", id)
+        _check_key(key)
         if (delay is None) == (at is None):
             raise ValueError("Give a delay or a time (at), exactly one")
         _check_time(delay, at)
