@@ -16,11 +16,11 @@
 // The producer side of the conformance suite (ProducerConformanceContract in delayqueue-core), as
 // clients/python/tests/conformance.py: the same messages, the same JSON document on stdout.
 //
-//   node conformance.js --host 127.0.0.1 --port 7000 [--cluster] \
-//     --phase schedule|deliver|version|retired|surrogates|types QUEUE
+//   node conformance.js --host 127.0.0.1 --port 7000 [--cluster] [--timeout-ms N] \
+//     --phase schedule|deliver|version|retired|surrogates|types|timeout QUEUE
 
 const Redis = require('ioredis');
-const { Producer, ProtocolVersionError } = require('..');
+const { Producer, ProtocolVersionError, OperationTimeoutError } = require('..');
 const wire = require('../wire');
 
 const HOUR = 3600 * 1000;
@@ -167,6 +167,27 @@ async function types(producer, client, queue, out) {
   out.control = (await producer.send(queue, Buffer.from('control'), { id: 'control', delayMs: HOUR })).status;
 }
 
+// Redis hung (the test stops it with SIGSTOP between "ready" and the next line, and continues it
+// after "waited"): a send fails within the operation timeout; then the same id is sent again
+async function timeout(producer, client, queue, out, lines) {
+  await producer.partitions(queue);
+  process.stdout.write('ready\n');
+  await lines.next();
+  const started = process.hrtime.bigint();
+  try {
+    const result = await producer.send(queue, Buffer.from('once'), { id: 'timed-out', delayMs: 1500 });
+    out.first = result.status;
+  } catch (ex) {
+    if (!(ex instanceof OperationTimeoutError)) throw ex;
+    out.error = { type: ex.name, message: ex.message, ids: ex.ids, timeout_ms: ex.timeoutMs };
+  }
+  out.waited_ms = Number(process.hrtime.bigint() - started) / 1e6;
+  out.timeout_ms = producer.operationTimeoutMs;
+  process.stdout.write('waited\n');
+  await lines.next();
+  out.retry = (await producer.send(queue, Buffer.from('once'), { id: 'timed-out', delayMs: 1500 })).status;
+}
+
 async function deliver(producer, client, queue, out) {
   const rng = random(11);
   const expected = [];
@@ -223,19 +244,32 @@ async function main() {
   const client = args.includes('--cluster')
     ? new Redis.Cluster([{ host, port }], { redisOptions: { maxRetriesPerRequest: 3 } })
     : new Redis({ host, port, maxRetriesPerRequest: 3 });
+  const timeoutMs = option('--timeout-ms', 'default');
+  // standard input, a line at a time, for the phases the test steps through
+  let reader = null;
+  const lines = {
+    next() {
+      if (reader == null) reader = require('readline').createInterface({ input: process.stdin });
+      if (lines.iterator == null) lines.iterator = reader[Symbol.asyncIterator]();
+      return lines.iterator.next();
+    },
+  };
   try {
-    const producer = new Producer(client, { prefix: option('--prefix', 'dq') });
+    const producer = new Producer(client, {
+      prefix: option('--prefix', 'dq'),
+      ...(timeoutMs !== 'default' ? { operationTimeoutMs: Number(timeoutMs) } : {}),
+    });
     const out = { client: require.resolve('..'), partitions: phase !== 'version' ? await producer.partitions(queue) : null };
     if (phase === 'schedule') await schedule(producer, client, queue, out);
     else if (phase === 'deliver') await deliver(producer, client, queue, out);
     else if (phase === 'surrogates') await surrogates(producer, client, queue, out);
     else if (phase === 'types') await types(producer, client, queue, out);
+    else if (phase === 'timeout') await timeout(producer, client, queue, out, lines);
     else if (phase === 'retired') {
       // the layout read now goes stale: the Java side changes the partition count and
       // retires the old partitions before it answers
       process.stdout.write('ready\n');
-      await new Promise((resolve) => process.stdin.once('data', resolve));
-      process.stdin.pause();
+      await lines.next();
       const results = await producer.sendAll(Array.from({ length: 30 }, (_, i) => ({
         queue, payload: Buffer.from(`after-${i}`), id: `after-${i}`, key: `key-${i}`, delayMs: HOUR,
       })));
@@ -258,6 +292,10 @@ async function main() {
     process.stdout.write(JSON.stringify(out));
   } finally {
     client.disconnect();
+    if (reader != null) {
+      reader.close();
+      process.stdin.destroy();
+    }
   }
 }
 

@@ -17,8 +17,8 @@ Sends messages of every kind with the delayqueue client and prints, as one JSON 
 stdout, what a Java consumer must see: each message to deliver (payload bytes, headers, key,
 due time), each that must never arrive, and the scheduled ones to inspect.
 
-    python3 conformance.py --host 127.0.0.1 --port 7000 [--cluster] \
-        --phase schedule|deliver|version|retired|surrogates|types QUEUE
+    python3 conformance.py --host 127.0.0.1 --port 7000 [--cluster] [--timeout-ms N] \
+        --phase schedule|deliver|version|retired|surrogates|types|timeout QUEUE
 """
 
 import argparse
@@ -26,12 +26,13 @@ import json
 import os
 import random
 import sys
+import time
 from datetime import datetime, timedelta, timezone
 
 import redis
 from redis.cluster import RedisCluster
 
-from delayqueue import Message, Producer, ProtocolVersionError, Status, _wire
+from delayqueue import Message, OperationTimeoutError, Producer, ProtocolVersionError, Status, _wire
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -173,6 +174,25 @@ def types(producer: Producer, client, queue: str, out: dict) -> None:
     out["control"] = producer.send(queue, b"control", id="control", delay=timedelta(hours=1)).status.name
 
 
+def timeout(producer: Producer, client, queue: str, out: dict) -> None:
+    """Redis hung (the test stops it with SIGSTOP between "ready" and the next line, and continues it
+    after "waited"): a send fails within the operation timeout; then the same id is sent again."""
+    producer.partitions(queue)
+    print("ready", flush=True)
+    sys.stdin.readline()
+    started = time.monotonic()
+    try:
+        out["first"] = producer.send(queue, b"once", id="timed-out", delay=timedelta(milliseconds=1500)).status.name
+    except OperationTimeoutError as ex:
+        out["error"] = {"type": type(ex).__name__, "message": str(ex), "ids": ex.ids,
+                        "timeout_ms": ex.timeout // timedelta(milliseconds=1)}
+    out["waited_ms"] = (time.monotonic() - started) * 1000
+    out["timeout_ms"] = producer.operation_timeout // timedelta(milliseconds=1)
+    print("waited", flush=True)
+    sys.stdin.readline()
+    out["retry"] = producer.send(queue, b"once", id="timed-out", delay=timedelta(milliseconds=1500)).status.name
+
+
 def deliver(producer: Producer, client, queue: str, out: dict) -> None:
     """Messages due within two seconds, of every kind: the Java listener receives them."""
     rng = random.Random(11)
@@ -232,13 +252,15 @@ def main() -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--cluster", action="store_true")
     parser.add_argument("--prefix", default="dq")
-    parser.add_argument("--phase", choices=["schedule", "deliver", "version", "retired", "surrogates", "types"],
-                        required=True)
+    parser.add_argument("--timeout-ms", default="default")
+    parser.add_argument("--phase", choices=["schedule", "deliver", "version", "retired", "surrogates", "types",
+                                            "timeout"], required=True)
     parser.add_argument("queue")
     args = parser.parse_args()
     client = (RedisCluster(host=args.host, port=args.port) if args.cluster
               else redis.Redis(host=args.host, port=args.port))
-    producer = Producer(client, prefix=args.prefix)
+    timeouts = {} if args.timeout_ms == "default" else {"operation_timeout": timedelta(milliseconds=int(args.timeout_ms))}
+    producer = Producer(client, prefix=args.prefix, **timeouts)
     out = {"client": os.path.dirname(sys.modules["delayqueue"].__file__),
            "partitions": producer.partitions(args.queue) if args.phase != "version" else None}
     if args.phase == "schedule":
@@ -249,6 +271,8 @@ def main() -> int:
         surrogates(producer, client, args.queue, out)
     elif args.phase == "types":
         types(producer, client, args.queue, out)
+    elif args.phase == "timeout":
+        timeout(producer, client, args.queue, out)
     elif args.phase == "retired":
         # the layout read now goes stale: the Java side changes the partition count and
         # retires the old partitions before it answers

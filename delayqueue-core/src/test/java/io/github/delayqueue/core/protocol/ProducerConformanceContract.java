@@ -33,6 +33,7 @@ import io.github.delayqueue.core.annotation.DelayListener;
 import io.github.delayqueue.core.annotation.EnableDelayListeners;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.listener.DelayMessageContext;
+import io.github.delayqueue.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -69,6 +70,11 @@ abstract class ProducerConformanceContract {
 
 	/** The partition count the Java engines declare for the queue. */
 	abstract int partitions();
+
+	/**
+	 * The Redis servers that hold the queue (all of them are paused for a hung Redis).
+	 */
+	abstract List<RedisServer> servers();
 
 	@AfterEach
 	void close() {
@@ -393,6 +399,99 @@ abstract class ProducerConformanceContract {
 		assertThat(engine.admin().stats(queue).scheduled()).isEqualTo(1);
 		Thread.sleep(1000);
 		assertThat(receiver.received).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Driver.class)
+	void aSendToAHungRedisFailsWithinItsTimeoutSayingItMayHaveBeenAppliedAndItsRetrySendsItOnce(Driver driver)
+			throws Exception {
+		sendToAHungRedis(driver, "conformance-hung", 400);
+	}
+
+	/**
+	 * Pauses every Redis server (SIGSTOP) while the client sends one message, continues
+	 * them, and has the client send it again with the same id.
+	 * @param driver the client
+	 * @param name the queue's name
+	 * @param timeoutMs the producer's operation timeout, null for its default (2 s)
+	 */
+	void sendToAHungRedis(Driver driver, String name, Integer timeoutMs) throws Exception {
+		String queue = driver.queue(name);
+		start(queue);
+		Receiver receiver = this.context.getBean(Receiver.class);
+		List<String> arguments = new ArrayList<>(redis());
+		if (timeoutMs != null) {
+			arguments.addAll(List.of("--timeout-ms", timeoutMs.toString()));
+		}
+		arguments.addAll(List.of("--phase", "timeout", queue));
+		Process process = (driver == Driver.PYTHON) ? PythonClient.startConformance(arguments)
+				: NodeClient.startConformance(arguments);
+		java.io.BufferedReader out = new java.io.BufferedReader(
+				new java.io.InputStreamReader(process.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+		java.io.OutputStream in = process.getOutputStream();
+		String waited;
+		try {
+			assertThat(out.readLine()).isEqualTo("ready");
+			List<RedisServer> hung = servers();
+			hung.forEach(RedisServer::pause);
+			try {
+				in.write("go\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+				in.flush();
+				// a client without a bound would wait as long as Redis is hung: 5 s more
+				// at most here
+				java.util.concurrent.CompletableFuture<String> line = java.util.concurrent.CompletableFuture
+					.supplyAsync(() -> {
+						try {
+							return out.readLine();
+						}
+						catch (java.io.IOException ex) {
+							throw new java.io.UncheckedIOException(ex);
+						}
+					});
+				try {
+					waited = line.get(((timeoutMs != null) ? timeoutMs : 2000) + 5000,
+							java.util.concurrent.TimeUnit.MILLISECONDS);
+				}
+				catch (java.util.concurrent.TimeoutException ex) {
+					waited = "the send still waited for the hung Redis after 5 s past its timeout";
+				}
+			}
+			finally {
+				hung.forEach(RedisServer::resume);
+			}
+			assertThat(waited).isEqualTo("waited");
+			in.write("resumed\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		}
+		finally {
+			in.close();
+			if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+				process.destroyForcibly();
+			}
+		}
+		String report = out.lines().collect(java.util.stream.Collectors.joining("\n"));
+		assertThat(process.exitValue()).as("the driver's exit (its errors are in the test output)").isZero();
+		JsonNode document = tools.jackson.databind.json.JsonMapper.builder().build().readTree(report);
+		long timeout = (timeoutMs != null) ? timeoutMs : 2000;
+		assertThat(document.get("timeout_ms").asLong()).isEqualTo(timeout);
+		assertThat(document.has("first")).as("the send to a hung Redis returned: " + document.get("first")).isFalse();
+		JsonNode error = document.get("error");
+		assertThat(error.get("type").asString()).isEqualTo("OperationTimeoutError");
+		assertThat(error.get("message").asString()).contains("Cannot send to queue '" + queue + "'",
+				"did not answer within " + timeout + " ms", "may have been applied", "'timed-out'",
+				"retry with the same message id");
+		assertThat(error.get("ids").get(0).asString()).isEqualTo("timed-out");
+		double waitedMs = document.get("waited_ms").asDouble();
+		System.out.printf("%s, timeout %d ms: the send to a hung Redis failed after %.1f ms; its retry: %s%n", driver,
+				timeout, waitedMs, document.get("retry").asString());
+		assertThat(waitedMs).isBetween(timeout - 5.0, timeout + 1000.0);
+		// applied while Redis was hung (DUPLICATE), or not (SCHEDULED): either way one
+		// message
+		assertThat(document.get("retry").asString()).isIn("DUPLICATE", "SCHEDULED");
+		await().atMost(Duration.ofSeconds(30)).until(() -> receiver.received.containsKey("timed-out"));
+		Thread.sleep(1000);
+		assertThat(receiver.received).containsOnlyKeys("timed-out");
+		assertThat(receiver.received.get("timed-out")).hasSize(1);
+		assertThat(receiver.received.get("timed-out").get(0).payload()).isEqualTo("once".getBytes());
 	}
 
 	private static Map<String, String> headers(JsonNode sent) {
