@@ -51,10 +51,17 @@ export interface ProducerOptions {
   compactAfterMs?: number;
   /** The Java engines' compactMinimum (default 64). */
   compactMinimum?: number;
+  /**
+   * The longest a send, cancel or reschedule waits for Redis, in ms (default 2000; sendAll: each
+   * script call of up to 500 messages). Past it the call rejects with OperationTimeoutError: it
+   * may have been applied, so retry a send with the same message ids.
+   */
+  operationTimeoutMs?: number;
 }
 
 export class Producer {
   constructor(redis: Redis | Cluster, options?: ProducerOptions);
+  readonly operationTimeoutMs: number;
   /** The queue's partition count, read from Redis (again after 5 s). */
   partitions(queue: string, refresh?: boolean): Promise<number>;
   /** Sends one message; rejects with QueueFullError when the queue is at its size limit. */
@@ -69,6 +76,14 @@ export class Producer {
 
 export class DelayQueueError extends Error {}
 export class ProtocolVersionError extends DelayQueueError {}
+/** Redis did not answer within operationTimeoutMs; the operation may have been applied. */
+export class OperationTimeoutError extends DelayQueueError {
+  timeoutMs: number;
+  /** The ids whose send may have been applied (generated ones included): retry with them. */
+  ids: string[];
+  /** sendAll: the answers of the script calls before it (undefined: not answered). */
+  results?: Array<SendResult | undefined>;
+}
 export class QueueFullError extends DelayQueueError {
   queue: string;
   id: string;

@@ -29,28 +29,75 @@ const NAME = /^[A-Za-z0-9._:-]+$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
+// a high surrogate not followed by a low one, or a low one not after a high one
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** A value for an error message: its first 40 characters, control characters and lone surrogates as \uXXXX. */
+function shown(value) {
+  const text = value.length > 40 ? `${value.slice(0, 40)}...` : value;
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** What a value of the wrong type was, for an error message: "number (123)", "a Buffer", "null". */
+function describe(value) {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (Buffer.isBuffer(value)) return 'a Buffer';
+  if (value instanceof Uint8Array) return 'a Uint8Array';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `string ('${shown(value)}')`;
+  if (typeof value === 'object') {
+    const type = value.constructor && value.constructor.name;
+    return !type || type === 'Object' ? 'an object' : `a ${type}`;
+  }
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'symbol') return 'a symbol';
+  const text = String(value);
+  return `${typeof value} (${text.length > 40 ? `${text.slice(0, 40)}...` : text})`;
+}
+
+/** Refuses a string UTF-8 cannot encode: one with a lone surrogate would reach Redis as U+FFFD. */
+function checkText(what, value, show = true) {
+  const lone = LONE_SURROGATE.exec(value);
+  if (lone) {
+    const code = lone[0].charCodeAt(0).toString(16).toUpperCase();
+    throw new TypeError(`${what}${show ? ` '${shown(value)}'` : ''} must be valid UTF-16: it has a lone surrogate `
+      + `(U+${code}) at index ${lone.index}, which UTF-8 cannot encode (it would become U+FFFD)`);
+  }
+  return value;
+}
+
 function checkName(what, name) {
-  if (typeof name !== 'string' || name.length === 0) {
+  if (name == null || name === '') {
     throw new TypeError(`${what} name must not be null or empty`);
+  }
+  if (typeof name !== 'string') {
+    throw new TypeError(`${what} name must be a string, but was ${describe(name)}`);
   }
   if (name.length > MAX_NAME_LENGTH) {
     throw new RangeError(`${what} name must be at most ${MAX_NAME_LENGTH} characters, but is ${name.length}`);
   }
   if (!NAME.test(name)) {
-    throw new TypeError(`${what} name '${name}' must contain only letters, digits, '.', '_', ':' and '-'`);
+    throw new TypeError(`${what} name '${shown(name)}' must contain only letters, digits, '.', '_', ':' and '-'`);
   }
   return name;
 }
 
 function checkId(what, value) {
-  if (typeof value !== 'string' || value.length === 0) {
+  if (value == null || value === '') {
     throw new TypeError(`${what} must not be null or empty`);
   }
+  if (typeof value !== 'string') {
+    throw new TypeError(`${what} must be a string, but was ${describe(value)}`);
+  }
+  checkText(what, value);
   if (Buffer.byteLength(value, 'utf8') > MAX_ID_BYTES) {
-    throw new RangeError(`${what} must be at most ${MAX_ID_BYTES} bytes in UTF-8 ('${value.slice(0, 40)}')`);
+    throw new RangeError(`${what} must be at most ${MAX_ID_BYTES} bytes in UTF-8 ('${shown(value)}')`);
   }
   if (CONTROL.test(value)) {
-    throw new TypeError(`${what} '${value.slice(0, 40)}' must not contain control characters`);
+    throw new TypeError(`${what} '${shown(value)}' must not contain control characters`);
   }
   return value;
 }
@@ -58,7 +105,7 @@ function checkId(what, value) {
 function checkMessageId(value) {
   checkId('Message id', value);
   if (value.startsWith(TICK_PREFIX)) {
-    throw new TypeError(`Message id '${value}' starts with '${TICK_PREFIX}', which is reserved for the messages of recurring schedules`);
+    throw new TypeError(`Message id '${shown(value)}' starts with '${TICK_PREFIX}', which is reserved for the messages of recurring schedules`);
   }
   return value;
 }
@@ -189,5 +236,5 @@ class Keys {
 
 module.exports = {
   PROTOCOL_VERSION, MAX_PRIORITY, MAX_EXPIRE_AFTER_MS, MAX_DUE_MS, MIN_DUE_MS, MAX_PARTITIONS,
-  checkName, checkId, checkMessageId, headersSize, envelope, slot, partitionTag, partitionOf, crc32, Keys,
+  checkName, checkId, checkMessageId, checkText, shown, describe, headersSize, envelope, slot, partitionTag, partitionOf, crc32, Keys,
 };

@@ -16,10 +16,11 @@
 // The producer side of the conformance suite (ProducerConformanceContract in delayqueue-core), as
 // clients/python/tests/conformance.py: the same messages, the same JSON document on stdout.
 //
-//   node conformance.js --host 127.0.0.1 --port 7000 [--cluster] --phase schedule|deliver|version QUEUE
+//   node conformance.js --host 127.0.0.1 --port 7000 [--cluster] [--timeout-ms N] \
+//     --phase schedule|deliver|version|retired|surrogates|types|timeout QUEUE
 
 const Redis = require('ioredis');
-const { Producer, ProtocolVersionError } = require('..');
+const { Producer, ProtocolVersionError, OperationTimeoutError } = require('..');
 const wire = require('../wire');
 
 const HOUR = 3600 * 1000;
@@ -31,6 +32,21 @@ function random(seed) {
     state = (state * 1664525 + 1013904223) >>> 0;
     return state % n;
   };
+}
+
+/** Runs each call that must fail before anything is written; its error message, or null when it did not fail. */
+async function refusals(calls) {
+  const errors = {};
+  for (const [name, call] of Object.entries(calls)) {
+    try {
+      await call();
+      errors[name] = null;
+    } catch (ex) {
+      if (!(ex instanceof TypeError || ex instanceof RangeError)) throw ex;
+      errors[name] = ex.message;
+    }
+  }
+  return errors;
 }
 
 async function redisNowMs(client) {
@@ -84,8 +100,7 @@ async function schedule(producer, client, queue, out) {
   })));
   out.bulk = { count: bulk.length, scheduled: bulk.filter((r) => r.status === 'SCHEDULED').length };
   out.scheduled = scheduled;
-  const errors = {};
-  const calls = {
+  out.errors = await refusals({
     queue: () => producer.send('bad queue!', Buffer.from('x')),
     id: () => producer.send(queue, Buffer.from('x'), { id: '' }),
     reserved_id: () => producer.send(queue, Buffer.from('x'), { id: 'schedule/x/1' }),
@@ -105,17 +120,72 @@ async function schedule(producer, client, queue, out) {
     headers_type: () => producer.send(queue, Buffer.from('x'), { headers: [['a', 'b']] }),
     bulk_one_bad: () => producer.sendAll([{ queue, payload: Buffer.from('ok'), id: 'never-written' },
       { queue, payload: Buffer.from('x'), priority: -1 }]),
-  };
-  for (const [name, call] of Object.entries(calls)) {
-    try {
-      await call();
-      errors[name] = null;
-    } catch (ex) {
-      if (!(ex instanceof TypeError || ex instanceof RangeError)) throw ex;
-      errors[name] = ex.message;
-    }
+  });
+}
+
+// every string input with a lone surrogate, which UTF-8 cannot encode (it would become U+FFFD):
+// refused before anything is written; then one good message
+async function surrogates(producer, client, queue, out) {
+  const x = Buffer.from('x');
+  out.errors = await refusals({
+    id: () => producer.send(queue, x, { id: 'a\ud800b' }),
+    id_high: () => producer.send(queue, x, { id: 'c\ud800x', delayMs: HOUR }),
+    id_low: () => producer.send(queue, x, { id: 'c\udc00x', delayMs: HOUR }),
+    key: () => producer.send(queue, x, { key: 'k\udfff' }),
+    header_value: () => producer.send(queue, x, { headers: { tenant: '\udc00' } }),
+    header_name: () => producer.send(queue, x, { headers: { 'a\ud800': 'v' } }),
+    payload: () => producer.send(queue, 'caf\u00e9 \ud83d'),
+    bulk: () => producer.sendAll([{ queue, payload: x, id: 'never-written' }, { queue, payload: x, id: '\udc00' }]),
+    cancel_id: () => producer.cancel(queue, 'c\ud800x'),
+    cancel_key: () => producer.cancel(queue, 'control', { key: '\ud800' }),
+    reschedule_id: () => producer.reschedule(queue, 'c\udc00x', { delayMs: 1000 }),
+    reschedule_key: () => producer.reschedule(queue, 'control', { delayMs: 1000, key: 'k\udc00' }),
+    queue: () => producer.send('q\ud800', x),
+    fair_share: () => new Producer(client, { fairShare: ['q\udc00'] }),
+  });
+  out.control = (await producer.send(queue, Buffer.from('control'), { id: 'control', delayMs: HOUR })).status;
+}
+
+// inputs of the wrong type: refused with the type expected and the one given; then one good message
+async function types(producer, client, queue, out) {
+  const x = Buffer.from('x');
+  out.errors = await refusals({
+    id: () => producer.send(queue, x, { id: 123 }),
+    key: () => producer.send(queue, x, { key: Buffer.from('k') }),
+    queue: () => producer.send(5, x),
+    cancel_id: () => producer.cancel(queue, 123),
+    cancel_key: () => producer.cancel(queue, 'control', { key: 5 }),
+    reschedule_key: () => producer.reschedule(queue, 'control', { delayMs: 1000, key: 5 }),
+    replace: () => producer.send(queue, x, { id: 'replace-typed', replace: 'false' }),
+    priority: () => producer.send(queue, x, { priority: '5' }),
+    max_attempts: () => producer.send(queue, x, { maxAttempts: '3' }),
+    fair_share: () => new Producer(client, { fairShare: 'orders' }),
+    header_value: () => producer.send(queue, x, { headers: { n: Buffer.from('1') } }),
+    // Node only: a misspelt option (Python's keyword arguments refuse one themselves)
+    unknown_option: () => producer.send(queue, x, { delay: HOUR }),
+  });
+  out.control = (await producer.send(queue, Buffer.from('control'), { id: 'control', delayMs: HOUR })).status;
+}
+
+// Redis hung (the test stops it with SIGSTOP between "ready" and the next line, and continues it
+// after "waited"): a send fails within the operation timeout; then the same id is sent again
+async function timeout(producer, client, queue, out, lines) {
+  await producer.partitions(queue);
+  process.stdout.write('ready\n');
+  await lines.next();
+  const started = process.hrtime.bigint();
+  try {
+    const result = await producer.send(queue, Buffer.from('once'), { id: 'timed-out', delayMs: 1500 });
+    out.first = result.status;
+  } catch (ex) {
+    if (!(ex instanceof OperationTimeoutError)) throw ex;
+    out.error = { type: ex.name, message: ex.message, ids: ex.ids, timeout_ms: ex.timeoutMs };
   }
-  out.errors = errors;
+  out.waited_ms = Number(process.hrtime.bigint() - started) / 1e6;
+  out.timeout_ms = producer.operationTimeoutMs;
+  process.stdout.write('waited\n');
+  await lines.next();
+  out.retry = (await producer.send(queue, Buffer.from('once'), { id: 'timed-out', delayMs: 1500 })).status;
 }
 
 async function deliver(producer, client, queue, out) {
@@ -174,34 +244,58 @@ async function main() {
   const client = args.includes('--cluster')
     ? new Redis.Cluster([{ host, port }], { redisOptions: { maxRetriesPerRequest: 3 } })
     : new Redis({ host, port, maxRetriesPerRequest: 3 });
+  const timeoutMs = option('--timeout-ms', 'default');
+  // standard input, a line at a time, for the phases the test steps through
+  let reader = null;
+  const lines = {
+    next() {
+      if (reader == null) reader = require('readline').createInterface({ input: process.stdin });
+      if (lines.iterator == null) lines.iterator = reader[Symbol.asyncIterator]();
+      return lines.iterator.next();
+    },
+  };
   try {
-    const producer = new Producer(client, { prefix: option('--prefix', 'dq') });
+    const producer = new Producer(client, {
+      prefix: option('--prefix', 'dq'),
+      ...(timeoutMs !== 'default' ? { operationTimeoutMs: Number(timeoutMs) } : {}),
+    });
     const out = { client: require.resolve('..'), partitions: phase !== 'version' ? await producer.partitions(queue) : null };
     if (phase === 'schedule') await schedule(producer, client, queue, out);
     else if (phase === 'deliver') await deliver(producer, client, queue, out);
+    else if (phase === 'surrogates') await surrogates(producer, client, queue, out);
+    else if (phase === 'types') await types(producer, client, queue, out);
+    else if (phase === 'timeout') await timeout(producer, client, queue, out, lines);
     else if (phase === 'retired') {
       // the layout read now goes stale: the Java side changes the partition count and
       // retires the old partitions before it answers
       process.stdout.write('ready\n');
-      await new Promise((resolve) => process.stdin.once('data', resolve));
-      process.stdin.pause();
+      await lines.next();
       const results = await producer.sendAll(Array.from({ length: 30 }, (_, i) => ({
         queue, payload: Buffer.from(`after-${i}`), id: `after-${i}`, key: `key-${i}`, delayMs: HOUR,
       })));
       out.sent = results.map((r) => ({ id: r.id, status: r.status }));
       out.partitions_after = await producer.partitions(queue);
     } else if (phase === 'version') {
-      try {
-        await producer.send(queue, Buffer.from('x'));
-        out.refused = null;
-      } catch (ex) {
-        if (!(ex instanceof ProtocolVersionError)) throw ex;
-        out.refused = ex.message;
-      }
+      const refused = async (call) => {
+        try {
+          await call();
+          return null;
+        } catch (ex) {
+          if (!(ex instanceof ProtocolVersionError)) throw ex;
+          return ex.message;
+        }
+      };
+      out.refused = await refused(() => producer.send(queue, Buffer.from('x')));
+      out.cancel_refused = await refused(() => producer.cancel(queue, 'x'));
+      out.reschedule_refused = await refused(() => producer.reschedule(queue, 'x', { delayMs: 1000 }));
     } else throw new Error(`Unknown phase ${phase}`);
     process.stdout.write(JSON.stringify(out));
   } finally {
     client.disconnect();
+    if (reader != null) {
+      reader.close();
+      process.stdin.destroy();
+    }
   }
 }
 

@@ -17,7 +17,8 @@ Sends messages of every kind with the delayqueue client and prints, as one JSON 
 stdout, what a Java consumer must see: each message to deliver (payload bytes, headers, key,
 due time), each that must never arrive, and the scheduled ones to inspect.
 
-    python3 conformance.py --host 127.0.0.1 --port 7000 [--cluster] --phase schedule|deliver QUEUE...
+    python3 conformance.py --host 127.0.0.1 --port 7000 [--cluster] [--timeout-ms N] \
+        --phase schedule|deliver|version|retired|surrogates|types|timeout QUEUE
 """
 
 import argparse
@@ -25,18 +26,31 @@ import json
 import os
 import random
 import sys
+import time
 from datetime import datetime, timedelta, timezone
 
 import redis
 from redis.cluster import RedisCluster
 
-from delayqueue import Message, Producer, ProtocolVersionError, Status, _wire
+from delayqueue import Message, OperationTimeoutError, Producer, ProtocolVersionError, Status, _wire
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 def ms(at: datetime) -> int:
     return (at - EPOCH) // timedelta(milliseconds=1)
+
+
+def refusals(calls) -> dict:
+    """Runs each call that must fail before anything is written: its error message, or None when it did not fail."""
+    errors = {}
+    for name, call in calls:
+        try:
+            call()
+            errors[name] = None
+        except ValueError as ex:
+            errors[name] = str(ex)
+    return errors
 
 
 def redis_now(client) -> datetime:
@@ -94,8 +108,7 @@ def schedule(producer: Producer, client, queue: str, out: dict) -> None:
     out["bulk"] = {"count": len(bulk), "scheduled": sum(1 for r in bulk if r.status is Status.SCHEDULED)}
     out["scheduled"] = scheduled
     # the clear errors of bad input (nothing is written for them)
-    errors = {}
-    for name, call in [
+    out["errors"] = refusals([
         ("queue", lambda: producer.send("bad queue!", b"x")),
         ("id", lambda: producer.send(queue, b"x", id="")),
         ("reserved_id", lambda: producer.send(queue, b"x", id="schedule/x/1")),
@@ -116,13 +129,68 @@ def schedule(producer: Producer, client, queue: str, out: dict) -> None:
         ("headers_type", lambda: producer.send(queue, b"x", headers=[("a", "b")])),
         ("bulk_one_bad", lambda: producer.send_all([Message(queue, b"ok", id="never-written"),
                                                     Message(queue, b"x", priority=-1)])),
-    ]:
-        try:
-            call()
-            errors[name] = None
-        except ValueError as ex:
-            errors[name] = str(ex)
-    out["errors"] = errors
+    ])
+
+
+def surrogates(producer: Producer, client, queue: str, out: dict) -> None:
+    """Every str input with a lone surrogate, which UTF-8 cannot encode: refused before anything is written."""
+    hour = timedelta(hours=1)
+    out["errors"] = refusals([
+        ("id", lambda: producer.send(queue, b"x", id="a\ud800b")),
+        ("id_high", lambda: producer.send(queue, b"x", id="c\ud800x", delay=hour)),
+        ("id_low", lambda: producer.send(queue, b"x", id="c\udc00x", delay=hour)),
+        ("key", lambda: producer.send(queue, b"x", key="k\udfff")),
+        ("header_value", lambda: producer.send(queue, b"x", headers={"tenant": "\udc00"})),
+        ("header_name", lambda: producer.send(queue, b"x", headers={"a\ud800": "v"})),
+        ("payload", lambda: producer.send(queue, "caf\u00e9 \ud83d")),
+        ("bulk", lambda: producer.send_all([Message(queue, b"x", id="never-written"), Message(queue, b"x", id="\udc00")])),
+        ("cancel_id", lambda: producer.cancel(queue, "c\ud800x")),
+        ("cancel_key", lambda: producer.cancel(queue, "control", key="\ud800")),
+        ("reschedule_id", lambda: producer.reschedule(queue, "c\udc00x", delay=timedelta(seconds=1))),
+        ("reschedule_key", lambda: producer.reschedule(queue, "control", delay=timedelta(seconds=1), key="k\udc00")),
+        ("queue", lambda: producer.send("q\ud800", b"x")),
+        ("fair_share", lambda: Producer(client, fair_share=["q\udc00"])),
+    ])
+    out["control"] = producer.send(queue, b"control", id="control", delay=hour).status.name
+
+
+def types(producer: Producer, client, queue: str, out: dict) -> None:
+    """Inputs of the wrong type: refused with the type expected and the one given."""
+    out["errors"] = refusals([
+        ("id", lambda: producer.send(queue, b"x", id=123)),
+        ("key", lambda: producer.send(queue, b"x", key=b"k")),
+        ("queue", lambda: producer.send(5, b"x")),
+        ("cancel_id", lambda: producer.cancel(queue, 123)),
+        ("cancel_key", lambda: producer.cancel(queue, "control", key=5)),
+        ("reschedule_key", lambda: producer.reschedule(queue, "control", delay=timedelta(seconds=1), key=5)),
+        ("replace", lambda: producer.send(queue, b"x", id="replace-typed", replace="false")),
+        ("priority", lambda: producer.send(queue, b"x", priority="5")),
+        ("max_attempts", lambda: producer.send(queue, b"x", max_attempts="3")),
+        ("fair_share", lambda: Producer(client, fair_share="orders")),
+        ("header_value", lambda: producer.send(queue, b"x", headers={"n": b"1"})),
+        # Python only: a header name that is not a str
+        ("header_name", lambda: producer.send(queue, b"x", headers={1: "v"})),
+    ])
+    out["control"] = producer.send(queue, b"control", id="control", delay=timedelta(hours=1)).status.name
+
+
+def timeout(producer: Producer, client, queue: str, out: dict) -> None:
+    """Redis hung (the test stops it with SIGSTOP between "ready" and the next line, and continues it
+    after "waited"): a send fails within the operation timeout; then the same id is sent again."""
+    producer.partitions(queue)
+    print("ready", flush=True)
+    sys.stdin.readline()
+    started = time.monotonic()
+    try:
+        out["first"] = producer.send(queue, b"once", id="timed-out", delay=timedelta(milliseconds=1500)).status.name
+    except OperationTimeoutError as ex:
+        out["error"] = {"type": type(ex).__name__, "message": str(ex), "ids": ex.ids,
+                        "timeout_ms": ex.timeout // timedelta(milliseconds=1)}
+    out["waited_ms"] = (time.monotonic() - started) * 1000
+    out["timeout_ms"] = producer.operation_timeout // timedelta(milliseconds=1)
+    print("waited", flush=True)
+    sys.stdin.readline()
+    out["retry"] = producer.send(queue, b"once", id="timed-out", delay=timedelta(milliseconds=1500)).status.name
 
 
 def deliver(producer: Producer, client, queue: str, out: dict) -> None:
@@ -184,18 +252,27 @@ def main() -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--cluster", action="store_true")
     parser.add_argument("--prefix", default="dq")
-    parser.add_argument("--phase", choices=["schedule", "deliver", "version", "retired"], required=True)
+    parser.add_argument("--timeout-ms", default="default")
+    parser.add_argument("--phase", choices=["schedule", "deliver", "version", "retired", "surrogates", "types",
+                                            "timeout"], required=True)
     parser.add_argument("queue")
     args = parser.parse_args()
     client = (RedisCluster(host=args.host, port=args.port) if args.cluster
               else redis.Redis(host=args.host, port=args.port))
-    producer = Producer(client, prefix=args.prefix)
+    timeouts = {} if args.timeout_ms == "default" else {"operation_timeout": timedelta(milliseconds=int(args.timeout_ms))}
+    producer = Producer(client, prefix=args.prefix, **timeouts)
     out = {"client": os.path.dirname(sys.modules["delayqueue"].__file__),
            "partitions": producer.partitions(args.queue) if args.phase != "version" else None}
     if args.phase == "schedule":
         schedule(producer, client, args.queue, out)
     elif args.phase == "deliver":
         deliver(producer, client, args.queue, out)
+    elif args.phase == "surrogates":
+        surrogates(producer, client, args.queue, out)
+    elif args.phase == "types":
+        types(producer, client, args.queue, out)
+    elif args.phase == "timeout":
+        timeout(producer, client, args.queue, out)
     elif args.phase == "retired":
         # the layout read now goes stale: the Java side changes the partition count and
         # retires the old partitions before it answers
@@ -206,11 +283,16 @@ def main() -> int:
         out["sent"] = [{"id": r.id, "status": r.status.name} for r in results]
         out["partitions_after"] = producer.partitions(args.queue)
     else:
-        try:
-            producer.send(args.queue, b"x")
-            out["refused"] = None
-        except ProtocolVersionError as ex:
-            out["refused"] = str(ex)
+        def refused(call):
+            try:
+                call()
+                return None
+            except ProtocolVersionError as ex:
+                return str(ex)
+
+        out["refused"] = refused(lambda: producer.send(args.queue, b"x"))
+        out["cancel_refused"] = refused(lambda: producer.cancel(args.queue, "x"))
+        out["reschedule_refused"] = refused(lambda: producer.reschedule(args.queue, "x", delay=timedelta(seconds=1)))
     json.dump(out, sys.stdout)
     return 0
 

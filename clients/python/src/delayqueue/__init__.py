@@ -14,8 +14,8 @@
 """Producer client of delayqueue's protocol v1: delayed messages on Redis for Spring Boot consumers."""
 
 from ._wire import PROTOCOL_VERSION
-from .producer import (DelayQueueError, Message, Producer, ProtocolVersionError, QueueFullError, SendResult,
-                       Status)
+from .producer import (DelayQueueError, Message, OperationTimeoutError, Producer, ProtocolVersionError,
+                       QueueFullError, SendResult, Status)
 
-__all__ = ["PROTOCOL_VERSION", "DelayQueueError", "Message", "Producer", "ProtocolVersionError",
-           "QueueFullError", "SendResult", "Status"]
+__all__ = ["PROTOCOL_VERSION", "DelayQueueError", "Message", "OperationTimeoutError", "Producer",
+           "ProtocolVersionError", "QueueFullError", "SendResult", "Status"]

@@ -15,7 +15,7 @@
 
 import re
 import zlib
-from typing import Dict, Optional
+from typing import Any, Dict, Optional
 
 PROTOCOL_VERSION = 1
 
@@ -31,25 +31,52 @@ TICK_PREFIX = "schedule/"
 
 _NAME = re.compile(r"[A-Za-z0-9._:-]+\Z")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def shown(value: str) -> str:
+    """A value for an error message: its first 40 characters, control characters and surrogates as \\uXXXX."""
+    text = value[:40] + "..." if len(value) > 40 else value
+    return _UNPRINTABLE.sub(lambda m: "\\u%04x" % ord(m.group()), text)
+
+
+def describe(value: Any) -> str:
+    """What a value of the wrong type was, for an error message: "int (123)", "bytes (b'k')"."""
+    text = repr(value)
+    return f"{type(value).__name__} ({text[:40] + '...' if len(text) > 40 else text})"
+
+
+def utf8(what: str, value: str, show: bool = True) -> bytes:
+    """The UTF-8 bytes of a str; one with a surrogate (which UTF-8 cannot encode) is refused, naming the input."""
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError as ex:
+        named = f"{what} '{shown(value)}'" if show else what
+        raise ValueError(f"{named} must be valid text: it has a lone surrogate (U+{ord(value[ex.start]):04X}) at "
+                         f"index {ex.start}, which UTF-8 cannot encode") from None
 
 
 def check_name(what: str, name: str) -> str:
-    if not isinstance(name, str) or not name:
+    if name is None or (isinstance(name, str) and not name):
         raise ValueError(f"{what} name must not be None or empty")
+    if not isinstance(name, str):
+        raise ValueError(f"{what} name must be a str, but was {describe(name)}")
     if len(name) > MAX_NAME_LENGTH:
         raise ValueError(f"{what} name must be at most {MAX_NAME_LENGTH} characters, but is {len(name)}")
     if not _NAME.match(name):
-        raise ValueError(f"{what} name '{name}' must contain only letters, digits, '.', '_', ':' and '-'")
+        raise ValueError(f"{what} name '{shown(name)}' must contain only letters, digits, '.', '_', ':' and '-'")
     return name
 
 
 def check_id(what: str, value: str) -> str:
-    if not isinstance(value, str) or not value:
+    if value is None or (isinstance(value, str) and not value):
         raise ValueError(f"{what} must not be None or empty")
-    if len(value.encode("utf-8")) > MAX_ID_BYTES:
-        raise ValueError(f"{what} must be at most {MAX_ID_BYTES} bytes in UTF-8 ('{value[:40]}')")
+    if not isinstance(value, str):
+        raise ValueError(f"{what} must be a str, but was {describe(value)}")
+    if len(utf8(what, value)) > MAX_ID_BYTES:
+        raise ValueError(f"{what} must be at most {MAX_ID_BYTES} bytes in UTF-8 ('{shown(value)}')")
     if _CONTROL.search(value):
-        raise ValueError(f"{what} '{value[:40]}' must not contain control characters")
+        raise ValueError(f"{what} '{shown(value)}' must not contain control characters")
     return value
 
 
@@ -57,7 +84,7 @@ def check_message_id(value: str) -> str:
     check_id("Message id", value)
     if value.startswith(TICK_PREFIX):
         raise ValueError(
-            f"Message id '{value}' starts with '{TICK_PREFIX}', which is reserved for the messages of recurring schedules")
+            f"Message id '{shown(value)}' starts with '{TICK_PREFIX}', which is reserved for the messages of recurring schedules")
     return value
 
 

@@ -28,10 +28,13 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @RedisClusterTest
 class ClusterProducerConformanceTests extends ProducerConformanceContract {
 
+	private final RedisCluster cluster;
+
 	private final RedisServer entry;
 
 	ClusterProducerConformanceTests(RedisCluster cluster, RedisConnectionFactory connectionFactory) {
 		super(connectionFactory);
+		this.cluster = cluster;
 		this.entry = cluster.masters().get(0);
 	}
 
@@ -43,6 +46,12 @@ class ClusterProducerConformanceTests extends ProducerConformanceContract {
 	@Override
 	int partitions() {
 		return 3;
+	}
+
+	/** Every master, paused together: none of them sees another fail. */
+	@Override
+	List<RedisServer> servers() {
+		return this.cluster.masters();
 	}
 
 }

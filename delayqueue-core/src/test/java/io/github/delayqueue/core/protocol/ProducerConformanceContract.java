@@ -33,6 +33,7 @@ import io.github.delayqueue.core.annotation.DelayListener;
 import io.github.delayqueue.core.annotation.EnableDelayListeners;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.listener.DelayMessageContext;
+import io.github.delayqueue.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -69,6 +70,11 @@ abstract class ProducerConformanceContract {
 
 	/** The partition count the Java engines declare for the queue. */
 	abstract int partitions();
+
+	/**
+	 * The Redis servers that hold the queue (all of them are paused for a hung Redis).
+	 */
+	abstract List<RedisServer> servers();
 
 	@AfterEach
 	void close() {
@@ -181,7 +187,8 @@ abstract class ProducerConformanceContract {
 		expected.put("payload_type", python ? "Payload must be bytes or str" : "Payload must be a Buffer");
 		expected.put("delay_type", python ? "A delay must be a timedelta, but was int" : "A delay must be a number");
 		expected.put("attempts_range", "Max attempts must be from 1 to 2147483647, but was 2147483648");
-		expected.put("priority_type", "Priority must be from 0 to 9, but was " + (python ? "True" : "true"));
+		expected.put("priority_type", python ? "Priority must be an int from 0 to 9, but was bool (True)"
+				: "Priority must be an integer from 0 to 9, but was boolean (true)");
 		expected.put("headers_type",
 				python ? "Headers must be a dict of str to str" : "Headers must be a plain object");
 		expected.forEach((name, message) -> assertThat(errors.get(name).asString()).as(name).contains(message));
@@ -235,8 +242,13 @@ abstract class ProducerConformanceContract {
 		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
 		redis.opsForHash().put("dq:{" + queue + "}:meta", "protocol", "2");
 		JsonNode out = run(driver, "version", queue);
-		assertThat(out.get("refused").asString()).isEqualTo("Queue '" + queue
-				+ "' speaks producer protocol 2; this client speaks 1: upgrade the client " + "(docs/protocol.md)");
+		String refused = "Queue '" + queue + "' speaks producer protocol 2; this client speaks 1: upgrade the client "
+				+ "(docs/protocol.md)";
+		assertThat(out.get("refused").asString()).isEqualTo(refused);
+		// cancel and reschedule read the queue's layout first, and are refused the same
+		// way
+		assertThat(out.get("cancel_refused").asString()).isEqualTo(refused);
+		assertThat(out.get("reschedule_refused").asString()).isEqualTo(refused);
 		DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build();
 		try {
 			assertThatThrownBy(() -> engine.template().send(queue, "x", Duration.ZERO)).hasStackTraceContaining(
@@ -302,6 +314,184 @@ abstract class ProducerConformanceContract {
 				after.close();
 			}
 		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(Driver.class)
+	void aLoneSurrogateInAnyStringIsRefusedNamingTheInputBeforeAnythingIsWritten(Driver driver) throws Exception {
+		String queue = driver.queue("conformance-surrogates");
+		DelayQueueEngine engine = start(queue);
+		Receiver receiver = this.context.getBean(Receiver.class);
+		JsonNode out = run(driver, "surrogates", queue);
+		boolean python = driver == Driver.PYTHON;
+		String lone = python ? " must be valid text: it has a lone surrogate"
+				: " must be valid UTF-16: it has a lone surrogate";
+		Map<String, String> expected = new LinkedHashMap<>();
+		expected.put("id", "Message id 'a\\ud800b'" + lone + " (U+D800) at index 1, which UTF-8 cannot encode");
+		// two ids that UTF-8 would make one (c, U+FFFD, x)
+		expected.put("id_high", "Message id 'c\\ud800x'" + lone + " (U+D800) at index 1");
+		expected.put("id_low", "Message id 'c\\udc00x'" + lone + " (U+DC00) at index 1");
+		expected.put("key", "Message key 'k\\udfff'" + lone + " (U+DFFF) at index 1");
+		expected.put("header_value", "Header 'tenant' value '\\udc00'" + lone + " (U+DC00) at index 0");
+		expected.put("header_name", "Header name 'a\\ud800'" + lone + " (U+D800) at index 1");
+		expected.put("payload", (python ? "Payload (a str)" : "Payload (a string)") + lone + " (U+D83D) at index 5");
+		expected.put("bulk", "Message id '\\udc00'" + lone + " (U+DC00) at index 0");
+		expected.put("cancel_id", "Message id 'c\\ud800x'" + lone + " (U+D800) at index 1");
+		expected.put("cancel_key", "Message key '\\ud800'" + lone + " (U+D800) at index 0");
+		expected.put("reschedule_id", "Message id 'c\\udc00x'" + lone + " (U+DC00) at index 1");
+		expected.put("reschedule_key", "Message key 'k\\udc00'" + lone + " (U+DC00) at index 1");
+		expected.put("queue", "Queue name 'q\\ud800' must contain only letters, digits");
+		expected.put("fair_share", "Queue name 'q\\udc00' must contain only letters, digits");
+		assertRefusedAndNothingWritten(engine, receiver, queue, out, expected);
+	}
+
+	@ParameterizedTest
+	@EnumSource(Driver.class)
+	void aValueOfTheWrongTypeIsRefusedNamingTheTypeExpectedAndTheTypeGiven(Driver driver) throws Exception {
+		String queue = driver.queue("conformance-types");
+		DelayQueueEngine engine = start(queue);
+		Receiver receiver = this.context.getBean(Receiver.class);
+		JsonNode out = run(driver, "types", queue);
+		Map<String, String> expected = new LinkedHashMap<>();
+		if (driver == Driver.PYTHON) {
+			expected.put("id", "Message id must be a str, but was int (123)");
+			expected.put("key", "Message key must be a str, but was bytes (b'k')");
+			expected.put("queue", "Queue name must be a str, but was int (5)");
+			expected.put("cancel_id", "Message id must be a str, but was int (123)");
+			expected.put("cancel_key", "Message key must be a str, but was int (5)");
+			expected.put("reschedule_key", "Message key must be a str, but was int (5)");
+			expected.put("replace", "replace must be True or False, but was str ('false')");
+			expected.put("priority", "Priority must be an int from 0 to 9, but was str ('5')");
+			expected.put("max_attempts", "Max attempts must be an int from 1 to 2147483647, but was str ('3')");
+			expected.put("fair_share", "fair_share must be a collection of queue names, but was str ('orders')");
+			expected.put("header_value", "Header 'n' must have a str value, but was bytes (b'1')");
+			expected.put("header_name", "Header name must be a str, but was int (1)");
+		}
+		else {
+			expected.put("id", "Message id must be a string, but was number (123)");
+			expected.put("key", "Message key must be a string, but was a Buffer");
+			expected.put("queue", "Queue name must be a string, but was number (5)");
+			expected.put("cancel_id", "Message id must be a string, but was number (123)");
+			expected.put("cancel_key", "Message key must be a string, but was number (5)");
+			expected.put("reschedule_key", "Message key must be a string, but was number (5)");
+			expected.put("replace", "replace must be true or false, but was string ('false')");
+			expected.put("priority", "Priority must be an integer from 0 to 9, but was string ('5')");
+			expected.put("max_attempts", "Max attempts must be an integer from 1 to 2147483647, but was string ('3')");
+			expected.put("fair_share",
+					"fairShare must be an array (or another iterable) of queue names, but was string ('orders')");
+			expected.put("header_value", "Header 'n' must have a string value, but was a Buffer");
+			expected.put("unknown_option", "Send options: unknown option 'delay' (known: queue, payload, delayMs, at");
+		}
+		assertRefusedAndNothingWritten(engine, receiver, queue, out, expected);
+	}
+
+	private static void assertRefusedAndNothingWritten(DelayQueueEngine engine, Receiver receiver, String queue,
+			JsonNode out, Map<String, String> expected) throws InterruptedException {
+		JsonNode errors = out.get("errors");
+		expected.forEach(
+				(name, message) -> assertThat(errors.get(name).isNull() ? null : errors.get(name).asString()).as(name)
+					.contains(message));
+		assertThat(errors.properties()).hasSize(expected.size());
+		// the one good message after them, and nothing else: none scheduled, none due at
+		// once
+		assertThat(out.get("control").asString()).isEqualTo("SCHEDULED");
+		assertThat(engine.admin().scheduledMessage(queue, "control")).isPresent();
+		assertThat(engine.admin().stats(queue).scheduled()).isEqualTo(1);
+		Thread.sleep(1000);
+		assertThat(receiver.received).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Driver.class)
+	void aSendToAHungRedisFailsWithinItsTimeoutSayingItMayHaveBeenAppliedAndItsRetrySendsItOnce(Driver driver)
+			throws Exception {
+		sendToAHungRedis(driver, "conformance-hung", 400);
+	}
+
+	/**
+	 * Pauses every Redis server (SIGSTOP) while the client sends one message, continues
+	 * them, and has the client send it again with the same id.
+	 * @param driver the client
+	 * @param name the queue's name
+	 * @param timeoutMs the producer's operation timeout, null for its default (2 s)
+	 */
+	void sendToAHungRedis(Driver driver, String name, Integer timeoutMs) throws Exception {
+		String queue = driver.queue(name);
+		start(queue);
+		Receiver receiver = this.context.getBean(Receiver.class);
+		List<String> arguments = new ArrayList<>(redis());
+		if (timeoutMs != null) {
+			arguments.addAll(List.of("--timeout-ms", timeoutMs.toString()));
+		}
+		arguments.addAll(List.of("--phase", "timeout", queue));
+		Process process = (driver == Driver.PYTHON) ? PythonClient.startConformance(arguments)
+				: NodeClient.startConformance(arguments);
+		java.io.BufferedReader out = new java.io.BufferedReader(
+				new java.io.InputStreamReader(process.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+		java.io.OutputStream in = process.getOutputStream();
+		String waited;
+		try {
+			assertThat(out.readLine()).isEqualTo("ready");
+			List<RedisServer> hung = servers();
+			hung.forEach(RedisServer::pause);
+			try {
+				in.write("go\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+				in.flush();
+				// a client without a bound would wait as long as Redis is hung: 5 s more
+				// at most here
+				java.util.concurrent.CompletableFuture<String> line = java.util.concurrent.CompletableFuture
+					.supplyAsync(() -> {
+						try {
+							return out.readLine();
+						}
+						catch (java.io.IOException ex) {
+							throw new java.io.UncheckedIOException(ex);
+						}
+					});
+				try {
+					waited = line.get(((timeoutMs != null) ? timeoutMs : 2000) + 5000,
+							java.util.concurrent.TimeUnit.MILLISECONDS);
+				}
+				catch (java.util.concurrent.TimeoutException ex) {
+					waited = "the send still waited for the hung Redis after 5 s past its timeout";
+				}
+			}
+			finally {
+				hung.forEach(RedisServer::resume);
+			}
+			assertThat(waited).isEqualTo("waited");
+			in.write("resumed\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		}
+		finally {
+			in.close();
+			if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+				process.destroyForcibly();
+			}
+		}
+		String report = out.lines().collect(java.util.stream.Collectors.joining("\n"));
+		assertThat(process.exitValue()).as("the driver's exit (its errors are in the test output)").isZero();
+		JsonNode document = tools.jackson.databind.json.JsonMapper.builder().build().readTree(report);
+		long timeout = (timeoutMs != null) ? timeoutMs : 2000;
+		assertThat(document.get("timeout_ms").asLong()).isEqualTo(timeout);
+		assertThat(document.has("first")).as("the send to a hung Redis returned: " + document.get("first")).isFalse();
+		JsonNode error = document.get("error");
+		assertThat(error.get("type").asString()).isEqualTo("OperationTimeoutError");
+		assertThat(error.get("message").asString()).contains("Cannot send to queue '" + queue + "'",
+				"did not answer within " + timeout + " ms", "may have been applied", "'timed-out'",
+				"retry with the same message id");
+		assertThat(error.get("ids").get(0).asString()).isEqualTo("timed-out");
+		double waitedMs = document.get("waited_ms").asDouble();
+		System.out.printf("%s, timeout %d ms: the send to a hung Redis failed after %.1f ms; its retry: %s%n", driver,
+				timeout, waitedMs, document.get("retry").asString());
+		assertThat(waitedMs).isBetween(timeout - 5.0, timeout + 1000.0);
+		// applied while Redis was hung (DUPLICATE), or not (SCHEDULED): either way one
+		// message
+		assertThat(document.get("retry").asString()).isIn("DUPLICATE", "SCHEDULED");
+		await().atMost(Duration.ofSeconds(30)).until(() -> receiver.received.containsKey("timed-out"));
+		Thread.sleep(1000);
+		assertThat(receiver.received).containsOnlyKeys("timed-out");
+		assertThat(receiver.received.get("timed-out")).hasSize(1);
+		assertThat(receiver.received.get("timed-out").get(0).payload()).isEqualTo("once".getBytes());
 	}
 
 	private static Map<String, String> headers(JsonNode sent) {

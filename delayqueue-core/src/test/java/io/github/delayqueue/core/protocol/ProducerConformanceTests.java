@@ -20,6 +20,8 @@ import java.util.List;
 
 import io.github.delayqueue.test.RedisServer;
 import io.github.delayqueue.test.RedisTest;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -41,6 +43,18 @@ class ProducerConformanceTests extends ProducerConformanceContract {
 	@Override
 	int partitions() {
 		return 1;
+	}
+
+	@Override
+	List<RedisServer> servers() {
+		return List.of(this.server);
+	}
+
+	// on the Cluster, a pause this long would outlast its node timeout (2 s)
+	@ParameterizedTest
+	@EnumSource(Driver.class)
+	void withItsDefaultTimeoutASendToAHungRedisFailsWithinTwoSeconds(Driver driver) throws Exception {
+		sendToAHungRedis(driver, "conformance-hung-default", null);
 	}
 
 }
