@@ -24,10 +24,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,6 +40,8 @@ import org.junit.jupiter.api.Test;
 import io.github.delayqueue.test.RedisServer;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -221,6 +227,96 @@ abstract class OutboxContract extends QueueTestFixture {
 		assertThat(received.values()).allMatch((times) -> times == 1);
 		await().atMost(WAIT).until(() -> rows() == 0);
 		await().atMost(WAIT).until(() -> engine.outbox().isHealthy());
+	}
+
+	@Test
+	void afterAnOutageUnderWritesTheRelayResumesWithinAFewBackoffs() throws Exception {
+		// the operators' setting (PostgreSQL); the relay's steps are the same on the
+		// others
+		org.junit.jupiter.api.Assumptions.assumeTrue(
+				this.jdbc.execute((java.sql.Connection connection) -> connection.getMetaData().getDatabaseProductName())
+					.equals("PostgreSQL"),
+				"run on PostgreSQL");
+		// the starter's reconnect delay (100 ms doubling to 1 s), not Lettuce's (to 30 s)
+		ClientResources resources = ClientResources.builder()
+			.reconnectDelay(Delay.exponential(Duration.ofMillis(100), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+			.build();
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(this.redis.standaloneConfiguration(),
+				LettuceClientConfiguration.builder().clientResources(resources).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		try {
+			relayAfterAnOutage(build(DelayQueueEngine.builder(factory)
+				.outbox(this.dataSource)
+				.outboxInitializeSchema(true)
+				.outboxPollInterval(Duration.ofMillis(100))));
+		}
+		finally {
+			stop();
+			factory.destroy();
+			resources.shutdown();
+		}
+	}
+
+	private void relayAfterAnOutage(DelayQueueEngine engine) throws Exception {
+		Map<String, Integer> received = listen(engine);
+		AtomicBoolean writing = new AtomicBoolean(true);
+		AtomicInteger written = new AtomicInteger();
+		List<Thread> writers = new ArrayList<>();
+		for (int w = 0; w < 4; w++) {
+			int writer = w;
+			Thread thread = new Thread(() -> {
+				for (int i = 0; writing.get(); i++) {
+					String id = "w" + writer + "-" + i;
+					this.transactions.executeWithoutResult((status) -> {
+						this.jdbc.update("INSERT INTO orders (id) VALUES (?)", id);
+						engine.template().sendWithOutbox(message(id, Duration.ZERO));
+					});
+					written.incrementAndGet();
+					sleep(20);
+				}
+			});
+			thread.start();
+			writers.add(thread);
+		}
+		try {
+			sleep(1000);
+			boolean pause = Boolean.getBoolean("outage.pause");
+			if (pause) {
+				this.redis.pause();
+			}
+			else {
+				this.redis.kill();
+			}
+			sleep(Long.getLong("outage.millis", 6000));
+			assertThat(rows()).as("rows waiting while Redis is down").isGreaterThan(50);
+			long waiting = rows();
+			if (pause) {
+				this.redis.resume();
+			}
+			else {
+				this.redis.restart();
+			}
+			long back = System.nanoTime();
+			await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> rows() < waiting / 2);
+			long resumedMillis = Duration.ofNanos(System.nanoTime() - back).toMillis();
+			System.out.println("Outbox relay: half of " + waiting + " rows relayed " + resumedMillis
+					+ " ms after Redis answered again");
+			// the relay's backoff is 500 ms at most, and the starter's reconnect 1 s
+			assertThat(resumedMillis).as("ms from Redis answering to half the waiting rows relayed").isLessThan(5000);
+		}
+		finally {
+			writing.set(false);
+			for (Thread writer : writers) {
+				writer.join();
+			}
+		}
+		await().atMost(WAIT).until(() -> received.size() == written.get());
+		if (!Boolean.getBoolean("outage.pause")) {
+			// a killed server answered nothing: no send was applied without its row's
+			// delete
+			assertThat(received.values()).allMatch((times) -> times == 1);
+		}
 	}
 
 	@Test

@@ -338,8 +338,17 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 	}
 
 	/**
-	 * Whether a failure is Redis (or the connection to it) being away or slow, rather
-	 * than something about the rows.
+	 * What Redis answers, or the client says, while Redis is away, starting, failing over
+	 * or busy: a step that meets one backs off and takes its rows again, none is
+	 * postponed as a row the engine cannot send would be.
+	 */
+	private static final List<String> PASSING_STATES = List.of("OOM command not allowed", "LOADING ", "BUSY ",
+			"READONLY ", "MASTERDOWN ", "CLUSTERDOWN ", "TRYAGAIN ", "NOREPLICAS ", "Connection reset",
+			"Connection closed", "Currently not connected", "Connection refused");
+
+	/**
+	 * Whether a failure is Redis (or the connection to it) being away, slow or in a
+	 * passing state, rather than something about the rows.
 	 */
 	public static boolean isUnavailable(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
@@ -347,12 +356,11 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 					|| cause instanceof QueryTimeoutException || cause instanceof java.io.IOException
 					|| cause instanceof java.util.concurrent.TimeoutException
 					|| cause.getClass().getName().startsWith("io.lettuce.core.RedisConnectionException")
-					|| cause.getClass().getName().startsWith("io.lettuce.core.RedisCommandTimeoutException")
-					|| Failures.hasMessage(cause, "OOM command not allowed")) {
+					|| cause.getClass().getName().startsWith("io.lettuce.core.RedisCommandTimeoutException")) {
 				return true;
 			}
 		}
-		return false;
+		return PASSING_STATES.stream().anyMatch((state) -> Failures.hasMessage(failure, state));
 	}
 
 	/**
