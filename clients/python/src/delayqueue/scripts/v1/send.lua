@@ -821,7 +821,15 @@ end
 -- one written is removed from there, in this one script (one refused by the size limit stays).
 -- Returns per message: status (1 scheduled, 2 ready, 3 duplicate, 4 replaced, 5 refused: over
 -- the size limit, 6 gone from its source), due epoch ms (refused: the queue's maximum)
-if redis.call('EXISTS', KEYS[4]) == 1 then
+-- The marker is checked on every write: a queue moved to another producer protocol has the
+-- marker 'protocol <n>' on each of its partitions (docs/protocol.md), so a producer that read
+-- the queue's meta before the move writes nothing into it
+local retired = redis.call('GET', KEYS[4])
+if retired then
+  if string.sub(retired, 1, 9) == 'protocol ' then
+    return redis.error_reply('DQRETIRED this partition was retired: its queue speaks producer ' .. retired
+      .. ', and this producer speaks 1: upgrade it (docs/protocol.md)')
+  end
   return redis.error_reply('DQRETIRED this partition was retired by a change of the queue\'s partition count: '
     .. 'the sending application declares the old count and must be restarted with the new one')
 end
