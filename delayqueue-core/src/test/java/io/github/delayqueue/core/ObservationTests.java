@@ -167,6 +167,9 @@ class ObservationTests {
 		assertThat(process.getKind()).isEqualTo(SpanKind.CONSUMER);
 		assertThat(process.getTraceId()).isEqualTo(request.context().traceId());
 		assertThat(process.getParentSpanId()).isEqualTo(send.getSpanId());
+		// and a link to the message's creation context, as the messaging conventions ask
+		assertThat(process.getLinks()).singleElement()
+			.satisfies((link) -> assertThat(link.getSpanContext().getSpanId()).isEqualTo(send.getSpanId()));
 		assertThat(attribute(process, "messaging.system")).isEqualTo("delayqueue");
 		assertThat(attribute(process, "messaging.destination.name")).isEqualTo("traced");
 		assertThat(attribute(process, "messaging.operation.type")).isEqualTo("process");

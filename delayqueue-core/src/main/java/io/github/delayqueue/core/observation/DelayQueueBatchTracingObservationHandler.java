@@ -27,14 +27,16 @@ import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandle
 import io.micrometer.tracing.propagation.Propagator;
 
 /**
- * The tracing handler of a batch listener's observation
- * ({@link DelayQueueObservation#PROCESS_BATCH}): per the OpenTelemetry messaging
- * conventions, the batch's span is a consumer span that continues no single message's
- * trace, and carries one link to each message's creation context, read from the message's
- * headers ({@code traceparent}, W3C; or B3, single or multi header). A message without a
- * trace context gets no link. Handles nothing else: register it before Micrometer
- * Tracing's receiver handler (the Spring Boot auto-configuration does, with the tracer's
- * own handlers).
+ * The tracing handler of a listener's process observations
+ * ({@link DelayQueueObservation#PROCESS} and
+ * {@link DelayQueueObservation#PROCESS_BATCH}), per the OpenTelemetry messaging
+ * conventions: each process span links to the creation context of its message(s), read
+ * from the message's headers ({@code traceparent}, W3C; or B3, single or multi header). A
+ * message's span continues its trace (a child of the send span) and also carries that
+ * link; a batch's span is a consumer span that continues no single message's trace, with
+ * one link per message. A message without a trace context gets no link. Handles nothing
+ * else: register it before Micrometer Tracing's receiver handler (the Spring Boot
+ * auto-configuration does, with the tracer's own handlers).
  */
 public class DelayQueueBatchTracingObservationHandler
 		extends PropagatingReceiverTracingObservationHandler<DelayQueueProcessContext> {
@@ -55,11 +57,18 @@ public class DelayQueueBatchTracingObservationHandler
 
 	@Override
 	public boolean supportsContext(Observation.Context context) {
-		return context instanceof DelayQueueProcessContext process && process.isBatch();
+		return context instanceof DelayQueueProcessContext;
 	}
 
 	@Override
 	public Span.Builder customizeExtractedSpan(DelayQueueProcessContext context, Span.Builder builder) {
+		if (!context.isBatch()) {
+			TraceContext created = (context.getCarrier() != null) ? traceContext(context.getCarrier()) : null;
+			if (created != null) {
+				builder.addLink(new Link(created));
+			}
+			return builder;
+		}
 		int links = 0;
 		for (Map<String, String> headers : context.getLinkedHeaders()) {
 			TraceContext linked = traceContext(headers);
