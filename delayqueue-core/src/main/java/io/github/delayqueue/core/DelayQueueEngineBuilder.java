@@ -19,6 +19,7 @@ package io.github.delayqueue.core;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.internal.EngineSettings;
@@ -194,8 +195,7 @@ public final class DelayQueueEngineBuilder {
 
 	/**
 	 * Gives the engine a transactional outbox in a table of this data source
-	 * ({@link DelayQueueOutbox}); the build fails, giving the DDL, when the table is
-	 * missing. See {@code docs/outbox.md}.
+	 * ({@link DelayQueueOutbox}; see {@code docs/outbox.md}).
 	 * @param dataSource the data source of the application's transactions
 	 * @return this builder
 	 */
@@ -235,10 +235,8 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * How many relay workers move the outbox's rows on this instance (default 2). Each
-	 * takes the rows of its share of the message ids (a hash of the id), so the rows of
-	 * one message id are sent in their commit order by one worker, while the workers'
-	 * database and Redis calls overlap.
+	 * How many relay workers move the outbox's rows on this instance (default 2), each
+	 * the rows of its share of the message ids (see {@code docs/outbox.md}).
 	 * @param workers from 1 to 16
 	 * @return this builder
 	 */
@@ -259,8 +257,8 @@ public final class DelayQueueEngineBuilder {
 
 	/**
 	 * Makes every send inside a transaction of the outbox's data source write to the
-	 * outbox, as {@link DelayQueueOperations#sendWithOutbox(DelayMessage)} does per call
-	 * (default off; needs {@link #outbox}).
+	 * outbox, as {@link DelayQueueOperations#sendWithOutbox(DelayMessage)} does (default
+	 * off).
 	 * @param throughOutbox whether sends in a transaction go through the outbox
 	 * @return this builder
 	 */
@@ -312,84 +310,73 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * Declares how many partitions a queue has (default 1): each partition is a slot of
-	 * its own on Redis Cluster, so one queue spreads over several masters. The count is
-	 * stored in Redis on first use; an engine whose declaration differs from Redis's
-	 * refuses the queue, naming both counts. A change is made in Redis first, with
-	 * {@link DelayQueueAdmin#changePartitions(String, int)}. See {@code docs/scaling.md}.
+	 * Declares a queue's partitions, pause, expiry, fair share and limits
+	 * ({@link QueueDeclaration}).
 	 * @param queue the queue
-	 * @param count the partition count, 1 to
-	 * {@value io.github.delayqueue.core.internal.redis.QueueKeys#MAX_PARTITIONS}
+	 * @param declaration what to declare
 	 * @return this builder
 	 */
-	public DelayQueueEngineBuilder partitions(String queue, int count) {
-		this.settings.queues().setPartitions(queue, count);
+	public DelayQueueEngineBuilder queue(String queue, Consumer<QueueDeclaration> declaration) {
+		declaration.accept(new QueueDeclaration(this.settings.queues(), queue));
 		return this;
 	}
 
 	/**
-	 * Declares a queue paused at start-up: the first listener of the queue on this engine
-	 * writes the pause to Redis (as {@link DelayQueueAdmin#pause(String)}) before any of
-	 * its handlers starts, and again whenever such an engine starts; it holds for every
-	 * instance until resumed (see {@code docs/flow-control.md}).
+	 * Same as {@code queue(queue, (q) -> q.partitions(count))}.
+	 * @param queue the queue
+	 * @param count the partition count
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder partitions(String queue, int count) {
+		return queue(queue, (declared) -> declared.partitions(count));
+	}
+
+	/**
+	 * Same as {@code queue(queue, QueueDeclaration::pausedAtStartup)}.
 	 * @param queue the queue
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder pausedAtStartup(String queue) {
-		this.settings.queues().addPausedAtStartup(queue);
-		return this;
+		return queue(queue, QueueDeclaration::pausedAtStartup);
 	}
 
 	/**
-	 * Declares how long after its due time a message this engine sends to a queue
-	 * expires, unless the message says otherwise
-	 * ({@link DelayMessage.Builder#expireAfter}).
+	 * Same as {@code queue(queue, (q) -> q.expireAfter(expireAfter))}.
 	 * @param queue the queue
 	 * @param expireAfter at least 1 ms, at most ten years
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder expireAfter(String queue, Duration expireAfter) {
-		this.settings.queues().setExpireAfter(queue, expireAfter);
-		return this;
+		return queue(queue, (declared) -> declared.expireAfter(expireAfter));
 	}
 
 	/**
-	 * Declares a queue fair-share: its due messages are handed out key by key in turn
-	 * ({@link DelayMessage.Builder#key}; messages without a key count as one key), each
-	 * key's messages in due order; priority wins over fair share. Declare it on every
-	 * engine that sends to or listens on the queue. See {@code docs/fairness.md} for the
-	 * bound it keeps and its cost.
+	 * Same as {@code queue(queue, QueueDeclaration::fairShare)}.
 	 * @param queue the queue
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder fairShare(String queue) {
-		this.settings.queues().addFairShare(queue);
-		return this;
+		return queue(queue, QueueDeclaration::fairShare);
 	}
 
 	/**
-	 * Declares a queue's size limit (see {@link DelayQueueAdmin#limitSize}): written to
-	 * Redis, for every producer, when this engine first uses the queue.
+	 * Same as {@code queue(queue, (q) -> q.sizeLimit(max))}.
 	 * @param queue the queue
 	 * @param max the maximum of waiting messages, from 1
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder sizeLimit(String queue, long max) {
-		this.settings.queues().setSizeLimit(queue, max);
-		return this;
+		return queue(queue, (declared) -> declared.sizeLimit(max));
 	}
 
 	/**
-	 * Declares a queue's rate limit (see {@link DelayQueueAdmin#limitRate}): written to
-	 * Redis, for every instance, before this engine's first listener of the queue starts
-	 * a handler.
+	 * Same as {@code queue(queue, (q) -> q.rateLimit(limit))}.
 	 * @param queue the queue
 	 * @param limit the limit
 	 * @return this builder
 	 */
 	public DelayQueueEngineBuilder rateLimit(String queue, RateLimit limit) {
-		this.settings.queues().setRateLimit(queue, limit);
-		return this;
+		return queue(queue, (declared) -> declared.rateLimit(limit));
 	}
 
 	/**

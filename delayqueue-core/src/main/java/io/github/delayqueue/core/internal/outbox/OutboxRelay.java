@@ -21,14 +21,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 
 import javax.sql.DataSource;
@@ -195,7 +190,7 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 				}
 			}
 		}
-		holdBehindGaps(connection, seqs, prepared);
+		OutboxGaps.holdBehindGaps(connection, this.table, seqs, prepared);
 		if (prepared.isEmpty()) {
 			return 0;
 		}
@@ -220,75 +215,6 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 					this.clock.millis() + REFUSED_RETRY_MILLIS);
 		}
 		return sent.size();
-	}
-
-	/**
-	 * Leaves out of this step the rows of a message that come after one of its rows this
-	 * step did not take: a row {@code SKIP LOCKED} passed over because another relay held
-	 * it (on another instance, or, on MariaDB and MySQL, whose locking read locks each
-	 * row it scans before it filters, a worker of another share), or one waiting for its
-	 * retry. Sent now, they would reach Redis before that row, which would then overwrite
-	 * them; left, they go in a later step. The rows before the first such gap are sent,
-	 * so the relay holding a message's oldest row always moves it on: two relays that
-	 * took alternate rows of one message never hold each other up. The check is a plain
-	 * read (no lock): a row it still sees may be deleted by now, and the rows behind it
-	 * merely wait one step.
-	 */
-	private void holdBehindGaps(Connection connection, List<Long> seqs, List<Prepared> prepared) throws SQLException {
-		if (prepared.isEmpty()) {
-			return;
-		}
-		Map<String, Long> newestTaken = new LinkedHashMap<>();
-		Set<Long> taken = new HashSet<>(seqs);
-		long newest = 0;
-		for (int i = 0; i < prepared.size(); i++) {
-			newestTaken.merge(rowKey(prepared.get(i).queue(), prepared.get(i).id()), seqs.get(i), Math::max);
-			newest = Math.max(newest, seqs.get(i));
-		}
-		// per message, its oldest row not taken here that is older than one taken here
-		Map<String, Long> firstGap = new HashMap<>();
-		List<String> ids = new ArrayList<>(new LinkedHashSet<>(prepared.stream().map(Prepared::id).toList()));
-		for (int from = 0; from < ids.size(); from += 500) {
-			List<String> slice = ids.subList(from, Math.min(ids.size(), from + 500));
-			String marks = placeholders(slice.size());
-			try (PreparedStatement older = connection.prepareStatement("SELECT seq, queue_name, message_id FROM "
-					+ this.table + " WHERE seq < ? AND message_id IN (" + marks + ")")) {
-				older.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
-				older.setLong(1, newest);
-				for (int i = 0; i < slice.size(); i++) {
-					older.setString(i + 2, slice.get(i));
-				}
-				try (ResultSet rs = older.executeQuery()) {
-					while (rs.next()) {
-						long seq = rs.getLong(1);
-						String key = rowKey(rs.getString(2), rs.getString(3));
-						Long last = newestTaken.get(key);
-						if (last != null && seq < last && !taken.contains(seq)) {
-							firstGap.merge(key, seq, Math::min);
-						}
-					}
-				}
-			}
-		}
-		if (firstGap.isEmpty()) {
-			return;
-		}
-		for (int i = prepared.size() - 1; i >= 0; i--) {
-			Long gap = firstGap.get(rowKey(prepared.get(i).queue(), prepared.get(i).id()));
-			if (gap != null && seqs.get(i) > gap) {
-				prepared.remove(i);
-				seqs.remove(i);
-			}
-		}
-	}
-
-	/** The {@code ?, ?, ...} of an {@code IN} list of {@code count} values. */
-	private static String placeholders(int count) {
-		return String.join(", ", Collections.nCopies(count, "?"));
-	}
-
-	private static String rowKey(String queue, String id) {
-		return queue + '\u0000' + id;
 	}
 
 	private static void sort(List<SendResult> results, List<Long> seqs, List<Long> sent, List<Long> refused) {
@@ -376,7 +302,7 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 		}
 		for (int from = 0; from < seqs.size(); from += 500) {
 			List<Long> slice = seqs.subList(from, Math.min(seqs.size(), from + 500));
-			String marks = placeholders(slice.size());
+			String marks = OutboxGaps.placeholders(slice.size());
 			try (PreparedStatement statement = connection
 				.prepareStatement("DELETE FROM " + this.table + " WHERE seq IN (" + marks + ")")) {
 				statement.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
