@@ -27,7 +27,7 @@ const SLOTS = 16384;
 const TICK_PREFIX = 'schedule/';
 const NAME = /^[A-Za-z0-9._:-]+$/;
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 // a high surrogate not followed by a low one, or a low one not after a high one
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

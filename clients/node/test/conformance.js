@@ -104,6 +104,7 @@ async function schedule(producer, client, queue, out) {
     queue: () => producer.send('bad queue!', Buffer.from('x')),
     id: () => producer.send(queue, Buffer.from('x'), { id: '' }),
     reserved_id: () => producer.send(queue, Buffer.from('x'), { id: 'schedule/x/1' }),
+    c1_id: () => producer.send(queue, Buffer.from('x'), { id: 'a\u0085b' }),
     priority: () => producer.send(queue, Buffer.from('x'), { priority: 10 }),
     expire: () => producer.send(queue, Buffer.from('x'), { expireAfterMs: 0 }),
     attempts: () => producer.send(queue, Buffer.from('x'), { maxAttempts: 0 }),

@@ -112,6 +112,7 @@ def schedule(producer: Producer, client, queue: str, out: dict) -> None:
         ("queue", lambda: producer.send("bad queue!", b"x")),
         ("id", lambda: producer.send(queue, b"x", id="")),
         ("reserved_id", lambda: producer.send(queue, b"x", id="schedule/x/1")),
+        ("c1_id", lambda: producer.send(queue, b"x", id="a\u0085b")),
         ("priority", lambda: producer.send(queue, b"x", priority=10)),
         ("expire", lambda: producer.send(queue, b"x", expire_after=timedelta(0))),
         ("attempts", lambda: producer.send(queue, b"x", max_attempts=0)),

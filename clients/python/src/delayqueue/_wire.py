@@ -30,7 +30,7 @@ SLOTS = 16384
 TICK_PREFIX = "schedule/"
 
 _NAME = re.compile(r"[A-Za-z0-9._:-]+\Z")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 

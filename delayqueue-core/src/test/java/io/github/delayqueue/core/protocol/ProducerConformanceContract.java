@@ -173,6 +173,8 @@ abstract class ProducerConformanceContract {
 		expected.put("queue", "Queue name 'bad queue!' must contain only");
 		expected.put("id", "Message id must not be " + (python ? "None" : "null") + " or empty");
 		expected.put("reserved_id", "reserved for the messages of recurring schedules");
+		// C1 controls too, as the Java template refuses them (Character.isISOControl)
+		expected.put("c1_id", "Message id 'a\\u0085b' must not contain control characters");
 		expected.put("priority", "Priority must be from 0 to 9, but was 10");
 		expected.put("expire", "Expire-after must be from 1 ms to 3650 days");
 		expected.put("attempts", "Max attempts must be from 1 to 2147483647, but was 0");
