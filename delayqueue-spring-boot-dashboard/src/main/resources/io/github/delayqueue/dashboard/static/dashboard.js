@@ -35,6 +35,29 @@
     box.className = error ? 'error' : '';
   }
 
+  // A region whose content overflows it (a payload preview, headers, a stack trace) is
+  // reached with the keyboard (tabindex 0, so it scrolls with the arrow keys) and named
+  // for screen readers (role region, its data-label); one that fits is left a plain
+  // element, so that the page has no needless tab stops. Checked after each render, when
+  // a disclosure opens and when the window is resized.
+  function markScrollables(root) {
+    root.querySelectorAll('pre, [data-label]').forEach(function (node) {
+      var style = window.getComputedStyle(node);
+      var scrolls = (/auto|scroll/.test(style.overflowY) && node.scrollHeight > node.clientHeight + 1)
+        || (/auto|scroll/.test(style.overflowX) && node.scrollWidth > node.clientWidth + 1);
+      if (scrolls) {
+        node.setAttribute('tabindex', '0');
+        node.setAttribute('role', 'region');
+        node.setAttribute('aria-label', visible(node.getAttribute('data-label') || 'Scrolling text'));
+      }
+      else if (node.getAttribute('role') === 'region') {
+        node.removeAttribute('tabindex');
+        node.removeAttribute('role');
+        node.removeAttribute('aria-label');
+      }
+    });
+  }
+
   // ---- numbers, times and durations as people read them
   var numbers = new Intl.NumberFormat();
   var zone = (window.localStorage && window.localStorage.getItem('delayqueue.zone')) || 'local';
@@ -304,6 +327,7 @@
           var box = document.getElementById('found');
           box.textContent = '';
           box.appendChild(scheduledTable(queue, [message], false));
+          markScrollables(box);
         }, function (e) { notice(e.message, true); });
       } })]));
       target.appendChild(el('div', { id: 'found' }));
@@ -421,8 +445,8 @@
         var cells = [el('td', { 'class': 'message-id' }, [el('a', { href: '#q/' + q(queue) + '/m/' + encodeURIComponent(m.id), text: m.id })]),
           el('td', { 'class': 'due' }, [when(m.dueTime)]), num(m.partition),
           el('td', { text: m.key || '' }), el('td', { 'class': 'num', text: m.priority ? String(m.priority) : '' }),
-          el('td', {}, [el('pre', { text: headersText(m.headers) })]),
-          el('td', {}, [el('pre', { 'class': 'payload', text: m.payload })]),
+          el('td', {}, [el('pre', { 'data-label': 'Headers of ' + m.id, text: headersText(m.headers) })]),
+          el('td', {}, [el('pre', { 'class': 'payload', 'data-label': 'Payload of ' + m.id, text: m.payload })]),
           el('td', { 'class': 'actions' }, [
             button('Due now', function () { write('Make ' + m.id + ' due now?', path + '/due-now', { id: m.id }, function () { return 'Made ' + m.id + ' due now'; }); }),
             button('Reschedule', function () {
@@ -531,11 +555,12 @@
         el('tbody', {}, page.map(function (d) {
           // the reason in the row; the class and stack trace behind the disclosure
           var details = el('div', {}, [el('div', { 'class': 'reason', text: d.errorMessage || '' }),
-            el('details', {}, [el('summary', { text: d.errorClass }), el('pre', { text: d.stackTrace || '' })])]);
+            el('details', {}, [el('summary', { text: d.errorClass }), el('pre', { 'class': 'stack', 'data-label': 'Stack trace of dead letter ' + d.messageId, text: d.stackTrace || '' })])]);
           return el('tr', { 'data-entry': d.entryId, 'data-id': d.messageId }, [el('td', {}, [selectBox(d.entryId, 'Select dead letter ' + d.messageId)]),
             el('td', { 'class': 'message-id', text: d.messageId }), el('td', { text: d.group }),
             num(d.attempts), el('td', {}, [details]), el('td', {}, [when(d.deadTime)]),
-            el('td', {}, [el('pre', { text: headersText(d.headers) })]), el('td', {}, [el('pre', { 'class': 'payload', text: d.payload })]),
+            el('td', {}, [el('pre', { 'data-label': 'Headers of dead letter ' + d.messageId, text: headersText(d.headers) })]),
+            el('td', {}, [el('pre', { 'class': 'payload', 'data-label': 'Payload of dead letter ' + d.messageId, text: d.payload })]),
             el('td', { 'class': 'actions' }, [button('Replay', function () { write('Replay ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/replay', null, function () { return 'Replayed ' + d.messageId; }); }),
               button('Delete', function () { write('Delete dead letter ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/delete', null, function () { return 'Deleted dead letter ' + d.messageId; }); }, true)])]);
         }))]));
@@ -555,7 +580,8 @@
           el('td', {}, [s.paused ? el('span', { text: 'paused' }) : (s.nextTick ? when(s.nextTick) : el('span', { text: 'being planned' }))]),
           el('td', {}, [when(s.lastTick)]),
           num(s.fired), num(s.skipped), el('td', { text: s.missedTicks }),
-          el('td', {}, [el('pre', { text: headersText(s.headers) })]), el('td', {}, [el('pre', { text: s.payload })]),
+          el('td', {}, [el('pre', { 'data-label': 'Headers of schedule ' + s.name, text: headersText(s.headers) })]),
+          el('td', {}, [el('pre', { 'class': 'payload', 'data-label': 'Payload of schedule ' + s.name, text: s.payload })]),
           el('td', { 'class': 'actions' }, [
             s.paused ? button('Resume', function () { write('Resume schedule ' + s.name + '? Its next tick is the first after now.', path + '/resume', null, function () { return 'Resumed schedule ' + s.name; }); })
               : button('Pause', function () { write('Pause schedule ' + s.name + '? No tick fires until it is resumed.', path + '/pause', null, function () { return 'Paused schedule ' + s.name; }); }),
@@ -709,10 +735,10 @@
       target.appendChild(el('h3', { text: 'Headers' }));
       var names = Object.keys(m.headers || {});
       target.appendChild(names.length ? table(['Name', 'Value'], names.map(function (name) {
-        return el('tr', {}, [el('td', { text: name }), el('td', {}, [el('pre', { text: m.headers[name] })])]);
+        return el('tr', {}, [el('td', { text: name }), el('td', {}, [el('pre', { 'data-label': 'Header ' + name, text: m.headers[name] })])]);
       })) : el('p', { text: 'No headers.' }));
       target.appendChild(el('h3', { text: m.payloadHex ? 'Payload (binary, in hex)' : 'Payload' }));
-      target.appendChild(el('pre', { id: 'detail-payload', 'class': 'payload detail', text: m.payloadHex || pretty(m.payload) }));
+      target.appendChild(el('pre', { id: 'detail-payload', 'class': 'payload detail', 'data-label': 'Payload of ' + m.id, text: m.payloadHex || pretty(m.payload) }));
     }, function (error) {
       if (error.message.indexOf('404') === 0 && error.message.indexOf('No scheduled message') >= 0) {
         return whereabouts(queue, id, target, error);
@@ -782,12 +808,16 @@
         main.textContent = '';
         while (target.firstChild) { main.appendChild(target.firstChild); }
       }
+      markScrollables(main);
     }, function (error) {
       // a failed route leaves nothing of the previous page under its error
       if (mine === generation) { main.textContent = ''; notice(error.message, true); }
     }).then(function () { if (mine === generation) { routing = false; } });
   }
 
+  // a stack trace opened, or a window resized, may make a region scroll (or stop)
+  main.addEventListener('toggle', function () { markScrollables(main); }, true);
+  window.addEventListener('resize', function () { markScrollables(main); });
   window.addEventListener('hashchange', function () { tab = 'scheduled'; cursors = []; jumped = null; selected = {}; notice(''); route(); });
   api('session').then(function (s) {
     session = s;

@@ -737,28 +737,100 @@ class DashboardBrowserTests {
 				.delay(Duration.ofMinutes(30))
 				.expireAfter(Duration.ofHours(1))
 				.build());
-		signInAsTheOperator();
-		List<String> pages = List.of("#", "#q/" + queue, "#q/" + queue + "/m/order-7");
-		List<String> names = List.of("overview", "queue", "message");
-		Path shots = Path.of("target", "screenshots");
-		Files.createDirectories(shots);
-		for (int i = 0; i < pages.size(); i++) {
-			browser.get("about:blank");
-			browser.get(url("/delayqueue/" + pages.get(i)));
-			visible(By.cssSelector("main h2"));
-			assertNoSeriousViolations(pages.get(i));
-			Files.write(shots.resolve(names.get(i) + ".png"),
-					((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+		// what makes a region scroll: a 10 KiB payload (its 2 KiB preview), many headers,
+		// a stack trace, in the schedule, the dead letters, a recurring schedule and the
+		// message view
+		String big = "{\"lines\":\"" + "0123456789abcdef ".repeat(600) + "\"}";
+		DelayMessage.Builder<String> long7 = DelayMessage.builder(big)
+			.queue(queue)
+			.id("long-7")
+			.delay(Duration.ofMinutes(40));
+		for (int i = 0; i < 30; i++) {
+			long7.header("header-" + i, "value " + i + " " + "v".repeat(60));
 		}
-		browser.get("about:blank");
-		browser.get(url("/delayqueue/#q/" + queue));
-		for (String tab : List.of("in-flight", "dead-letters", "schedules", "history")) {
-			click(By.id("tab-" + tab));
-			visible(By.cssSelector("#tab-" + tab + "[aria-pressed='true']"));
-			visible(By.cssSelector("#tab-body > *"));
-			assertNoSeriousViolations(queue + " " + tab);
+		this.engine.template().send(long7.build());
+		this.engine.admin()
+			.schedules()
+			.register(DelaySchedule.builder("long-report", queue).every(Duration.ofHours(1)).payload(big).build());
+		java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+		java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+		DelayQueueListenerContainer listener = this.engine
+			.listenerContainer(queue, "billing", String.class, (payload, context) -> {
+				if ("hold".equals(payload)) {
+					held.countDown();
+					release.await();
+					return;
+				}
+				throw new IllegalStateException("card declined: " + payload.substring(0, 20));
+			})
+			.maxAttempts(1)
+			.build();
+		listener.start();
+		try {
+			this.engine.template()
+				.send(DelayMessage.builder(big).queue(queue).id("dead-7").delay(Duration.ZERO).build());
+			await().atMost(Duration.ofSeconds(20)).until(() -> this.engine.admin().stats(queue).dead() == 1);
+			this.engine.template().send(queue, "hold", Duration.ZERO);
+			assertThat(held.await(20, java.util.concurrent.TimeUnit.SECONDS)).as("a message in flight").isTrue();
+			signInAsTheOperator();
+			Path shots = Path.of("target", "screenshots");
+			Files.createDirectories(shots);
+			for (String scheme : List.of("light", "dark")) {
+				colorScheme(scheme);
+				List<String> pages = List.of("#", "#q/" + queue, "#q/" + queue + "/m/order-7",
+						"#q/" + queue + "/m/long-7");
+				List<String> names = List.of("overview", "queue", "message", "long-message");
+				for (int i = 0; i < pages.size(); i++) {
+					browser.get("about:blank");
+					browser.get(url("/delayqueue/" + pages.get(i)));
+					visible(By.cssSelector("main h2"));
+					assertNoSeriousViolations(scheme + " " + pages.get(i));
+					if ("light".equals(scheme)) {
+						Files.write(shots.resolve(names.get(i) + ".png"),
+								((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+					}
+				}
+				browser.get("about:blank");
+				browser.get(url("/delayqueue/#q/" + queue));
+				visible(By.cssSelector("tr[data-id='long-7'] pre.payload"));
+				assertThat(scrollables()).as("the schedule's long payload and headers scroll")
+					.contains("tr[data-id='long-7'] pre", "tr[data-id='long-7'] pre.payload");
+				for (String tab : List.of("in-flight", "dead-letters", "schedules", "history")) {
+					click(By.id("tab-" + tab));
+					visible(By.cssSelector("#tab-" + tab + "[aria-pressed='true']"));
+					visible(By.cssSelector("#tab-body > *"));
+					if ("dead-letters".equals(tab)) {
+						// the stack trace, opened
+						click(By.cssSelector("tr[data-id='dead-7'] details summary"));
+						visible(By.cssSelector("tr[data-id='dead-7'] details pre"));
+						assertThat(scrollables()).as("the dead letter's payload and stack trace scroll")
+							.contains("tr[data-id='dead-7'] pre.payload", "tr[data-id='dead-7'] details pre.stack");
+					}
+					if ("schedules".equals(tab)) {
+						visible(By.xpath("//tr[td[text()='long-report']]"));
+						assertThat(scrollables()).as("the schedule's payload scrolls").isNotEmpty();
+					}
+					assertNoSeriousViolations(scheme + " " + queue + " " + tab);
+				}
+				assertThat(browser.findElement(By.id("tab-body")).getText()).isNotBlank();
+				// each scrolling region is reached with the keyboard and says what it
+				// holds
+				browser.get("about:blank");
+				browser.get(url("/delayqueue/#q/" + queue + "/m/long-7"));
+				visible(By.id("detail-payload"));
+				Object unnamed = ((org.openqa.selenium.JavascriptExecutor) browser)
+					.executeScript("return Array.from(document.querySelectorAll('main *')).filter(function (e) {"
+							+ " return e.scrollHeight > e.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(e).overflowY)"
+							+ " && (e.tabIndex < 0 || !e.getAttribute('aria-label')); }).length");
+				assertThat(unnamed).as("scrolling regions without a tab stop or a name").isEqualTo(0L);
+			}
 		}
-		assertThat(browser.findElement(By.id("tab-body")).getText()).isNotBlank();
+		finally {
+			release.countDown();
+			listener.stop();
+			colorScheme("light");
+			this.engine.admin().schedules().delete(queue, "long-report");
+		}
 		browser.get("about:blank");
 		browser.get(url("/delayqueue/#q/" + queue + "/m/order-7"));
 		assertThat(visible(By.id("detail-expires")).getText()).startsWith("in ");
@@ -774,6 +846,23 @@ class DashboardBrowserTests {
 		browser.get("about:blank");
 		browser.get(url("/delayqueue/#q/" + queue + "/m/binary-1"));
 		assertThat(visible(By.id("detail-payload")).getText()).startsWith("0000  ff 00 68 69 80").endsWith("|..hi.|");
+	}
+
+	/** The page in the system's light or dark colours ({@code prefers-color-scheme}). */
+	private static void colorScheme(String scheme) {
+		((org.openqa.selenium.chromium.HasCdp) browser).executeCdpCommand("Emulation.setEmulatedMedia", java.util.Map
+			.of("features", List.of(java.util.Map.of("name", "prefers-color-scheme", "value", scheme))));
+	}
+
+	/** A selector of each element of the page that scrolls (its content overflows it). */
+	@SuppressWarnings("unchecked")
+	private static List<String> scrollables() {
+		return (List<String>) ((org.openqa.selenium.JavascriptExecutor) browser)
+			.executeScript("return Array.from(document.querySelectorAll('main *')).filter(function (e) {"
+					+ " return e.scrollHeight > e.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(e).overflowY); })"
+					+ ".map(function (e) { var row = e.closest('tr[data-id]');"
+					+ " return (row ? \"tr[data-id='\" + row.getAttribute('data-id') + \"'] \" : '')"
+					+ " + (e.closest('details') ? 'details ' : '') + e.tagName.toLowerCase() + (e.className ? '.' + e.className : ''); })");
 	}
 
 	private static void assertNoSeriousViolations(String page) {
