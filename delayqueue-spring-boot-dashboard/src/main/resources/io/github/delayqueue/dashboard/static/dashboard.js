@@ -171,7 +171,7 @@
     queues.forEach(function (s) {
       var lag = s.stats.groups.reduce(function (sum, g) { return sum + Math.max(0, g.lag); }, 0);
       var trend = lagTrend(s.queue, lag);
-      function add(level, text) { items.push({ level: level, queue: s.queue, text: text }); }
+      function add(level, text, after) { items.push({ level: level, queue: s.queue, text: text, after: after }); }
       // a group whose listeners are all down, or ready messages no group reads yet
       s.stats.groups.forEach(function (g) {
         if (g.consumers === 0) { add('warn', 'group ' + g.group + ' has no consumer' + (g.lag > 0 ? ' (' + count(g.lag) + ' ready)' : '')); }
@@ -182,8 +182,11 @@
       if (trend.length >= 3 && trend.every(function (v, i) { return i === 0 || v > trend[i - 1]; })) {
         add('warn', 'lag growing: ' + trend.map(count).join(' \u2192 '));
       }
+      // counted in the dead-letter streams when the overview is read, so a dead letter
+      // shows at once (not after the history's next flush)
       if (s.deadLastFiveMinutes > 0) {
-        add('warn', count(s.deadLastFiveMinutes) + ' dead letter' + (s.deadLastFiveMinutes === 1 ? '' : 's') + ' in the last 5 min');
+        add('warn', count(s.deadLastFiveMinutes) + (s.deadLastFiveMinutesAtLeast ? ' or more' : '') + ' dead letter'
+          + (s.deadLastFiveMinutes === 1 && !s.deadLastFiveMinutesAtLeast ? '' : 's') + ' in the last 5 min, the newest ', [when(s.newestDead)]);
       }
       if (s.paused) { add('paused', 'paused on every instance'); }
       s.pausedGroups.forEach(function (g) { add('paused', 'group ' + g + ' paused'); });
@@ -233,7 +236,7 @@
       }
       else {
         box.appendChild(el('ul', {}, items.map(function (item) {
-          return el('li', { 'class': item.level }, [el('a', { href: '#q/' + q(item.queue), text: item.queue }), ': ' + item.text]);
+          return el('li', { 'class': item.level }, [el('a', { href: '#q/' + q(item.queue), text: item.queue }), ': ' + item.text].concat(item.after || []));
         })));
       }
       target.appendChild(box);

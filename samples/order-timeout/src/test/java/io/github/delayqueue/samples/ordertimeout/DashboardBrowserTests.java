@@ -554,6 +554,47 @@ class DashboardBrowserTests {
 		}
 	}
 
+	/**
+	 * A dead letter shows on the overview as soon as it is there: counted in the
+	 * dead-letter stream, not in the history (which an engine adds to about every 10 s).
+	 * The listener here runs on an engine that records no history, so the history never
+	 * has it.
+	 */
+	@Test
+	void aDeadLetterShowsOnTheOverviewAtOnceNotAfterTheHistoryFlush(
+			@Autowired org.springframework.data.redis.connection.RedisConnectionFactory connections) {
+		String queue = "dashboard-dead-at-once";
+		try (DelayQueueEngine quiet = DelayQueueEngine.builder(connections)
+			.keyPrefix(this.engine.keyPrefix())
+			.history(false)
+			.build()) {
+			DelayQueueListenerContainer listener = quiet
+				.listenerContainer(queue, "billing", String.class, (payload, context) -> {
+					throw new IllegalStateException("card declined");
+				})
+				.maxAttempts(1)
+				.build();
+			listener.start();
+			try {
+				quiet.template().send(queue, "x", Duration.ZERO);
+				await().atMost(Duration.ofSeconds(20)).until(() -> this.engine.admin().stats(queue).dead() == 1);
+				assertThat(this.engine.admin()
+					.history(queue, io.github.delayqueue.core.QueueHistory.Span.HOUR)
+					.total()
+					.dead()).as("the history has no dead letter").isZero();
+				browser.get("about:blank");
+				browser.get(url("/delayqueue/#"));
+				String attention = visible(By.id("attention")).getText();
+				assertThat(attention).contains(queue + ": 1 dead letter in the last 5 min, the newest ");
+				assertThat(browser.findElement(By.id("totals")).getText()).contains("Dead letters");
+			}
+			finally {
+				listener.stop();
+				this.engine.admin().purgeDeadLetters(queue);
+			}
+		}
+	}
+
 	@Test
 	void pagesShowTheirPositionGoBackAndForthChangeSizeAndJumpToADueTime() {
 		String queue = "dashboard-paging";
