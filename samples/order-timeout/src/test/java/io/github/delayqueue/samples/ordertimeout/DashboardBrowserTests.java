@@ -595,6 +595,80 @@ class DashboardBrowserTests {
 		}
 	}
 
+	/**
+	 * Where a replayed dead letter lands (docs/dead-letters.md): its own group's retry
+	 * schedule, due at once, counted under "Retrying" until its group reads it, as
+	 * attempt 1; another group that handled the message does not see it again.
+	 */
+	@Test
+	void aReplayedDeadLetterWaitsUnderRetryingForItsGroupAloneAndComesAsAttemptOne() throws Exception {
+		String queue = "dashboard-replay";
+		List<String> audited = new CopyOnWriteArrayList<>();
+		List<Integer> billed = new CopyOnWriteArrayList<>();
+		AtomicBoolean failing = new AtomicBoolean(true);
+		DelayQueueListenerContainer audit = this.engine
+			.listenerContainer(queue, "audit", String.class, (payload, context) -> audited.add(payload))
+			.build();
+		java.util.function.Supplier<DelayQueueListenerContainer> billing = () -> this.engine
+			.listenerContainer(queue, "billing", String.class, (payload, context) -> {
+				if (failing.get()) {
+					throw new IllegalStateException("card declined");
+				}
+				billed.add(context.attempt());
+			})
+			.maxAttempts(1)
+			.build();
+		DelayQueueListenerContainer first = billing.get();
+		audit.start();
+		first.start();
+		DelayQueueListenerContainer second = null;
+		try {
+			this.engine.template().send(DelayMessage.builder("r").queue(queue).id("replay-1").build());
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> this.engine.admin().stats(queue).dead() == 1 && audited.size() == 1);
+			first.stop();
+			failing.set(false);
+			signInAsTheOperator();
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/#q/" + queue));
+			click(By.id("tab-dead-letters"));
+			visible(By.cssSelector("tr[data-id='replay-1']"));
+			click(By.xpath("//tr[@data-id='replay-1']//button[text()='Replay']"));
+			confirm();
+			new WebDriverWait(browser, Duration.ofSeconds(10))
+				.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Replayed replay-1"));
+			// not in the schedule, not ready for every group: in billing's retry schedule
+			io.github.delayqueue.core.QueueStats stats = this.engine.admin().stats(queue);
+			assertThat(stats.dead()).isZero();
+			assertThat(stats.scheduled()).isZero();
+			assertThat(stats.groups()).filteredOn((g) -> g.group().equals("billing")).singleElement().satisfies((g) -> {
+				assertThat(g.retryScheduled()).as("retrying").isEqualTo(1);
+				assertThat(g.lag()).as("ready").isZero();
+			});
+			assertThat(stats.groups()).filteredOn((g) -> g.group().equals("audit"))
+				.singleElement()
+				.satisfies((g) -> assertThat(g.retryScheduled() + g.lag() + g.pending()).isZero());
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/#"));
+			List<WebElement> cells = visible(By.cssSelector("tr[data-queue='" + queue + "'][data-group='billing']"))
+				.findElements(By.tagName("td"));
+			assertThat(cells.get(5).getText()).as("Retrying").isEqualTo("1");
+			second = billing.get();
+			second.start();
+			await().atMost(Duration.ofSeconds(20)).until(() -> billed.size() == 1);
+			assertThat(billed).containsExactly(1);
+			Thread.sleep(500);
+			assertThat(audited).as("the other group does not see it again").hasSize(1);
+		}
+		finally {
+			audit.stop();
+			first.stop();
+			if (second != null) {
+				second.stop();
+			}
+		}
+	}
+
 	@Test
 	void pagesShowTheirPositionGoBackAndForthChangeSizeAndJumpToADueTime() {
 		String queue = "dashboard-paging";
