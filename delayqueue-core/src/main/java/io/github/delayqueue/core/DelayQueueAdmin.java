@@ -266,11 +266,20 @@ public class DelayQueueAdmin implements QueueControlOperations, DeadLetterOperat
 
 	/**
 	 * Returns where a time falls in a queue's schedule: how many messages are due before
-	 * it, of how many. Exact for the schedule and a small far tier; for a far tier of
-	 * more than 64 index buckets (about 2,000 messages) estimated from 64 of them, spread
-	 * over the index. Bounded work: per partition a {@code ZCOUNT}, a {@code ZCARD} and
-	 * one script that reads at most 64 small ZSETs. Pass {@code <epoch ms>:} as the
-	 * {@code after} of {@link #scheduled} to read the page that starts there.
+	 * it, of how many. Exact for the schedule and a far tier of at most 64 index buckets
+	 * (about 2,000 messages), counted in its index. A larger far tier is counted in its
+	 * nodes: every node that ends by the time counts its length ({@code XLEN}), a node
+	 * that starts before it and ends after it is read (at most 20,000 entries in all; the
+	 * length of any further one is left to the margin). This is exact unless the far tier
+	 * holds entries of cancelled or replaced messages not yet removed (removal is lazy):
+	 * then the count lies within {@link ScheduledPosition#margin()} of {@code before}, an
+	 * estimate from 64 index buckets kept within those bounds, and the margin is at most
+	 * the number of such entries. Work: per partition a {@code ZCOUNT}, a {@code ZCARD},
+	 * one script that reads at most 64 small ZSETs, and for a large far tier one
+	 * {@code XLEN} per node (a node holds up to 2,000 messages) and the reads of the
+	 * nodes around the time. Counted while nothing is written meanwhile. Pass
+	 * {@code <epoch ms>:} as the {@code after} of {@link #scheduled} to read the page
+	 * that starts there.
 	 * @param queue the queue
 	 * @param at the time
 	 * @return the position

@@ -365,8 +365,11 @@
   // Previous, Next, the position ("1–50 of 1,000,000") and the page size
   function pager(body, page, total, next) {
     var offset = (jumped ? jumped.before : 0) + cursors.length * pageSize;
+    // where the far tier still holds entries of cancelled messages, the count before the
+    // time is within a margin: '≈', and the margin
     var approximate = jumped && !jumped.exact ? '\u2248 ' : '';
-    var position = page.length ? approximate + count(offset + 1) + '\u2013' + count(offset + page.length) + ' of ' + count(total)
+    var margin = jumped && !jumped.exact ? ' (\u00b1 ' + count(jumped.margin) + ')' : '';
+    var position = page.length ? approximate + count(offset + 1) + '\u2013' + count(offset + page.length) + ' of ' + count(total) + margin
       : 'none here (' + count(total) + ' in all)';
     var previous = el('button', { type: 'button', id: 'page-previous', text: '\u2190 Previous', onclick: function () { cursors.pop(); selected = {}; route(); } });
     previous.disabled = cursors.length === 0;
@@ -471,9 +474,9 @@
         var at = zone === 'UTC' ? Date.parse(input.value + 'Z') : new Date(input.value).getTime();
         if (isNaN(at)) { notice('"' + input.value + '" is not a time', true); return; }
         api('queues/' + q(queue) + '/scheduled/position?at=' + at).then(function (p) {
-          jumped = { cursor: p.cursor, before: p.before, exact: p.exact };
+          jumped = { cursor: p.cursor, before: p.before, exact: p.exact, margin: p.margin };
           cursors = []; selected = {};
-          notice('Showing the messages due from ' + absolute(new Date(at).toISOString()) + ' on: ' + (p.exact ? '' : 'about ') + count(p.before) + ' are due before');
+          notice('Showing the messages due from ' + absolute(new Date(at).toISOString()) + ' on: ' + (p.exact ? '' : 'about ') + count(p.before) + (p.exact ? '' : ' (\u00b1 ' + count(p.margin) + ')') + ' are due before');
           route();
         }, function (e) { notice(e.message, true); });
       } })]);

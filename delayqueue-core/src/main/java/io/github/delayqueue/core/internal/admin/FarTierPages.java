@@ -103,6 +103,89 @@ final class FarTierPages {
 		}
 	}
 
+	/** How many entries a position reads at most, of the nodes around its time. */
+	static final int POSITION_READ = 20_000;
+
+	/**
+	 * How many of a partition's far-tier messages are due before a time, at least and at
+	 * most: every node that ends by the time counts its length, a node that starts before
+	 * it and ends after it is read (at most {@link #POSITION_READ} entries, then the rest
+	 * of such nodes count as unknown), and the entries of cancelled or replaced messages
+	 * the nodes still hold (their lengths less the messages the far tier holds) are the
+	 * most the count can be too high. Equal bounds: exact.
+	 * @param held how many messages the far tier holds ({@code far-state n})
+	 * @return the least and the most
+	 */
+	static long[] before(RedisConnection connection, QueueKeys keys, long at, long held) {
+		List<String> scriptKeys = List.of(keys.far(), keys.farState());
+		long lengths = 0;
+		long counted = 0;
+		long unknown = 0;
+		long budget = POSITION_READ;
+		int offset = 0;
+		while (true) {
+			List<Object> nodes = ScriptRunner.run(connection, Scripts.FAR_READ, scriptKeys, "slots", 0, offset,
+					NODES_PER_CALL);
+			for (int i = 0; i + 4 < nodes.size(); i += 5) {
+				long start = ScriptRunner.asLong(nodes.get(i));
+				String member = ScriptRunner.asString(nodes.get(i + 1));
+				long end = ScriptRunner.asLong(nodes.get(i + 4));
+				for (long page = ScriptRunner.asLong(nodes.get(i + 3)); page >= 0; page--) {
+					byte[] stream = QueueKeys.bytes(keys.far() + ":" + member + ((page > 0) ? ":" + page : ""));
+					Long length = connection.streamCommands().xLen(stream);
+					long len = (length != null) ? length : 0;
+					lengths += len;
+					if (end <= at) {
+						counted += len;
+					}
+					else if (start < at) {
+						if (len <= budget) {
+							budget -= len;
+							counted += dueBefore(connection, stream, at);
+						}
+						else {
+							unknown += len;
+						}
+					}
+				}
+			}
+			if (nodes.size() < 5 * NODES_PER_CALL) {
+				break;
+			}
+			offset += NODES_PER_CALL;
+		}
+		long stale = Math.max(0, lengths - held);
+		return new long[] { Math.max(0, counted - stale), counted + unknown };
+	}
+
+	/** How many entries of a page's stream are due before a time. */
+	private static long dueBefore(RedisConnection connection, byte[] stream, long at) {
+		long count = 0;
+		String after = null;
+		while (true) {
+			// from the last entry read on, which is passed over
+			Range<String> range = (after != null) ? Range.rightUnbounded(Range.Bound.inclusive(after))
+					: Range.unbounded();
+			List<ByteRecord> records = connection.streamCommands().xRange(stream, range, Limit.limit().count(READ));
+			if (records == null || records.isEmpty()) {
+				return count;
+			}
+			for (ByteRecord record : records) {
+				if (record.getId().getValue().equals(after)) {
+					continue;
+				}
+				Entry entry = Entry.of(record.getValue(), 0);
+				if (entry != null && entry.due() < at) {
+					count++;
+				}
+			}
+			if (records.size() < READ) {
+				return count;
+			}
+			after = records.get(records.size() - 1).getId().getValue();
+		}
+	}
+
 	private static void readPage(RedisConnection connection, QueueKeys keys, List<String> scriptKeys, Page page,
 			Window window, BiPredicate<Long, byte[]> after, int count, TreeSet<Entry> kept) {
 		byte[] stream = QueueKeys
