@@ -61,6 +61,8 @@ public class DelayQueueAdmin implements QueueControlOperations, DeadLetterOperat
 
 	private final InFlightMessages inFlight;
 
+	private final io.github.delayqueue.core.internal.admin.MessageTraces messageTraces;
+
 	private final Histories histories;
 
 	private final DelaySchedules schedules;
@@ -74,6 +76,7 @@ public class DelayQueueAdmin implements QueueControlOperations, DeadLetterOperat
 		this.scheduledMessages = new ScheduledMessages(context);
 		this.deadLetters = new DeadLetters(context);
 		this.inFlight = new InFlightMessages(context);
+		this.messageTraces = new io.github.delayqueue.core.internal.admin.MessageTraces(context);
 		this.histories = new Histories(context);
 		this.schedules = schedules;
 		this.controls = new QueueControls(context);
@@ -262,6 +265,25 @@ public class DelayQueueAdmin implements QueueControlOperations, DeadLetterOperat
 	 */
 	public Optional<ScheduledMessage> scheduledMessage(String queue, String id) {
 		return this.scheduledMessages.find(queue, id);
+	}
+
+	/**
+	 * Returns what Redis still shows of a message that is not scheduled, one trace per
+	 * group: ready, in flight, retrying (or a replayed dead letter waiting), handled (its
+	 * stream entry not yet trimmed: about 30 s after every group acknowledged it), or a
+	 * dead letter, with when. Empty when Redis shows nothing: the engine keeps no record
+	 * of a message once it was handled and trimmed, cancelled, or never sent. Bounded
+	 * work, in the partition of the id first: the newest 10,000 dead letters, the newest
+	 * 2,000 entries of the queue's streams and of each group's retry stream, and the
+	 * first 2,000 of each group's retry schedule and of a fair-share queue's waiting
+	 * line; older ones are not seen.
+	 * @param queue the queue
+	 * @param id the message id
+	 * @return the traces, one per group (and one without a group for a fair-share queue's
+	 * waiting line)
+	 */
+	public List<MessageTrace> messageTrace(String queue, String id) {
+		return this.messageTraces.find(queue, id);
 	}
 
 	/**

@@ -208,6 +208,28 @@ class DashboardApi {
 					+ queue + "' (never sent, already due, or cancelled)"));
 	}
 
+	/**
+	 * What Redis still shows of a message that is not scheduled, per group (see
+	 * {@code DelayQueueAdmin.messageTrace}).
+	 */
+	@GetMapping("/queues/{queue}/message/trace")
+	List<Map<String, Object>> trace(@PathVariable String queue, @RequestParam String id, HttpServletRequest request) {
+		requireVisible(queue, request);
+		return this.engine.admin().messageTrace(queue, id).stream().map((trace) -> {
+			Map<String, Object> shown = new LinkedHashMap<>();
+			shown.put("group", trace.group());
+			shown.put("partition", trace.partition());
+			shown.put("state", trace.state().name());
+			shown.put("at", trace.at().toString());
+			shown.put("attempt", trace.attempt());
+			shown.put("errorClass", trace.errorClass());
+			shown.put("errorMessage", trace.errorMessage());
+			shown.put("consumer", trace.consumer());
+			shown.put("entryId", trace.entryId());
+			return shown;
+		}).toList();
+	}
+
 	@GetMapping("/queues/{queue}/in-flight")
 	List<Map<String, Object>> inFlight(@PathVariable String queue, @RequestParam(defaultValue = "IDLE") String order,
 			@RequestParam(defaultValue = "50") int count, HttpServletRequest request) {

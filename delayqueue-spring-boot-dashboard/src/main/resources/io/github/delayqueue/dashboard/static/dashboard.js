@@ -687,24 +687,43 @@
     } catch (e) { return payload; }
   }
 
-  // what Redis knows of a message that is not scheduled: in flight with a consumer, or gone
-  // (delivered and acknowledged, cancelled, dead, or never sent)
-  function whereabouts(queue, id, target, error) {
-    return api('queues/' + q(queue) + '/in-flight?count=1000').then(function (inFlight) {
+  // what Redis still shows of a message that is not scheduled, per group: ready, in
+  // flight, retrying, handled (until its stream entry is trimmed) or dead, with when; or
+  // nothing, when it was cancelled, never sent, or handled and trimmed (no record is kept)
+  function traceItem(queue, t) {
+    var group = t.group ? 'group ' + t.group : '';
+    var failure = t.errorClass ? ' (' + t.errorClass.replace(/^.*\./, '') + (t.errorMessage ? ': ' + t.errorMessage : '') + ')' : '';
+    switch (t.state) {
+      case 'IN_FLIGHT':
+        return ['In flight in ' + group + ': held by ' + instance(t.consumer) + ', delivery ' + t.attempt + '; due since ', when(t.at)];
+      case 'READY':
+        return t.group ? ['Ready for ' + group + ', not read yet: due since ', when(t.at)]
+          : ['Due since ', when(t.at), ', waiting for its key\u2019s turn (fair share)'];
+      case 'RETRYING':
+        return ['Retrying in ' + group + ': attempt ' + t.attempt + ' due ', when(t.at), failure || ' (a replayed dead letter, or a retry)'];
+      case 'HANDLED':
+        return ['Handled by ' + group + ': delivered and acknowledged; it became due ', when(t.at)];
+      case 'DEAD':
+        return ['Dead-lettered in ' + group + ' ', when(t.at), ', after ' + t.attempt + ' attempt' + (t.attempt === 1 ? '' : 's') + failure + ' ',
+          el('a', { href: '#q/' + q(queue), 'class': 'dead-link', text: 'see Dead letters', onclick: function () { nextTab = 'dead-letters'; } })];
+      default:
+        return [t.state + ' in ' + group];
+    }
+  }
+
+  function whereabouts(queue, id, target) {
+    return api('queues/' + q(queue) + '/message/trace?id=' + encodeURIComponent(id)).then(function (traces) {
       target.textContent = '';
       target.appendChild(el('h2', {}, ['Message ', el('span', { id: 'detail-id', text: id })]));
       target.appendChild(el('p', {}, [el('a', { href: '#q/' + q(queue), text: '\u2190 queue ' + queue })]));
-      var held = inFlight.filter(function (m) { return m.messageId === id; });
-      var state = el('p', { id: 'detail-state' });
-      if (held.length) {
-        state.textContent = visible('In flight: held by ' + held.map(function (m) {
-          return instance(m.consumer) + ' (group ' + m.group + ', delivery ' + m.deliveries + ', running for at most ' + duration(m.readyMs) + ')';
-        }).join('; '));
+      if (!traces.length) {
+        target.appendChild(el('p', { id: 'detail-state', text: 'Not scheduled, and Redis shows nothing else of it: not ready, in flight or retrying, '
+          + 'not among the newest dead letters nor the streams\u2019 recent entries. It was cancelled, never sent, or handled '
+          + 'more than about 30 s ago: the engine keeps no record of those.' }));
+        return;
       }
-      else {
-        state.textContent = visible('Not scheduled and not in flight: it was handled, cancelled or never sent, or it failed for good and is among the dead letters. (' + error.message + ')');
-      }
-      target.appendChild(state);
+      target.appendChild(el('div', { id: 'detail-state' }, [el('p', { text: 'Not scheduled. Where it is now:' }),
+        el('ul', {}, traces.map(function (t) { return el('li', { 'class': 'trace', 'data-state': t.state, 'data-group': t.group || '' }, traceItem(queue, t)); }))]));
     });
   }
 
@@ -747,7 +766,7 @@
       target.appendChild(el('pre', { id: 'detail-payload', 'class': 'payload detail', 'data-label': 'Payload of ' + m.id, text: m.payloadHex || pretty(m.payload) }));
     }, function (error) {
       if (error.message.indexOf('404') === 0 && error.message.indexOf('No scheduled message') >= 0) {
-        return whereabouts(queue, id, target, error);
+        return whereabouts(queue, id, target);
       }
       throw error;
     });
@@ -824,7 +843,9 @@
   // a stack trace opened, or a window resized, may make a region scroll (or stop)
   main.addEventListener('toggle', function () { markScrollables(main); }, true);
   window.addEventListener('resize', function () { markScrollables(main); });
-  window.addEventListener('hashchange', function () { tab = 'scheduled'; cursors = []; jumped = null; selected = {}; notice(''); route(); });
+  // a link may open a queue's page on another tab than the schedule
+  var nextTab = null;
+  window.addEventListener('hashchange', function () { tab = nextTab || 'scheduled'; nextTab = null; cursors = []; jumped = null; selected = {}; notice(''); route(); });
   api('session').then(function (s) {
     session = s;
     document.getElementById('mode').textContent = s.canWrite ? 'writes enabled' : (s.readOnly ? 'read-only' : 'read-only for you');

@@ -669,6 +669,98 @@ class DashboardBrowserTests {
 		}
 	}
 
+	/**
+	 * A message that is no longer scheduled: the page says, per group, where it went and
+	 * when (dead-lettered, retrying, handled, in flight), and that Redis shows nothing of
+	 * a cancelled one.
+	 */
+	@Test
+	void aMessageNoLongerScheduledSaysPerGroupWhereItWentAndWhen() throws Exception {
+		String queue = "dashboard-trace";
+		java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+		List<String> audited = new CopyOnWriteArrayList<>();
+		DelayQueueListenerContainer audit = this.engine
+			.listenerContainer(queue, "audit", String.class, (payload, context) -> {
+				if ("hold".equals(payload)) {
+					release.await();
+				}
+				audited.add(payload);
+			})
+			.concurrency(4)
+			.trimInterval(Duration.ofHours(1))
+			.build();
+		DelayQueueListenerContainer billing = this.engine
+			.listenerContainer(queue, "billing", String.class, (payload, context) -> {
+				if ("dead".equals(payload)) {
+					throw new IllegalArgumentException("card declined");
+				}
+				if ("retry".equals(payload)) {
+					throw new IllegalStateException("partner timed out");
+				}
+			})
+			.maxAttempts(3)
+			.initialBackoff(Duration.ofHours(1))
+			.maxBackoff(Duration.ofHours(1))
+			.jitter(0)
+			.nonRetryable(List.of(IllegalArgumentException.class))
+			.trimInterval(Duration.ofHours(1))
+			.build();
+		audit.start();
+		billing.start();
+		try {
+			for (String payload : List.of("dead", "retry", "hold")) {
+				this.engine.template().send(DelayMessage.builder(payload).queue(queue).id("t-" + payload).build());
+			}
+			this.engine.template()
+				.send(DelayMessage.builder("x").queue(queue).id("t-cancel").delay(Duration.ofHours(1)).build());
+			assertThat(this.engine.template().cancel(queue, "t-cancel")).isTrue();
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> this.engine.admin().stats(queue).dead() == 1 && audited.size() == 2
+						&& this.engine.admin()
+							.stats(queue)
+							.groups()
+							.stream()
+							.anyMatch((g) -> g.group().equals("billing") && g.retryScheduled() == 1));
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/#q/" + queue + "/m/t-dead"));
+			assertThat(visible(By.cssSelector("li.trace[data-group='billing']")).getText())
+				.startsWith("Dead-lettered in group billing ")
+				.contains(", after 1 attempt (IllegalArgumentException: card declined)");
+			assertThat(browser.findElement(By.cssSelector("li.trace[data-group='audit']")).getText())
+				.startsWith("Handled by group audit: delivered and acknowledged; it became due ");
+			click(By.cssSelector("a.dead-link"));
+			visible(By.cssSelector("#tab-dead-letters[aria-pressed='true']"));
+			visible(By.cssSelector("tr[data-id='t-dead']"));
+
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/#q/" + queue + "/m/t-retry"));
+			assertThat(visible(By.cssSelector("li.trace[data-group='billing']")).getText())
+				.matches("Retrying in group billing: attempt 2 due in (59(\\.\\d)? min|60 min|1 h) "
+						+ "\\(IllegalStateException: partner timed out\\)");
+			assertThat(browser.findElement(By.cssSelector("li.trace[data-group='audit']")).getAttribute("data-state"))
+				.isEqualTo("HANDLED");
+
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/#q/" + queue + "/m/t-hold"));
+			assertThat(visible(By.cssSelector("li.trace[data-group='audit']")).getText())
+				.startsWith("In flight in group audit: held by ")
+				.contains(", delivery 1; due since ");
+			assertThat(browser.findElement(By.cssSelector("li.trace[data-group='billing']")).getAttribute("data-state"))
+				.isEqualTo("HANDLED");
+
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/#q/" + queue + "/m/t-cancel"));
+			assertThat(visible(By.id("detail-state")).getText())
+				.startsWith("Not scheduled, and Redis shows nothing else of it")
+				.contains("cancelled, never sent, or handled more than about 30 s ago");
+		}
+		finally {
+			release.countDown();
+			audit.stop();
+			billing.stop();
+		}
+	}
+
 	@Test
 	void pagesShowTheirPositionGoBackAndForthChangeSizeAndJumpToADueTime() {
 		String queue = "dashboard-paging";
@@ -893,8 +985,8 @@ class DashboardBrowserTests {
 			for (String scheme : List.of("light", "dark")) {
 				colorScheme(scheme);
 				List<String> pages = List.of("#", "#q/" + queue, "#q/" + queue + "/m/order-7",
-						"#q/" + queue + "/m/long-7");
-				List<String> names = List.of("overview", "queue", "message", "long-message");
+						"#q/" + queue + "/m/long-7", "#q/" + queue + "/m/dead-7");
+				List<String> names = List.of("overview", "queue", "message", "long-message", "message-trace");
 				for (int i = 0; i < pages.size(); i++) {
 					browser.get("about:blank");
 					browser.get(url("/delayqueue/" + pages.get(i)));
