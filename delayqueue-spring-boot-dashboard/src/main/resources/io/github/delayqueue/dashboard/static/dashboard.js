@@ -331,7 +331,13 @@
           box.textContent = '';
           box.appendChild(scheduledTable(queue, [message], false));
           markScrollables(box);
-        }, function (e) { notice(e.message, true); });
+        }, function (e) {
+          // not scheduled: its page says where it went
+          if (e.message.indexOf('404') === 0 && e.message.indexOf('No scheduled message') >= 0) {
+            window.location.hash = '#q/' + q(queue) + '/m/' + encodeURIComponent(id);
+          }
+          else { notice(e.message, true); }
+        });
       } })]));
       target.appendChild(el('div', { id: 'found' }));
       var tabs = el('div', { 'class': 'bar tabs' });

@@ -748,6 +748,15 @@ class DashboardBrowserTests {
 			assertThat(browser.findElement(By.cssSelector("li.trace[data-group='billing']")).getAttribute("data-state"))
 				.isEqualTo("HANDLED");
 
+			// "Find message" of one that is not scheduled: its page
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/#q/" + queue));
+			visible(By.id("find-id")).sendKeys("t-dead");
+			click(By.id("find"));
+			assertThat(visible(By.cssSelector("li.trace[data-group='billing']")).getAttribute("data-state"))
+				.isEqualTo("DEAD");
+			assertThat(browser.getCurrentUrl()).endsWith("#q/" + queue + "/m/t-dead");
+
 			browser.get("about:blank");
 			browser.get(url("/delayqueue/#q/" + queue + "/m/t-cancel"));
 			assertThat(visible(By.id("detail-state")).getText())
