@@ -273,7 +273,7 @@ public class DelayQueueAdmin implements QueueControlOperations, DeadLetterOperat
 	 * stream entry not yet trimmed: about 30 s after every group acknowledged it), or a
 	 * dead letter, with when. Empty when Redis shows nothing: the engine keeps no record
 	 * of a message once it was handled and trimmed, cancelled, or never sent. Bounded
-	 * work, in the partition of the id first: the newest 10,000 dead letters, the newest
+	 * work, in the partition of the id first: the newest 2,000 dead letters, the newest
 	 * 2,000 entries of the queue's streams and of each group's retry stream, and the
 	 * first 2,000 of each group's retry schedule and of a fair-share queue's waiting
 	 * line; older ones are not seen.

@@ -55,7 +55,7 @@ import org.springframework.data.redis.connection.zset.Tuple;
 public final class MessageTraces {
 
 	/** How many of a partition's newest dead letters are read, at most. */
-	static final int DEAD_READ = 10_000;
+	static final int DEAD_READ = 2_000;
 
 	/** How many of a stream's newest entries are read, at most. */
 	static final int STREAM_READ = 2_000;
