@@ -61,6 +61,8 @@ public class DelayQueueAdmin implements QueueControlOperations, DeadLetterOperat
 
 	private final InFlightMessages inFlight;
 
+	private final io.github.delayqueue.core.internal.admin.MessageTraces messageTraces;
+
 	private final Histories histories;
 
 	private final DelaySchedules schedules;
@@ -74,6 +76,7 @@ public class DelayQueueAdmin implements QueueControlOperations, DeadLetterOperat
 		this.scheduledMessages = new ScheduledMessages(context);
 		this.deadLetters = new DeadLetters(context);
 		this.inFlight = new InFlightMessages(context);
+		this.messageTraces = new io.github.delayqueue.core.internal.admin.MessageTraces(context);
 		this.histories = new Histories(context);
 		this.schedules = schedules;
 		this.controls = new QueueControls(context);
@@ -265,12 +268,40 @@ public class DelayQueueAdmin implements QueueControlOperations, DeadLetterOperat
 	}
 
 	/**
+	 * Returns what Redis still shows of a message that is not scheduled, one trace per
+	 * group: ready, in flight, retrying (or a replayed dead letter waiting), handled (its
+	 * stream entry not yet trimmed: about 30 s after every group acknowledged it), or a
+	 * dead letter, with when. Empty when Redis shows nothing: the engine keeps no record
+	 * of a message once it was handled and trimmed, cancelled, or never sent. Bounded
+	 * work, in the partition of the id first: the newest 2,000 dead letters, the newest
+	 * 2,000 entries of the queue's streams and of each group's retry stream, and the
+	 * first 2,000 of each group's retry schedule and of a fair-share queue's waiting
+	 * line; older ones are not seen.
+	 * @param queue the queue
+	 * @param id the message id
+	 * @return the traces, one per group (and one without a group for a fair-share queue's
+	 * waiting line)
+	 */
+	public List<MessageTrace> messageTrace(String queue, String id) {
+		return this.messageTraces.find(queue, id);
+	}
+
+	/**
 	 * Returns where a time falls in a queue's schedule: how many messages are due before
-	 * it, of how many. Exact for the schedule and a small far tier; for a far tier of
-	 * more than 64 index buckets (about 2,000 messages) estimated from 64 of them, spread
-	 * over the index. Bounded work: per partition a {@code ZCOUNT}, a {@code ZCARD} and
-	 * one script that reads at most 64 small ZSETs. Pass {@code <epoch ms>:} as the
-	 * {@code after} of {@link #scheduled} to read the page that starts there.
+	 * it, of how many. Exact for the schedule and a far tier of at most 64 index buckets
+	 * (about 2,000 messages), counted in its index. A larger far tier is counted in its
+	 * nodes: every node that ends by the time counts its length ({@code XLEN}), a node
+	 * that starts before it and ends after it is read (at most 20,000 entries in all; the
+	 * length of any further one is left to the margin). This is exact unless the far tier
+	 * holds entries of cancelled or replaced messages not yet removed (removal is lazy):
+	 * then the count lies within {@link ScheduledPosition#margin()} of {@code before}, an
+	 * estimate from 64 index buckets kept within those bounds, and the margin is at most
+	 * the number of such entries. Work: per partition a {@code ZCOUNT}, a {@code ZCARD},
+	 * one script that reads at most 64 small ZSETs, and for a large far tier one
+	 * {@code XLEN} per node (a node holds up to 2,000 messages) and the reads of the
+	 * nodes around the time. Counted while nothing is written meanwhile. Pass
+	 * {@code <epoch ms>:} as the {@code after} of {@link #scheduled} to read the page
+	 * that starts there.
 	 * @param queue the queue
 	 * @param at the time
 	 * @return the position

@@ -21,9 +21,22 @@ package io.github.delayqueue.core;
  *
  * @param before how many are due before the time
  * @param total how many are scheduled
- * @param exact whether {@code before} is exact; an estimate when the far tier's index is
- * large (read from a sample of it, see {@link DelayQueueAdmin#scheduledPosition})
+ * @param exact whether {@code before} is exact ({@code margin} 0)
+ * @param margin how far {@code before} can be from the true count, at most: 0 unless the
+ * far tier holds entries of cancelled or replaced messages not yet removed (see
+ * {@link DelayQueueAdmin#scheduledPosition})
  */
-public record ScheduledPosition(long before, long total, boolean exact) {
+public record ScheduledPosition(long before, long total, boolean exact, long margin) {
+
+	/**
+	 * A position with no margin when exact, else a margin of unknown size
+	 * ({@code total}).
+	 * @param before how many are due before the time
+	 * @param total how many are scheduled
+	 * @param exact whether {@code before} is exact
+	 */
+	public ScheduledPosition(long before, long total, boolean exact) {
+		this(before, total, exact, exact ? 0 : total);
+	}
 
 }

@@ -68,8 +68,8 @@ class DashboardBulkApi {
 	Map<String, Object> position(@PathVariable String queue, @RequestParam long at, HttpServletRequest request) {
 		this.access.requireVisible(queue, request);
 		ScheduledPosition position = this.engine.admin().scheduledPosition(queue, Instant.ofEpochMilli(at));
-		return Map.of("before", position.before(), "total", position.total(), "exact", position.exact(), "cursor",
-				at + ":");
+		return Map.of("before", position.before(), "total", position.total(), "exact", position.exact(), "margin",
+				position.margin(), "cursor", at + ":");
 	}
 
 	@PostMapping("/queues/{queue}/messages/selected/{action}")

@@ -35,6 +35,29 @@
     box.className = error ? 'error' : '';
   }
 
+  // A region whose content overflows it (a payload preview, headers, a stack trace) is
+  // reached with the keyboard (tabindex 0, so it scrolls with the arrow keys) and named
+  // for screen readers (role region, its data-label); one that fits is left a plain
+  // element, so that the page has no needless tab stops. Checked after each render, when
+  // a disclosure opens and when the window is resized.
+  function markScrollables(root) {
+    root.querySelectorAll('pre, [data-label]').forEach(function (node) {
+      var style = window.getComputedStyle(node);
+      var scrolls = (/auto|scroll/.test(style.overflowY) && node.scrollHeight > node.clientHeight + 1)
+        || (/auto|scroll/.test(style.overflowX) && node.scrollWidth > node.clientWidth + 1);
+      if (scrolls) {
+        node.setAttribute('tabindex', '0');
+        node.setAttribute('role', 'region');
+        node.setAttribute('aria-label', visible(node.getAttribute('data-label') || 'Scrolling text'));
+      }
+      else if (node.getAttribute('role') === 'region') {
+        node.removeAttribute('tabindex');
+        node.removeAttribute('role');
+        node.removeAttribute('aria-label');
+      }
+    });
+  }
+
   // ---- numbers, times and durations as people read them
   var numbers = new Intl.NumberFormat();
   var zone = (window.localStorage && window.localStorage.getItem('delayqueue.zone')) || 'local';
@@ -148,7 +171,7 @@
     queues.forEach(function (s) {
       var lag = s.stats.groups.reduce(function (sum, g) { return sum + Math.max(0, g.lag); }, 0);
       var trend = lagTrend(s.queue, lag);
-      function add(level, text) { items.push({ level: level, queue: s.queue, text: text }); }
+      function add(level, text, after) { items.push({ level: level, queue: s.queue, text: text, after: after }); }
       // a group whose listeners are all down, or ready messages no group reads yet
       s.stats.groups.forEach(function (g) {
         if (g.consumers === 0) { add('warn', 'group ' + g.group + ' has no consumer' + (g.lag > 0 ? ' (' + count(g.lag) + ' ready)' : '')); }
@@ -159,8 +182,11 @@
       if (trend.length >= 3 && trend.every(function (v, i) { return i === 0 || v > trend[i - 1]; })) {
         add('warn', 'lag growing: ' + trend.map(count).join(' \u2192 '));
       }
+      // counted in the dead-letter streams when the overview is read, so a dead letter
+      // shows at once (not after the history's next flush)
       if (s.deadLastFiveMinutes > 0) {
-        add('warn', count(s.deadLastFiveMinutes) + ' dead letter' + (s.deadLastFiveMinutes === 1 ? '' : 's') + ' in the last 5 min');
+        add('warn', count(s.deadLastFiveMinutes) + (s.deadLastFiveMinutesAtLeast ? ' or more' : '') + ' dead letter'
+          + (s.deadLastFiveMinutes === 1 && !s.deadLastFiveMinutesAtLeast ? '' : 's') + ' in the last 5 min, the newest ', [when(s.newestDead)]);
       }
       if (s.paused) { add('paused', 'paused on every instance'); }
       s.pausedGroups.forEach(function (g) { add('paused', 'group ' + g + ' paused'); });
@@ -210,7 +236,7 @@
       }
       else {
         box.appendChild(el('ul', {}, items.map(function (item) {
-          return el('li', { 'class': item.level }, [el('a', { href: '#q/' + q(item.queue), text: item.queue }), ': ' + item.text]);
+          return el('li', { 'class': item.level }, [el('a', { href: '#q/' + q(item.queue), text: item.queue }), ': ' + item.text].concat(item.after || []));
         })));
       }
       target.appendChild(box);
@@ -304,7 +330,14 @@
           var box = document.getElementById('found');
           box.textContent = '';
           box.appendChild(scheduledTable(queue, [message], false));
-        }, function (e) { notice(e.message, true); });
+          markScrollables(box);
+        }, function (e) {
+          // not scheduled: its page says where it went
+          if (e.message.indexOf('404') === 0 && e.message.indexOf('No scheduled message') >= 0) {
+            window.location.hash = '#q/' + q(queue) + '/m/' + encodeURIComponent(id);
+          }
+          else { notice(e.message, true); }
+        });
       } })]));
       target.appendChild(el('div', { id: 'found' }));
       var tabs = el('div', { 'class': 'bar tabs' });
@@ -338,8 +371,11 @@
   // Previous, Next, the position ("1–50 of 1,000,000") and the page size
   function pager(body, page, total, next) {
     var offset = (jumped ? jumped.before : 0) + cursors.length * pageSize;
+    // where the far tier still holds entries of cancelled messages, the count before the
+    // time is within a margin: '≈', and the margin
     var approximate = jumped && !jumped.exact ? '\u2248 ' : '';
-    var position = page.length ? approximate + count(offset + 1) + '\u2013' + count(offset + page.length) + ' of ' + count(total)
+    var margin = jumped && !jumped.exact ? ' (\u00b1 ' + count(jumped.margin) + ')' : '';
+    var position = page.length ? approximate + count(offset + 1) + '\u2013' + count(offset + page.length) + ' of ' + count(total) + margin
       : 'none here (' + count(total) + ' in all)';
     var previous = el('button', { type: 'button', id: 'page-previous', text: '\u2190 Previous', onclick: function () { cursors.pop(); selected = {}; route(); } });
     previous.disabled = cursors.length === 0;
@@ -421,8 +457,8 @@
         var cells = [el('td', { 'class': 'message-id' }, [el('a', { href: '#q/' + q(queue) + '/m/' + encodeURIComponent(m.id), text: m.id })]),
           el('td', { 'class': 'due' }, [when(m.dueTime)]), num(m.partition),
           el('td', { text: m.key || '' }), el('td', { 'class': 'num', text: m.priority ? String(m.priority) : '' }),
-          el('td', {}, [el('pre', { text: headersText(m.headers) })]),
-          el('td', {}, [el('pre', { 'class': 'payload', text: m.payload })]),
+          el('td', {}, [el('pre', { 'data-label': 'Headers of ' + m.id, text: headersText(m.headers) })]),
+          el('td', {}, [el('pre', { 'class': 'payload', 'data-label': 'Payload of ' + m.id, text: m.payload })]),
           el('td', { 'class': 'actions' }, [
             button('Due now', function () { write('Make ' + m.id + ' due now?', path + '/due-now', { id: m.id }, function () { return 'Made ' + m.id + ' due now'; }); }),
             button('Reschedule', function () {
@@ -444,9 +480,9 @@
         var at = zone === 'UTC' ? Date.parse(input.value + 'Z') : new Date(input.value).getTime();
         if (isNaN(at)) { notice('"' + input.value + '" is not a time', true); return; }
         api('queues/' + q(queue) + '/scheduled/position?at=' + at).then(function (p) {
-          jumped = { cursor: p.cursor, before: p.before, exact: p.exact };
+          jumped = { cursor: p.cursor, before: p.before, exact: p.exact, margin: p.margin };
           cursors = []; selected = {};
-          notice('Showing the messages due from ' + absolute(new Date(at).toISOString()) + ' on: ' + (p.exact ? '' : 'about ') + count(p.before) + ' are due before');
+          notice('Showing the messages due from ' + absolute(new Date(at).toISOString()) + ' on: ' + (p.exact ? '' : 'about ') + count(p.before) + (p.exact ? '' : ' (\u00b1 ' + count(p.margin) + ')') + ' are due before');
           route();
         }, function (e) { notice(e.message, true); });
       } })]);
@@ -531,11 +567,12 @@
         el('tbody', {}, page.map(function (d) {
           // the reason in the row; the class and stack trace behind the disclosure
           var details = el('div', {}, [el('div', { 'class': 'reason', text: d.errorMessage || '' }),
-            el('details', {}, [el('summary', { text: d.errorClass }), el('pre', { text: d.stackTrace || '' })])]);
+            el('details', {}, [el('summary', { text: d.errorClass }), el('pre', { 'class': 'stack', 'data-label': 'Stack trace of dead letter ' + d.messageId, text: d.stackTrace || '' })])]);
           return el('tr', { 'data-entry': d.entryId, 'data-id': d.messageId }, [el('td', {}, [selectBox(d.entryId, 'Select dead letter ' + d.messageId)]),
             el('td', { 'class': 'message-id', text: d.messageId }), el('td', { text: d.group }),
             num(d.attempts), el('td', {}, [details]), el('td', {}, [when(d.deadTime)]),
-            el('td', {}, [el('pre', { text: headersText(d.headers) })]), el('td', {}, [el('pre', { 'class': 'payload', text: d.payload })]),
+            el('td', {}, [el('pre', { 'data-label': 'Headers of dead letter ' + d.messageId, text: headersText(d.headers) })]),
+            el('td', {}, [el('pre', { 'class': 'payload', 'data-label': 'Payload of dead letter ' + d.messageId, text: d.payload })]),
             el('td', { 'class': 'actions' }, [button('Replay', function () { write('Replay ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/replay', null, function () { return 'Replayed ' + d.messageId; }); }),
               button('Delete', function () { write('Delete dead letter ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/delete', null, function () { return 'Deleted dead letter ' + d.messageId; }); }, true)])]);
         }))]));
@@ -555,7 +592,8 @@
           el('td', {}, [s.paused ? el('span', { text: 'paused' }) : (s.nextTick ? when(s.nextTick) : el('span', { text: 'being planned' }))]),
           el('td', {}, [when(s.lastTick)]),
           num(s.fired), num(s.skipped), el('td', { text: s.missedTicks }),
-          el('td', {}, [el('pre', { text: headersText(s.headers) })]), el('td', {}, [el('pre', { text: s.payload })]),
+          el('td', {}, [el('pre', { 'data-label': 'Headers of schedule ' + s.name, text: headersText(s.headers) })]),
+          el('td', {}, [el('pre', { 'class': 'payload', 'data-label': 'Payload of schedule ' + s.name, text: s.payload })]),
           el('td', { 'class': 'actions' }, [
             s.paused ? button('Resume', function () { write('Resume schedule ' + s.name + '? Its next tick is the first after now.', path + '/resume', null, function () { return 'Resumed schedule ' + s.name; }); })
               : button('Pause', function () { write('Pause schedule ' + s.name + '? No tick fires until it is resumed.', path + '/pause', null, function () { return 'Paused schedule ' + s.name; }); }),
@@ -655,24 +693,43 @@
     } catch (e) { return payload; }
   }
 
-  // what Redis knows of a message that is not scheduled: in flight with a consumer, or gone
-  // (delivered and acknowledged, cancelled, dead, or never sent)
-  function whereabouts(queue, id, target, error) {
-    return api('queues/' + q(queue) + '/in-flight?count=1000').then(function (inFlight) {
+  // what Redis still shows of a message that is not scheduled, per group: ready, in
+  // flight, retrying, handled (until its stream entry is trimmed) or dead, with when; or
+  // nothing, when it was cancelled, never sent, or handled and trimmed (no record is kept)
+  function traceItem(queue, t) {
+    var group = t.group ? 'group ' + t.group : '';
+    var failure = t.errorClass ? ' (' + t.errorClass.replace(/^.*\./, '') + (t.errorMessage ? ': ' + t.errorMessage : '') + ')' : '';
+    switch (t.state) {
+      case 'IN_FLIGHT':
+        return ['In flight in ' + group + ': held by ' + instance(t.consumer) + ', delivery ' + t.attempt + '; due since ', when(t.at)];
+      case 'READY':
+        return t.group ? ['Ready for ' + group + ', not read yet: due since ', when(t.at)]
+          : ['Due since ', when(t.at), ', waiting for its key\u2019s turn (fair share)'];
+      case 'RETRYING':
+        return ['Retrying in ' + group + ': attempt ' + t.attempt + ' due ', when(t.at), failure || ' (a replayed dead letter, or a retry)'];
+      case 'HANDLED':
+        return ['Handled by ' + group + ': delivered and acknowledged; it became due ', when(t.at)];
+      case 'DEAD':
+        return ['Dead-lettered in ' + group + ' ', when(t.at), ', after ' + t.attempt + ' attempt' + (t.attempt === 1 ? '' : 's') + failure + ' ',
+          el('a', { href: '#q/' + q(queue), 'class': 'dead-link', text: 'see Dead letters', onclick: function () { nextTab = 'dead-letters'; } })];
+      default:
+        return [t.state + ' in ' + group];
+    }
+  }
+
+  function whereabouts(queue, id, target) {
+    return api('queues/' + q(queue) + '/message/trace?id=' + encodeURIComponent(id)).then(function (traces) {
       target.textContent = '';
       target.appendChild(el('h2', {}, ['Message ', el('span', { id: 'detail-id', text: id })]));
       target.appendChild(el('p', {}, [el('a', { href: '#q/' + q(queue), text: '\u2190 queue ' + queue })]));
-      var held = inFlight.filter(function (m) { return m.messageId === id; });
-      var state = el('p', { id: 'detail-state' });
-      if (held.length) {
-        state.textContent = visible('In flight: held by ' + held.map(function (m) {
-          return instance(m.consumer) + ' (group ' + m.group + ', delivery ' + m.deliveries + ', running for at most ' + duration(m.readyMs) + ')';
-        }).join('; '));
+      if (!traces.length) {
+        target.appendChild(el('p', { id: 'detail-state', text: 'Not scheduled, and Redis shows nothing else of it: not ready, in flight or retrying, '
+          + 'not among the newest dead letters nor the streams\u2019 recent entries. It was cancelled, never sent, or handled '
+          + 'more than about 30 s ago: the engine keeps no record of those.' }));
+        return;
       }
-      else {
-        state.textContent = visible('Not scheduled and not in flight: it was handled, cancelled or never sent, or it failed for good and is among the dead letters. (' + error.message + ')');
-      }
-      target.appendChild(state);
+      target.appendChild(el('div', { id: 'detail-state' }, [el('p', { text: 'Not scheduled. Where it is now:' }),
+        el('ul', {}, traces.map(function (t) { return el('li', { 'class': 'trace', 'data-state': t.state, 'data-group': t.group || '' }, traceItem(queue, t)); }))]));
     });
   }
 
@@ -709,13 +766,13 @@
       target.appendChild(el('h3', { text: 'Headers' }));
       var names = Object.keys(m.headers || {});
       target.appendChild(names.length ? table(['Name', 'Value'], names.map(function (name) {
-        return el('tr', {}, [el('td', { text: name }), el('td', {}, [el('pre', { text: m.headers[name] })])]);
+        return el('tr', {}, [el('td', { text: name }), el('td', {}, [el('pre', { 'data-label': 'Header ' + name, text: m.headers[name] })])]);
       })) : el('p', { text: 'No headers.' }));
       target.appendChild(el('h3', { text: m.payloadHex ? 'Payload (binary, in hex)' : 'Payload' }));
-      target.appendChild(el('pre', { id: 'detail-payload', 'class': 'payload detail', text: m.payloadHex || pretty(m.payload) }));
+      target.appendChild(el('pre', { id: 'detail-payload', 'class': 'payload detail', 'data-label': 'Payload of ' + m.id, text: m.payloadHex || pretty(m.payload) }));
     }, function (error) {
       if (error.message.indexOf('404') === 0 && error.message.indexOf('No scheduled message') >= 0) {
-        return whereabouts(queue, id, target, error);
+        return whereabouts(queue, id, target);
       }
       throw error;
     });
@@ -782,13 +839,19 @@
         main.textContent = '';
         while (target.firstChild) { main.appendChild(target.firstChild); }
       }
+      markScrollables(main);
     }, function (error) {
       // a failed route leaves nothing of the previous page under its error
       if (mine === generation) { main.textContent = ''; notice(error.message, true); }
     }).then(function () { if (mine === generation) { routing = false; } });
   }
 
-  window.addEventListener('hashchange', function () { tab = 'scheduled'; cursors = []; jumped = null; selected = {}; notice(''); route(); });
+  // a stack trace opened, or a window resized, may make a region scroll (or stop)
+  main.addEventListener('toggle', function () { markScrollables(main); }, true);
+  window.addEventListener('resize', function () { markScrollables(main); });
+  // a link may open a queue's page on another tab than the schedule
+  var nextTab = null;
+  window.addEventListener('hashchange', function () { tab = nextTab || 'scheduled'; nextTab = null; cursors = []; jumped = null; selected = {}; notice(''); route(); });
   api('session').then(function (s) {
     session = s;
     document.getElementById('mode').textContent = s.canWrite ? 'writes enabled' : (s.readOnly ? 'read-only' : 'read-only for you');

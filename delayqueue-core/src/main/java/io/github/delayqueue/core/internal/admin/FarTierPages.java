@@ -103,6 +103,149 @@ final class FarTierPages {
 		}
 	}
 
+	/** How many entries a position reads at most, of the nodes around its time. */
+	static final int POSITION_READ = 20_000;
+
+	/**
+	 * How many of a partition's far-tier messages are due before a time, at least and at
+	 * most: every node that ends by the time counts its length, a node that starts before
+	 * it and ends after it is read (at most {@link #POSITION_READ} entries, then the rest
+	 * of such nodes count as unknown), and the entries of cancelled or replaced messages
+	 * the nodes still hold (their lengths less the messages the far tier holds) are the
+	 * most the count can be too high. Equal bounds: exact.
+	 * @param held how many messages the far tier holds ({@code far-state n})
+	 * @return the least and the most
+	 */
+	static long[] before(RedisConnection connection, QueueKeys keys, long at, long held) {
+		List<String> scriptKeys = List.of(keys.far(), keys.farState());
+		// every page of every node, with the node's bounds
+		List<long[]> bounds = new ArrayList<>();
+		List<byte[]> streams = new ArrayList<>();
+		int offset = 0;
+		while (true) {
+			List<Object> nodes = ScriptRunner.run(connection, Scripts.FAR_READ, scriptKeys, "slots", 0, offset,
+					NODES_PER_CALL);
+			for (int i = 0; i + 4 < nodes.size(); i += 5) {
+				long start = ScriptRunner.asLong(nodes.get(i));
+				String member = ScriptRunner.asString(nodes.get(i + 1));
+				long end = ScriptRunner.asLong(nodes.get(i + 4));
+				for (long page = ScriptRunner.asLong(nodes.get(i + 3)); page >= 0; page--) {
+					bounds.add(new long[] { start, end });
+					streams.add(QueueKeys.bytes(keys.far() + ":" + member + ((page > 0) ? ":" + page : "")));
+				}
+			}
+			if (nodes.size() < 5 * NODES_PER_CALL) {
+				break;
+			}
+			offset += NODES_PER_CALL;
+		}
+		// their lengths, in one pipeline
+		List<Object> lengths = List.of();
+		if (!streams.isEmpty()) {
+			connection.openPipeline();
+			try {
+				for (byte[] stream : streams) {
+					connection.streamCommands().xLen(stream);
+				}
+			}
+			finally {
+				lengths = connection.closePipeline();
+			}
+		}
+		long all = 0;
+		long counted = 0;
+		long unknown = 0;
+		long budget = POSITION_READ;
+		List<byte[]> around = new ArrayList<>();
+		for (int i = 0; i < streams.size(); i++) {
+			long len = (lengths.get(i) instanceof Number number) ? number.longValue() : 0;
+			all += len;
+			if (bounds.get(i)[1] <= at) {
+				counted += len;
+			}
+			else if (bounds.get(i)[0] < at) {
+				if (len <= budget) {
+					budget -= len;
+					around.add(streams.get(i));
+				}
+				else {
+					unknown += len;
+				}
+			}
+		}
+		counted += dueBefore(connection, around, at);
+		long stale = Math.max(0, all - held);
+		return new long[] { Math.max(0, counted - stale), counted + unknown };
+	}
+
+	/**
+	 * How many entries of these pages' streams are due before a time: each page (at most
+	 * 2,000 entries) read whole, all in one pipeline.
+	 */
+	private static long dueBefore(RedisConnection connection, List<byte[]> streams, long at) {
+		if (streams.isEmpty()) {
+			return 0;
+		}
+		List<Object> pages;
+		connection.openPipeline();
+		try {
+			for (byte[] stream : streams) {
+				connection.streamCommands().xRange(stream, Range.unbounded(), Limit.limit().count(PAGE_MAX + 1));
+			}
+		}
+		finally {
+			pages = connection.closePipeline();
+		}
+		long count = 0;
+		for (int i = 0; i < streams.size(); i++) {
+			List<?> records = (pages.get(i) instanceof List<?> list) ? list : null;
+			if (records == null || records.size() > PAGE_MAX
+					|| !records.stream().allMatch((record) -> record instanceof ByteRecord)) {
+				// not what a page holds: read as a stream of any length
+				count += dueBefore(connection, streams.get(i), at);
+				continue;
+			}
+			for (Object record : records) {
+				Entry entry = Entry.of(((ByteRecord) record).getValue(), 0);
+				if (entry != null && entry.due() < at) {
+					count++;
+				}
+			}
+		}
+		return count;
+	}
+
+	/** The most entries a page of a far-tier node holds. */
+	private static final int PAGE_MAX = 2000;
+
+	/** How many entries of a page's stream are due before a time. */
+	private static long dueBefore(RedisConnection connection, byte[] stream, long at) {
+		long count = 0;
+		String after = null;
+		while (true) {
+			// from the last entry read on, which is passed over
+			Range<String> range = (after != null) ? Range.rightUnbounded(Range.Bound.inclusive(after))
+					: Range.unbounded();
+			List<ByteRecord> records = connection.streamCommands().xRange(stream, range, Limit.limit().count(READ));
+			if (records == null || records.isEmpty()) {
+				return count;
+			}
+			for (ByteRecord record : records) {
+				if (record.getId().getValue().equals(after)) {
+					continue;
+				}
+				Entry entry = Entry.of(record.getValue(), 0);
+				if (entry != null && entry.due() < at) {
+					count++;
+				}
+			}
+			if (records.size() < READ) {
+				return count;
+			}
+			after = records.get(records.size() - 1).getId().getValue();
+		}
+	}
+
 	private static void readPage(RedisConnection connection, QueueKeys keys, List<String> scriptKeys, Page page,
 			Window window, BiPredicate<Long, byte[]> after, int count, TreeSet<Entry> kept) {
 		byte[] stream = QueueKeys

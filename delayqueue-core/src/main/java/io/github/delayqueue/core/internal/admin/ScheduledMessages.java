@@ -145,20 +145,36 @@ public final class ScheduledMessages {
 				() -> this.context.scripts().execute((connection) -> {
 					this.context.layouts().verifyPartitions(connection, queue);
 					long before = 0;
+					long lower = 0;
+					long upper = 0;
 					long total = 0;
-					boolean exact = true;
 					for (QueueKeys keys : this.context.partitionKeys(queue)) {
 						byte[] delayed = QueueKeys.bytes(keys.delayed());
-						before += orZero(connection.zSetCommands()
+						long scheduled = orZero(connection.zSetCommands()
 							.zCount(delayed, Double.NEGATIVE_INFINITY, Math.nextDown((double) millis)));
 						total += orZero(connection.zSetCommands().zCard(delayed));
 						List<Object> far = ScriptRunner.run(connection, Scripts.FAR_READ,
 								List.of(keys.far(), keys.farState()), "before", millis, POSITION_SAMPLE);
-						before += ScriptRunner.asLong(far.get(0));
-						exact &= ScriptRunner.asLong(far.get(1)) == 1;
-						total += ScriptRunner.asLong(far.get(2));
+						long estimate = ScriptRunner.asLong(far.get(0));
+						long held = ScriptRunner.asLong(far.get(2));
+						total += held;
+						if (ScriptRunner.asLong(far.get(1)) == 1) {
+							before += scheduled + estimate;
+							lower += scheduled + estimate;
+							upper += scheduled + estimate;
+						}
+						else {
+							// counted in the nodes, the sample's estimate kept within
+							// the bounds
+							long[] bounds = FarTierPages.before(connection, keys, millis, held);
+							before += scheduled + Math.max(bounds[0], Math.min(bounds[1], estimate));
+							lower += scheduled + bounds[0];
+							upper += scheduled + bounds[1];
+						}
 					}
-					return new ScheduledPosition(Math.min(before, total), total, exact);
+					long shown = Math.min(before, total);
+					long margin = Math.max(shown - lower, Math.min(upper, total) - shown);
+					return new ScheduledPosition(shown, total, margin == 0, Math.max(0, margin));
 				}));
 	}
 
