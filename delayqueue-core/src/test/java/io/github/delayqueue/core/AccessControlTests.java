@@ -57,7 +57,7 @@ class AccessControlTests {
 			"+xgroup|delconsumer", "+xpending", "+xclaim", "+xadd", "+xtrim", "+xdel", "+zcard", "+zrange", "+zrem",
 			"+zadd", "+zscore", "+hget", "+hset", "+hdel", "+exists", "+sadd", "+smembers", "+del", "+subscribe",
 			"+unsubscribe", "+publish", "+xautoclaim", "+set", "+get", "+pexpire", "+zremrangebyscore", "+hmget",
-			"+xrevrange" };
+			"+xrevrange", "+zcount" };
 
 	private static RedisServer redis;
 
@@ -139,6 +139,9 @@ class AccessControlTests {
 					.send(DelayMessage.builder("far").queue("acl").id("far").delay(Duration.ofMillis(1500)).build());
 				assertThat(engine.admin().scheduledMessage("acl", "far")).isPresent();
 				assertThat(engine.admin().scheduled("acl", null, 10)).extracting(ScheduledMessage::id).contains("far");
+				// the cockpit's reads: a position in the schedule and in the far tier
+				assertThat(engine.admin().scheduledPosition("acl", java.time.Instant.now().plusSeconds(3600)))
+					.isNotNull();
 				engine.template().sendAll(List.of(DelayMessage.builder("bad-1").queue("acl").build()));
 				engine.template()
 					.send(DelayMessage.builder("cancel me").queue("acl").id("c-1").delay(Duration.ofHours(1)).build());
@@ -148,6 +151,8 @@ class AccessControlTests {
 					.until(() -> received.containsAll(List.of("later", "now", "far")));
 				await().atMost(Duration.ofSeconds(10)).until(() -> engine.admin().stats("acl").dead() == 1);
 				DeadLetter letter = engine.admin().deadLetters("acl", null, 10).get(0);
+				// where a message went, as the cockpit asks it
+				assertThat(engine.admin().messageTrace("acl", letter.messageId())).isNotEmpty();
 				assertThat(engine.admin().replay("acl", letter.entryId())).isTrue();
 				await().atMost(Duration.ofSeconds(10)).until(() -> engine.admin().stats("acl").dead() == 1);
 				assertThat(engine.admin().purgeDeadLetters("acl")).isEqualTo(1);
