@@ -59,6 +59,7 @@ final class DashboardViews {
 		shown.put("messageId", letter.messageId());
 		shown.put("group", letter.group());
 		shown.put("attempts", letter.attempts());
+		shown.put("snoozes", letter.snoozes());
 		shown.put("errorClass", letter.errorClass());
 		shown.put("errorMessage", letter.errorMessage());
 		shown.put("stackTrace", letter.stackTrace());

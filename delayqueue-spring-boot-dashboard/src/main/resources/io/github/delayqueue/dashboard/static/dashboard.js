@@ -570,7 +570,8 @@
             el('details', {}, [el('summary', { text: d.errorClass }), el('pre', { 'class': 'stack', 'data-label': 'Stack trace of dead letter ' + d.messageId, text: d.stackTrace || '' })])]);
           return el('tr', { 'data-entry': d.entryId, 'data-id': d.messageId }, [el('td', {}, [selectBox(d.entryId, 'Select dead letter ' + d.messageId)]),
             el('td', { 'class': 'message-id', text: d.messageId }), el('td', { text: d.group }),
-            num(d.attempts), el('td', {}, [details]), el('td', {}, [when(d.deadTime)]),
+            // attempts used, and the runs a snooze took (which use none)
+            el('td', { 'class': 'num attempts', text: count(d.attempts) + (d.snoozes ? ' (+' + count(d.snoozes) + ' snoozed)' : '') }), el('td', {}, [details]), el('td', {}, [when(d.deadTime)]),
             el('td', {}, [el('pre', { 'data-label': 'Headers of dead letter ' + d.messageId, text: headersText(d.headers) })]),
             el('td', {}, [el('pre', { 'class': 'payload', 'data-label': 'Payload of dead letter ' + d.messageId, text: d.payload })]),
             el('td', { 'class': 'actions' }, [button('Replay', function () { write('Replay ' + d.messageId + '?', base + '/' + encodeURIComponent(d.entryId) + '/replay', null, function () { return 'Replayed ' + d.messageId; }); }),

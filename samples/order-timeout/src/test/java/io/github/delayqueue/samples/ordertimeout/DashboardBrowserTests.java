@@ -871,6 +871,9 @@ class DashboardBrowserTests {
 		List<String> delivered = new CopyOnWriteArrayList<>();
 		DelayQueueListenerContainer listener = this.engine
 			.listenerContainer(queue, "billing", String.class, (payload, context) -> {
+				if (failing.get() && payload.equals("partner-1") && context.snoozes() < 2) {
+					throw new io.github.delayqueue.core.listener.SnoozeException(Duration.ofMillis(50));
+				}
 				if (failing.get()) {
 					throw new IllegalStateException(payload.startsWith("card")
 							? "card declined for order " + payload.substring(5) : "partner timed out after 30 s");
@@ -895,6 +898,11 @@ class DashboardBrowserTests {
 			WebElement cards = visible(By.xpath("//section[@id='errors']//tr[td[text()='card declined for order ']]"));
 			assertThat(cards.getText()).contains("java.lang.IllegalStateException").contains(" 6 ");
 			assertThat(browser.findElement(By.id("errors")).getText()).contains("partner timed out after ");
+			// a dead letter that snoozed says so beside its attempts
+			// (docs/dead-letters.md)
+			assertThat(visible(By.xpath("//tr[@data-id][td[@class='message-id']]//td[contains(@class,'attempts')]"
+					+ "[contains(text(),'snoozed')]"))
+				.getText()).isEqualTo("1 (+2 snoozed)");
 			Files.createDirectories(Path.of("target", "screenshots"));
 			Files.write(Path.of("target", "screenshots", "dead-letters.png"),
 					((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
