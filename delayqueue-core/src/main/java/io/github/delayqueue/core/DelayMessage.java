@@ -290,10 +290,14 @@ public final class DelayMessage<T> {
 		 * @param name the name
 		 * @param value the value
 		 * @return this builder
+		 * @throws IllegalArgumentException when the name or value has a lone UTF-16
+		 * surrogate (UTF-8 cannot carry it)
 		 */
 		public Builder<T> header(String name, String value) {
-			this.headers.put(Objects.requireNonNull(name, "Header name must not be null"),
-					Objects.requireNonNull(value, "Header value must not be null"));
+			Objects.requireNonNull(name, "Header name must not be null");
+			Objects.requireNonNull(value, "Header value must not be null");
+			this.headers.put(QueueNames.utf16("Header name", name),
+					QueueNames.utf16("Value of header '" + QueueNames.abbreviate(name) + "'", value));
 			return this;
 		}
 

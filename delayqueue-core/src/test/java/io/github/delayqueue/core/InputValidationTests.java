@@ -630,6 +630,19 @@ class InputValidationTests {
 		return Instant.ofEpochSecond(Long.parseLong((String) time.get(0)), Long.parseLong((String) time.get(1)) * 1000);
 	}
 
+	@Test
+	void rejectsALoneSurrogateInAHeaderNameOrValueNamingIt() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DelayMessage.builder("p").queue(QUEUE).header("tenant", "a\uD800b"))
+			.withMessage(
+					"Value of header 'tenant' 'a\\ud800b' must be valid UTF-16: it has a lone surrogate at index 1,"
+							+ " which UTF-8 cannot encode (it would become '?')");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DelayMessage.builder("p").queue(QUEUE).header("t\uDC00", "x"))
+			.withMessageStartingWith("Header name 't\\udc00' must be valid UTF-16: it has a lone surrogate at index 1");
+		assertNothingReachedRedis();
+	}
+
 	private void assertNothingReachedRedis() {
 		assertThat(this.redis.execute("DBSIZE")).as("keys in Redis").isEqualTo(0L);
 		assertThat(commandsRun()).as("commands Redis ran besides the test's own").isEmpty();

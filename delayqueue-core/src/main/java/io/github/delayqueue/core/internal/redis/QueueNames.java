@@ -240,8 +240,26 @@ public final class QueueNames {
 		}
 	}
 
+	/**
+	 * Checks text that is encoded as UTF-8 as it is (a header's name or value): a lone
+	 * UTF-16 surrogate would become '?', and two values one.
+	 * @param what what the text is, for the message
+	 * @param value the text
+	 * @return the text
+	 * @throws IllegalArgumentException when it has a lone surrogate
+	 */
+	public static String utf16(String what, String value) {
+		int lone = loneSurrogate(value);
+		if (lone >= 0) {
+			throw new IllegalArgumentException(
+					what + " '" + abbreviate(value) + "' must be valid UTF-16: it has a lone surrogate at index " + lone
+							+ ", which UTF-8 cannot encode (it would become '?')");
+		}
+		return value;
+	}
+
 	// the index of the first surrogate that is not part of a pair, or -1 (queue, group
-	// and consumer names are ASCII only, so only ids can have one)
+	// and consumer names are ASCII only, so only ids and headers can have one)
 	private static int loneSurrogate(String value) {
 		for (int i = 0; i < value.length(); i++) {
 			char c = value.charAt(i);
