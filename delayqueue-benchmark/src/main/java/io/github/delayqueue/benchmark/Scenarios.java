@@ -159,10 +159,17 @@ final class Scenarios {
 				int sentAfterDue = send(engine, n,
 						(i) -> DelayMessage.builder(Order.sample(i)).queue(QUEUE).deliverAt(due));
 				double sendSeconds = (System.nanoTime() - start) / 1e9;
+				// the messages are due after the send ends (the lead grows with n): what
+				// is
+				// spent until then is the send's, what is spent after it the consumers'
+				long redisCpuSent = ServerInfo.redisCpuMicros(this.connectionFactory);
+				long jvmCpuSent = ServerInfo.jvmCpuNanos();
 				boolean complete = done.await(lead + 120_000, TimeUnit.MILLISECONDS);
 				double drainSeconds = (lastAck.get() - due.toEpochMilli() * 1000) / 1e6;
-				long redisCpu = ServerInfo.redisCpuMicros(this.connectionFactory) - redisCpuBefore;
-				long jvmCpu = ServerInfo.jvmCpuNanos() - jvmCpuBefore;
+				long redisCpuAfter = ServerInfo.redisCpuMicros(this.connectionFactory);
+				long jvmCpuAfter = ServerInfo.jvmCpuNanos();
+				long redisCpu = redisCpuAfter - redisCpuBefore;
+				long jvmCpu = jvmCpuAfter - jvmCpuBefore;
 				CommandCount.CommandsRun commands = count.since();
 				List<Long> perMasterAfter = CommandCount.perMaster(this.connectionFactory);
 				Map<String, Object> result = new LinkedHashMap<>();
@@ -172,6 +179,12 @@ final class Scenarios {
 				result.put("batch_size", batchSize);
 				result.put("redis_cpu_us_per_message", round(redisCpu / (double) n));
 				result.put("jvm_cpu_us_per_message", round(jvmCpu / 1000.0 / n));
+				if (sentAfterDue == 0) {
+					result.put("jvm_cpu_send_us_per_message", round((jvmCpuSent - jvmCpuBefore) / 1000.0 / n));
+					result.put("jvm_cpu_consume_us_per_message", round((jvmCpuAfter - jvmCpuSent) / 1000.0 / n));
+					result.put("redis_cpu_send_us_per_message", round((redisCpuSent - redisCpuBefore) / (double) n));
+					result.put("redis_cpu_consume_us_per_message", round((redisCpuAfter - redisCpuSent) / (double) n));
+				}
 				result.put("enqueue_per_s", round(n / sendSeconds));
 				result.put("drain_per_s", round(acked.get() / drainSeconds));
 				putLateness(result, lateness);

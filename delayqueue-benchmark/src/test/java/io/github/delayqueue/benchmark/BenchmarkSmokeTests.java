@@ -47,6 +47,14 @@ class BenchmarkSmokeTests {
 			.containsKeys("enqueue_per_s", "drain_per_s", "lateness_p99_ms");
 		assertThat((double) results.get(0).get("redis_commands_per_message")).isPositive();
 		assertThat(results.get(0)).containsKey("redis_calls_per_message_by_command");
+		// the CPU split at the due instant: what the send spent, then the consumers
+		assertThat(results.get(0)).containsEntry("sent_after_due", 0)
+			.containsKeys("jvm_cpu_send_us_per_message", "jvm_cpu_consume_us_per_message",
+					"redis_cpu_send_us_per_message", "redis_cpu_consume_us_per_message");
+		assertThat((double) results.get(0).get("jvm_cpu_send_us_per_message")
+				+ (double) results.get(0).get("jvm_cpu_consume_us_per_message"))
+			.isCloseTo((double) results.get(0).get("jvm_cpu_us_per_message"),
+					org.assertj.core.data.Offset.offset(0.05));
 		assertThat(results.get(results.size() - 1)).containsEntry("scenario", "sends").containsEntry("scheduled", 200L);
 		assertThat((double) results.get(results.size() - 1).get("sends_per_s")).isPositive();
 		assertThat(results.get(1)).containsEntry("complete", true).containsEntry("received", 200);
