@@ -49,10 +49,13 @@ public final class Benchmark {
 	private static final String USAGE = """
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-			  scenarios: burst | batch | spread | memory | sends | large | scale | idle | pause | rate | dashboard | priority | fairness | outbox | outage | cluster | all | smoke
+			  scenarios: burst | batch | spread | sustained | memory | sends | large | scale | idle | pause | rate | dashboard | priority | fairness | outbox | outage | cluster | all | smoke
 			  batch              burst drained by a batch listener of --batch-size B (100) messages per call,
 			                     --concurrency (4) batches at once, then by a listener of one message at a time
 			                     (concurrency 64), in one run: drain rate, Redis commands, Redis and JVM CPU per message
+			  sustained          --rate (20000) messages a second for --seconds (60), each due 100 ms after its
+			                     send, consumed at concurrency 64: rate reached, lateness, JVM and Redis CPU
+			                     per message at a steady state
 			  sends              --n (50000) single send calls from --threads (64) threads, each message an hour
 			                     ahead: sends/s, Redis commands per message
 			  large              --n (10000000) messages sent far enough ahead for the far tier, due one after
@@ -127,6 +130,8 @@ public final class Benchmark {
 				results.add(scenarios.burst(or(n, 20_000), 64, 1, 0));
 			}
 			case "spread" -> results.add(scenarios.spread(or(n, 2_000), or(concurrency, 8)));
+			case "sustained" -> results.add(scenarios.sustained(Integer.parseInt(options.getOrDefault("rate", "20000")),
+					options.containsKey("seconds") ? (int) idle.toSeconds() : 60, or(concurrency, 64)));
 			case "memory" -> results.add(sendScenarios.memory(or(n, 100_000)));
 			case "large" -> results.add(new LargeScenario(factory, scenarios).run(or(n, 10_000_000),
 					Integer.parseInt(options.getOrDefault("rate", "40000"))));
@@ -177,6 +182,8 @@ public final class Benchmark {
 					.isAvailable(io.github.delayqueue.test.DatabaseServer.Kind.POSTGRESQL)) {
 					results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(500, 4));
 				}
+				// 1,000 a second for 2 s
+				results.add(scenarios.sustained(1000, 2, 8));
 				results.add(sendScenarios.sends(or(n, 1000), 8));
 			}
 			default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'\n" + USAGE);

@@ -258,6 +258,76 @@ final class Scenarios {
 		}
 	}
 
+	/**
+	 * A sustained load, as a service meets it: {@code rate} messages a second for
+	 * {@code seconds}, sent in chunks every 10 ms, each due 100 ms after its send, and
+	 * consumed as they fall due. Reports the rate reached, the lateness, and the JVM's
+	 * and Redis's CPU per message at that steady state.
+	 */
+	Map<String, Object> sustained(int rate, int seconds, int concurrency) throws InterruptedException {
+		flush();
+		RedisClock clock = RedisClock.measure(this.connectionFactory);
+		int n = rate * seconds;
+		Latencies lateness = new Latencies(n);
+		CountDownLatch done = new CountDownLatch(n);
+		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
+			DelayQueueListenerContainer container = engine
+				.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
+					if (!order.isWarmUp()) {
+						lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
+						done.countDown();
+					}
+				})
+				.concurrency(concurrency)
+				.build();
+			container.start();
+			try {
+				warmUp(engine);
+				long redisCpuBefore = ServerInfo.redisCpuMicros(this.connectionFactory);
+				long jvmCpuBefore = ServerInfo.jvmCpuNanos();
+				long start = System.nanoTime();
+				int perTick = Math.max(1, rate / 100);
+				int sent = 0;
+				for (long tick = 0; sent < n; tick++) {
+					long at = start + TimeUnit.MILLISECONDS.toNanos(10 * tick);
+					long wait = at - System.nanoTime();
+					if (wait > 0) {
+						TimeUnit.NANOSECONDS.sleep(wait);
+					}
+					int from = sent;
+					int count = Math.min(perTick, n - sent);
+					List<DelayMessage<Order>> chunk = new ArrayList<>(count);
+					for (int i = from; i < from + count; i++) {
+						chunk.add(DelayMessage.builder(Order.sample(i))
+							.queue(QUEUE)
+							.delay(Duration.ofMillis(100))
+							.build());
+					}
+					engine.template().sendAll(chunk);
+					sent += count;
+				}
+				double sendSeconds = (System.nanoTime() - start) / 1e9;
+				boolean complete = done.await(60, TimeUnit.SECONDS);
+				long redisCpu = ServerInfo.redisCpuMicros(this.connectionFactory) - redisCpuBefore;
+				long jvmCpu = ServerInfo.jvmCpuNanos() - jvmCpuBefore;
+				Map<String, Object> result = new LinkedHashMap<>();
+				result.put("scenario", "sustained");
+				result.put("n", n);
+				result.put("rate", rate);
+				result.put("concurrency", concurrency);
+				result.put("sent_per_s", round(n / sendSeconds));
+				result.put("redis_cpu_us_per_message", round(redisCpu / (double) n));
+				result.put("jvm_cpu_us_per_message", round(jvmCpu / 1000.0 / n));
+				putLateness(result, lateness);
+				result.put("complete", complete);
+				return result;
+			}
+			finally {
+				container.stop();
+			}
+		}
+	}
+
 	Map<String, Object> idle(Duration duration) throws InterruptedException {
 		flush();
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {

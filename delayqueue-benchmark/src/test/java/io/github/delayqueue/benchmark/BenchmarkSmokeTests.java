@@ -90,8 +90,14 @@ class BenchmarkSmokeTests {
 				.containsEntry("outbox_in_redis", 500);
 		}
 		else {
-			assertThat(results).hasSize(11);
+			assertThat(results).hasSize(12);
 		}
+		// a sustained 1,000 a second for 2 s, every message delivered
+		assertThat(results.get(results.size() - 2)).containsEntry("scenario", "sustained")
+			.containsEntry("n", 2000)
+			.containsEntry("complete", true)
+			.containsEntry("received", 2000);
+		assertThat((double) results.get(results.size() - 2).get("jvm_cpu_us_per_message")).isPositive();
 	}
 
 	@Test
