@@ -14,13 +14,15 @@
  * limitations under the License.
  */
 // BullMQ side of the delayqueue benchmark: burst (addBulk of N jobs due at one instant, a worker
-// of concurrency C acks them) and memory (N delayed jobs an hour ahead). Usage:
+// of concurrency C acks them), memory (N delayed jobs an hour ahead) and sustained (RATE jobs a
+// second for SECONDS, each due 100 ms after it is added, as delayqueue's sustained). Usage:
 // node bullmq-bench.js burst|memory PORT [N] [C]
+// node bullmq-bench.js sustained PORT RATE SECONDS [C]
 const { Queue, Worker } = require('bullmq');
 const IORedis = require('ioredis');
-const [, , scenario, port, nArg, cArg] = process.argv;
+const [, , scenario, port, nArg, cArg, sArg] = process.argv;
 const n = Number(nArg || (scenario === 'memory' ? 100000 : 20000));
-const concurrency = Number(cArg || 64);
+const concurrency = Number((scenario === 'sustained' ? sArg : cArg) || 64);
 const connection = { host: '127.0.0.1', port: Number(port), maxRetriesPerRequest: null };
 const order = (i) => ({ orderId: 'ord-' + String(i).padStart(8, '0'), customer: 'acme-shop', amount: 12345 });
 const payload = order(0);
@@ -78,6 +80,54 @@ async function burst(redis) {
   await queue.close();
 }
 
+async function sustained(redis) {
+  const rate = Number(nArg || 20000), seconds = Number(cArg || 60), total = rate * seconds;
+  const queue = new Queue('bench', { connection });
+  let acked = 0, resolveDone;
+  const lateness = [];
+  const done = new Promise((r) => (resolveDone = r));
+  const worker = new Worker('bench', async (job) => {
+    if (job.name === 'o') lateness.push(Date.now() - job.data.due);
+  }, { connection, concurrency });
+  worker.on('completed', (job) => {
+    if (job.name === 'o' && ++acked === total) resolveDone();
+  });
+  const warm = [];
+  for (let i = 0; i < 2000; i++) warm.push({ name: 'w', data: payload, opts: { delay: 100, removeOnComplete: true, removeOnFail: true } });
+  await queue.addBulk(warm);
+  while ((await queue.getJobCounts('wait', 'delayed', 'active')).delayed + (await queue.getJobCounts('wait')).wait > 0) await new Promise((r) => setTimeout(r, 100));
+  const cpu0 = await info(redis, 'cpu');
+  const node0 = process.cpuUsage();
+  const start = Date.now();
+  const perTick = Math.max(1, Math.floor(rate / 100));
+  let sent = 0;
+  for (let tick = 0; sent < total; tick++) {
+    const wait = start + 10 * tick - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const jobs = [];
+    const now = Date.now();
+    for (let i = sent; i < Math.min(total, sent + perTick); i++) {
+      jobs.push({ name: 'o', data: { ...order(i), due: now + 100 }, opts: { delay: 100, removeOnComplete: true, removeOnFail: true } });
+    }
+    await queue.addBulk(jobs);
+    sent += jobs.length;
+  }
+  const sentPerS = total / ((Date.now() - start) / 1000);
+  await Promise.race([done, new Promise((r) => setTimeout(r, 60000))]);
+  const cpu1 = await info(redis, 'cpu');
+  const node1 = process.cpuUsage(node0);
+  const redisCpu = (c) => (Number(c.used_cpu_sys) + Number(c.used_cpu_user)) * 1e6;
+  lateness.sort((a, b) => a - b);
+  const p = (q) => lateness[Math.min(lateness.length - 1, Math.floor(q * lateness.length))];
+  console.log(JSON.stringify({ peer: 'bullmq', version: require('bullmq/package.json').version, scenario: 'sustained', n: total, rate, concurrency,
+    sent_per_s: Math.round(sentPerS), complete: acked === total,
+    redis_cpu_us_per_message: +((redisCpu(cpu1) - redisCpu(cpu0)) / total).toFixed(1),
+    node_cpu_us_per_message: +((node1.user + node1.system) / total).toFixed(1),
+    lateness_p50_ms: p(0.5), lateness_p99_ms: p(0.99), lateness_max_ms: lateness[lateness.length - 1] }));
+  await worker.close();
+  await queue.close();
+}
+
 async function memory(redis) {
   const queue = new Queue('bench', { connection });
   await queue.addBulk([{ name: 'w', data: payload, opts: { delay: 3600000 } }]);
@@ -96,7 +146,9 @@ async function memory(redis) {
 (async () => {
   const redis = new IORedis(connection);
   await redis.flushdb();
-  if (scenario === 'burst') await burst(redis); else await memory(redis);
+  if (scenario === 'burst') await burst(redis);
+  else if (scenario === 'sustained') await sustained(redis);
+  else await memory(redis);
   await redis.flushdb();
   redis.disconnect();
   process.exit(0);
