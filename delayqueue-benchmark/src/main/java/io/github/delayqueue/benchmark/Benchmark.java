@@ -146,8 +146,8 @@ public final class Benchmark {
 				results.add(new FairnessScenario(factory, scenarios).run(or(n, 10_000), or(concurrency, 16)));
 			case "outage" -> results.addAll(
 					new OutageScenario().run(options.containsKey("seconds") ? idle : Duration.ofSeconds(20), or(n, 3)));
-			case "outbox" -> results
-				.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(or(n, 20_000), or(threads, 16)));
+			case "outbox" -> results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(or(n, 20_000),
+					or(threads, 16), options.containsKey("seconds") ? (int) idle.toSeconds() : 0));
 			case "cluster" -> {
 				int partitions = Integer.parseInt(options.getOrDefault("partitions", "12"));
 				// burst's 64 handlers, shared by the partitions
@@ -181,6 +181,8 @@ public final class Benchmark {
 				if (options.containsKey("jdbc") || io.github.delayqueue.test.DatabaseServer
 					.isAvailable(io.github.delayqueue.test.DatabaseServer.Kind.POSTGRESQL)) {
 					results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(500, 4));
+					// timed: 4 writers for 2 s
+					results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(500, 4, 2));
 				}
 				// 1,000 a second for 2 s
 				results.add(scenarios.sustained(1000, 2, 8));

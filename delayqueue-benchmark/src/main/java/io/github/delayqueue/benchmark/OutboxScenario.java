@@ -69,6 +69,15 @@ final class OutboxScenario {
 	}
 
 	Map<String, Object> run(int n, int threads) throws Exception {
+		return run(n, threads, 0);
+	}
+
+	/**
+	 * @param seconds 0: {@code n} transactions per mode; more: the outbox alone, its
+	 * writers committing as fast as they can for that long, and the relay measured
+	 * against them (rows relayed per second, lag, rows left waiting)
+	 */
+	Map<String, Object> run(int n, int threads, int seconds) throws Exception {
 		DatabaseServer server = (this.jdbc == null) ? DatabaseServer.start(DatabaseServer.Kind.POSTGRESQL) : null;
 		try (HikariDataSource dataSource = new HikariDataSource()) {
 			dataSource.setJdbcUrl((server != null) ? server.jdbcUrl() : this.jdbc);
@@ -78,11 +87,18 @@ final class OutboxScenario {
 			dataSource.setMaximumPoolSize(threads + 8);
 			Map<String, Object> result = new LinkedHashMap<>();
 			result.put("scenario", "outbox");
-			result.put("n", n);
 			result.put("threads", threads);
+			if (seconds > 0) {
+				result.put("seconds", seconds);
+				run(dataSource, "outbox", Math.min(1000, n), threads, 0);
+				run(dataSource, "outbox", 0, threads, seconds)
+					.forEach((key, value) -> result.put("outbox_" + key, value));
+				return result;
+			}
+			result.put("n", n);
 			for (String mode : List.of("after_commit", "outbox")) {
-				run(dataSource, mode, Math.min(1000, n), threads);
-				Map<String, Object> measured = run(dataSource, mode, n, threads);
+				run(dataSource, mode, Math.min(1000, n), threads, 0);
+				Map<String, Object> measured = run(dataSource, mode, n, threads, 0);
 				measured.forEach((key, value) -> result.put(mode + "_" + key, value));
 			}
 			return result;
@@ -94,7 +110,11 @@ final class OutboxScenario {
 		}
 	}
 
-	private Map<String, Object> run(HikariDataSource dataSource, String mode, int n, int threads) throws Exception {
+	/** The most transactions a timed run records the lag of. */
+	private static final int TIMED_CAPACITY = 4_000_000;
+
+	private Map<String, Object> run(HikariDataSource dataSource, String mode, int n, int threads, int seconds)
+			throws Exception {
 		this.scenarios.flush();
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		jdbc.execute("DROP TABLE IF EXISTS bench_orders");
@@ -114,17 +134,23 @@ final class OutboxScenario {
 		// when each message reached the queue's stream: a plain XREAD of it, no consumer
 		// group, so that the figure is the relay's, not the handlers'
 		Map<String, Long> arrivedAt = new ConcurrentHashMap<>();
-		Thread watcher = new Thread(() -> watch(arrivedAt, n), "outbox-bench-watcher");
+		// how many to watch for: n, or, in a timed run, what was committed once the
+		// writers stopped
+		AtomicInteger expected = new AtomicInteger((seconds > 0) ? Integer.MAX_VALUE : n);
+		AtomicInteger committed = new AtomicInteger();
+		Thread watcher = new Thread(() -> watch(arrivedAt, expected), "outbox-bench-watcher");
 		watcher.setDaemon(true);
 		watcher.start();
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
 		AtomicInteger next = new AtomicInteger();
 		try {
 			long start = System.nanoTime();
+			long end = start + TimeUnit.SECONDS.toNanos(seconds);
 			List<Future<?>> workers = new ArrayList<>();
 			for (int t = 0; t < threads; t++) {
 				workers.add(pool.submit(() -> {
-					for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+					for (int i = next.getAndIncrement(); (seconds > 0) ? System.nanoTime() < end
+							: i < n; i = next.getAndIncrement()) {
 						String id = mode + "-" + i;
 						DelayMessage<String> message = DelayMessage.builder(id)
 							.queue(Scenarios.QUEUE)
@@ -142,6 +168,7 @@ final class OutboxScenario {
 							}
 						});
 						committedAt.putIfAbsent(id, System.nanoTime());
+						committed.incrementAndGet();
 					}
 					return null;
 				}));
@@ -149,22 +176,37 @@ final class OutboxScenario {
 			for (Future<?> worker : workers) {
 				worker.get();
 			}
-			double seconds = (System.nanoTime() - start) / 1e9;
+			long written = System.nanoTime();
+			int total = committed.get();
+			expected.set(total);
+			double writeSeconds = (written - start) / 1e9;
 			// rows committed and not yet in Redis when the writers are done: a relay that
 			// keeps up leaves about one step's worth
 			Long backlog = outbox ? jdbc.queryForObject("SELECT COUNT(*) FROM delayqueue_outbox", Long.class) : null;
+			long inRedisWhenWritten = arrivedAt.size();
+			Long backlogAfterOneSecond = null;
+			if (outbox && seconds > 0) {
+				Thread.sleep(1000);
+				backlogAfterOneSecond = jdbc.queryForObject("SELECT COUNT(*) FROM delayqueue_outbox", Long.class);
+			}
 			watcher.join(TimeUnit.SECONDS.toMillis(120));
 			long lastArrival = arrivedAt.values().stream().mapToLong(Long::longValue).max().orElse(start);
-			Latencies lag = new Latencies(n);
+			Latencies lag = new Latencies((seconds > 0) ? TIMED_CAPACITY : n);
 			arrivedAt.forEach((id, at) -> lag
 				.record(Math.max(0, TimeUnit.NANOSECONDS.toMicros(at - committedAt.getOrDefault(id, at)))));
 			Map<String, Object> result = new LinkedHashMap<>();
-			result.put("transactions_per_s", Scenarios.round(n / seconds));
+			result.put("transactions", total);
+			result.put("transactions_per_s", Scenarios.round(total / writeSeconds));
 			if (outbox) {
 				result.put("relay_workers", Integer.getInteger("outbox.relay-workers", 2));
 				result.put("backlog_when_written", backlog);
 				// from the first transaction to the last message in Redis
-				result.put("relayed_per_s", Scenarios.round(n / ((lastArrival - start) / 1e9)));
+				result.put("relayed_per_s", Scenarios.round(total / ((lastArrival - start) / 1e9)));
+				if (seconds > 0) {
+					// what the relay moved while the writers wrote, and what was left
+					result.put("relayed_per_s_while_writing", Scenarios.round(inRedisWhenWritten / writeSeconds));
+					result.put("backlog_1s_after_written", backlogAfterOneSecond);
+				}
 			}
 			result.put("in_redis", arrivedAt.size());
 			result.put("commit_to_redis_p50_ms", Scenarios.round(lag.percentileMillis(50)));
@@ -180,13 +222,20 @@ final class OutboxScenario {
 
 	/** Notes when each message's entry appears in the queue's stream, until n did. */
 	@SuppressWarnings("unchecked")
-	private void watch(Map<String, Long> arrivedAt, int n) {
+	private void watch(Map<String, Long> arrivedAt, AtomicInteger expected) {
 		byte[] stream = ("dq:{" + Scenarios.QUEUE + "}:stream").getBytes(StandardCharsets.UTF_8);
 		byte[] idField = WireFormat.ID.getBytes(StandardCharsets.UTF_8);
 		String last = "0-0";
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+		// 120 s from when the count to wait for is known
+		long deadline = Long.MAX_VALUE;
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			while (arrivedAt.size() < n && System.nanoTime() < deadline) {
+			while (arrivedAt.size() < expected.get()) {
+				if (deadline == Long.MAX_VALUE && expected.get() != Integer.MAX_VALUE) {
+					deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+				}
+				if (System.nanoTime() - deadline > 0 && deadline != Long.MAX_VALUE) {
+					break;
+				}
 				List<ByteRecord> records = connection.streamCommands()
 					.xRead(StreamReadOptions.empty().count(1000).block(Duration.ofMillis(100)),
 							StreamOffset.create(stream, ReadOffset.from(last)));

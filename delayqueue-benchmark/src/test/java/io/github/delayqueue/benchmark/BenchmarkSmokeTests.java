@@ -88,6 +88,10 @@ class BenchmarkSmokeTests {
 			assertThat(results.get(10)).containsEntry("scenario", "outbox")
 				.containsEntry("after_commit_in_redis", 500)
 				.containsEntry("outbox_in_redis", 500);
+			// timed, 4 writers for 2 s: every committed message reached Redis
+			assertThat(results.get(11)).containsEntry("scenario", "outbox").containsEntry("seconds", 2);
+			assertThat(results.get(11).get("outbox_in_redis")).isEqualTo(results.get(11).get("outbox_transactions"));
+			assertThat((int) results.get(11).get("outbox_transactions")).isPositive();
 		}
 		else {
 			assertThat(results).hasSize(12);
