@@ -17,6 +17,7 @@
 package io.github.delayqueue.core.internal.admin;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
@@ -46,6 +47,24 @@ public record AdminContext(ScriptRunner scripts, String keyPrefix, Function<Stri
 	 */
 	public List<QueueKeys> partitionKeys(String queue) {
 		return this.layouts.partitionKeys(queue);
+	}
+
+	/**
+	 * Returns the partitions of a queue in the order a look-up of a message id reads
+	 * them, as cancel does: the id's own partition first, then the others.
+	 * @param queue the queue
+	 * @param id the message id
+	 * @return the keys
+	 */
+	public List<QueueKeys> lookUpOrder(String queue, String id) {
+		List<QueueKeys> order = new ArrayList<>();
+		order.add(this.layouts.keysFor(queue, id));
+		for (QueueKeys keys : partitionKeys(queue)) {
+			if (!order.contains(keys)) {
+				order.add(keys);
+			}
+		}
+		return order;
 	}
 
 }

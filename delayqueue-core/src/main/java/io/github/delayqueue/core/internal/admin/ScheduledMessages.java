@@ -188,15 +188,7 @@ public final class ScheduledMessages {
 		return RedisCalls.inRedis("look up message '" + id + "' in queue '" + queue + "'",
 				() -> this.context.scripts().execute((connection) -> {
 					this.context.layouts().verifyPartitions(connection, queue);
-					// where cancel looks: the partition of the id first, then the others
-					List<QueueKeys> order = new ArrayList<>();
-					order.add(this.context.layouts().keysFor(queue, id));
-					for (QueueKeys keys : this.context.partitionKeys(queue)) {
-						if (!order.contains(keys)) {
-							order.add(keys);
-						}
-					}
-					for (QueueKeys keys : order) {
+					for (QueueKeys keys : this.context.lookUpOrder(queue, id)) {
 						Double due = connection.zSetCommands()
 							.zScore(QueueKeys.bytes(keys.delayed()), QueueKeys.bytes(id));
 						byte[] envelope = connection.hashCommands()
