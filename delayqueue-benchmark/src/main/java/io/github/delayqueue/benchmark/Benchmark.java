@@ -130,7 +130,8 @@ public final class Benchmark {
 				results.add(scenarios.burst(or(n, 20_000), 64, 1, 0));
 			}
 			case "spread" -> results.add(scenarios.spread(or(n, 2_000), or(concurrency, 8)));
-			case "sustained" -> results.add(scenarios.sustained(Integer.parseInt(options.getOrDefault("rate", "20000")),
+			case "sustained" -> results.add(new SustainedScenario(factory, scenarios).run(
+					Integer.parseInt(options.getOrDefault("rate", "20000")),
 					options.containsKey("seconds") ? (int) idle.toSeconds() : 60, or(concurrency, 64)));
 			case "memory" -> results.add(sendScenarios.memory(or(n, 100_000)));
 			case "large" -> results.add(new LargeScenario(factory, scenarios).run(or(n, 10_000_000),
@@ -185,7 +186,7 @@ public final class Benchmark {
 					results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(500, 4, 2));
 				}
 				// 1,000 a second for 2 s
-				results.add(scenarios.sustained(1000, 2, 8));
+				results.add(new SustainedScenario(factory, scenarios).run(1000, 2, 8));
 				results.add(sendScenarios.sends(or(n, 1000), 8));
 			}
 			default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'\n" + USAGE);

@@ -84,11 +84,7 @@ final class Scenarios {
 			return new Order(id(i), WARM_UP, 12345);
 		}
 
-		/**
-		 * {@code ord-%08d}, without {@code String.format}: its parsing cost 2-3 µs per
-		 * message, which the burst counted as the send's (a quarter of the sending
-		 * thread's samples in a JFR profile of 300,000 messages).
-		 */
+		/** {@code ord-%08d}: {@code String.format} cost 2-3 µs, counted as the send's. */
 		static String id(int i) {
 			String digits = Integer.toString(i);
 			return "ord-" + "00000000".substring(Math.min(8, digits.length())) + digits;
@@ -226,15 +222,7 @@ final class Scenarios {
 		Latencies lateness = new Latencies(n);
 		CountDownLatch done = new CountDownLatch(n);
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
-			DelayQueueListenerContainer container = engine
-				.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
-					if (!order.isWarmUp()) {
-						lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
-						done.countDown();
-					}
-				})
-				.concurrency(concurrency)
-				.build();
+			DelayQueueListenerContainer container = latenessListener(engine, clock, lateness, done, concurrency);
 			container.start();
 			try {
 				warmUp(engine);
@@ -259,73 +247,17 @@ final class Scenarios {
 	}
 
 	/**
-	 * A sustained load, as a service meets it: {@code rate} messages a second for
-	 * {@code seconds}, sent in chunks every 10 ms, each due 100 ms after its send, and
-	 * consumed as they fall due. Reports the rate reached, the lateness, and the JVM's
-	 * and Redis's CPU per message at that steady state.
+	 * A listener that records each measured message's lateness (Redis clock) and counts
+	 * it down; the warm-up's messages pass unrecorded.
 	 */
-	Map<String, Object> sustained(int rate, int seconds, int concurrency) throws InterruptedException {
-		flush();
-		RedisClock clock = RedisClock.measure(this.connectionFactory);
-		int n = rate * seconds;
-		Latencies lateness = new Latencies(n);
-		CountDownLatch done = new CountDownLatch(n);
-		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
-			DelayQueueListenerContainer container = engine
-				.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
-					if (!order.isWarmUp()) {
-						lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
-						done.countDown();
-					}
-				})
-				.concurrency(concurrency)
-				.build();
-			container.start();
-			try {
-				warmUp(engine);
-				long redisCpuBefore = ServerInfo.redisCpuMicros(this.connectionFactory);
-				long jvmCpuBefore = ServerInfo.jvmCpuNanos();
-				long start = System.nanoTime();
-				int perTick = Math.max(1, rate / 100);
-				int sent = 0;
-				for (long tick = 0; sent < n; tick++) {
-					long at = start + TimeUnit.MILLISECONDS.toNanos(10 * tick);
-					long wait = at - System.nanoTime();
-					if (wait > 0) {
-						TimeUnit.NANOSECONDS.sleep(wait);
-					}
-					int from = sent;
-					int count = Math.min(perTick, n - sent);
-					List<DelayMessage<Order>> chunk = new ArrayList<>(count);
-					for (int i = from; i < from + count; i++) {
-						chunk.add(DelayMessage.builder(Order.sample(i))
-							.queue(QUEUE)
-							.delay(Duration.ofMillis(100))
-							.build());
-					}
-					engine.template().sendAll(chunk);
-					sent += count;
-				}
-				double sendSeconds = (System.nanoTime() - start) / 1e9;
-				boolean complete = done.await(60, TimeUnit.SECONDS);
-				long redisCpu = ServerInfo.redisCpuMicros(this.connectionFactory) - redisCpuBefore;
-				long jvmCpu = ServerInfo.jvmCpuNanos() - jvmCpuBefore;
-				Map<String, Object> result = new LinkedHashMap<>();
-				result.put("scenario", "sustained");
-				result.put("n", n);
-				result.put("rate", rate);
-				result.put("concurrency", concurrency);
-				result.put("sent_per_s", round(n / sendSeconds));
-				result.put("redis_cpu_us_per_message", round(redisCpu / (double) n));
-				result.put("jvm_cpu_us_per_message", round(jvmCpu / 1000.0 / n));
-				putLateness(result, lateness);
-				result.put("complete", complete);
-				return result;
+	static DelayQueueListenerContainer latenessListener(DelayQueueEngine engine, RedisClock clock, Latencies lateness,
+			CountDownLatch done, int concurrency) {
+		return engine.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
+			if (!order.isWarmUp()) {
+				lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
+				done.countDown();
 			}
-			finally {
-				container.stop();
-			}
-		}
+		}).concurrency(concurrency).build();
 	}
 
 	Map<String, Object> idle(Duration duration) throws InterruptedException {
