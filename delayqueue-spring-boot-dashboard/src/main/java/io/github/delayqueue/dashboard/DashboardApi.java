@@ -108,9 +108,7 @@ class DashboardApi {
 		summary.put("latenessP50Ms", DashboardViews.millis(total.latenessPercentile(50)));
 		summary.put("latenessP99Ms", DashboardViews.millis(total.latenessPercentile(99)));
 		summary.put("ackedPerMinute", lastFive / 5.0);
-		// dead letters of the last 5 minutes from the dead-letter streams, not from the
-		// history (which each engine adds to about every 10 s): shown at once
-		RecentDead recent = recentDead(queue, stats.dead());
+		RecentDeadLetters.Recent recent = RecentDeadLetters.of(this.engine.admin(), queue, stats.dead());
 		summary.put("deadLastFiveMinutes", recent.count());
 		summary.put("deadLastFiveMinutesAtLeast", recent.atLeast());
 		summary.put("newestDead", (recent.newest() != null) ? recent.newest().toString() : null);
@@ -120,53 +118,6 @@ class DashboardApi {
 		summary.put("latenessP99ByMinute",
 				points.stream().map((point) -> DashboardViews.millis(point.latenessPercentile(99))).toList());
 		return summary;
-	}
-
-	/** How many dead letters of the last 5 minutes the overview counts, at most. */
-	static final int RECENT_DEAD_COUNTED = 100;
-
-	/**
-	 * The dead letters of the last 5 minutes still in the queue's dead-letter streams,
-	 * and the newest one's time: the newest entry of each partition (one read each, none
-	 * when the queue has no dead letter), and, when it is recent, the entries since, at
-	 * most {@value #RECENT_DEAD_COUNTED} per partition ({@code atLeast}: there may be
-	 * more).
-	 */
-	private RecentDead recentDead(String queue, long dead) {
-		if (dead <= 0) {
-			return new RecentDead(0, false, null);
-		}
-		java.time.Instant newest = null;
-		for (io.github.delayqueue.core.DeadLetterError error : this.engine.admin().deadLetterErrors(queue, 1)) {
-			newest = (newest == null || error.newest().isAfter(newest)) ? error.newest() : newest;
-		}
-		long since = System.currentTimeMillis() - Duration.ofMinutes(5).toMillis();
-		if (newest == null || newest.toEpochMilli() < since) {
-			return new RecentDead(0, false, newest);
-		}
-		io.github.delayqueue.core.PartitionLayout layout = this.engine.admin().partitionLayout(queue);
-		int partitions = Math.max(1, Math.max(layout.partitions(), layout.previous()));
-		long count = 0;
-		boolean atLeast = false;
-		for (int partition = 0; partition < partitions; partition++) {
-			String prefix = (partition == 0) ? "" : partition + ":";
-			int inPartition = 0;
-			for (io.github.delayqueue.core.DeadLetter letter : this.engine.admin()
-				.deadLetters(queue, prefix + (since - 1) + "-" + Long.MAX_VALUE, RECENT_DEAD_COUNTED)) {
-				// a later partition's oldest follow once this one's are read: not counted
-				if (letter.entryId().startsWith(prefix) && (partition > 0 || letter.entryId().indexOf(':') < 0)) {
-					inPartition++;
-				}
-			}
-			count += inPartition;
-			atLeast |= inPartition >= RECENT_DEAD_COUNTED;
-		}
-		return new RecentDead(count, atLeast, newest);
-	}
-
-	private record RecentDead(long count, boolean atLeast,
-			java.time.@org.jspecify.annotations.Nullable Instant newest) {
-
 	}
 
 	@GetMapping("/queues/{queue}")
