@@ -11,3 +11,5 @@ CREATE TABLE IF NOT EXISTS delayqueue_outbox (
     created_at BIGINT NOT NULL,
     retry_at BIGINT NOT NULL
 );
+-- the relay looks up a message's older rows by id, to send them in order
+CREATE INDEX IF NOT EXISTS delayqueue_outbox_message_id ON delayqueue_outbox (message_id);

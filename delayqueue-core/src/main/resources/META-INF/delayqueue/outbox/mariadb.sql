@@ -10,5 +10,6 @@ CREATE TABLE IF NOT EXISTS delayqueue_outbox (
     due_at BIGINT NOT NULL,
     send_mode CHAR(1) NOT NULL,
     created_at BIGINT NOT NULL,
-    retry_at BIGINT NOT NULL
+    retry_at BIGINT NOT NULL,
+    INDEX delayqueue_outbox_message_id (message_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

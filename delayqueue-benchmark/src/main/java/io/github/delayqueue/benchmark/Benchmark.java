@@ -72,9 +72,11 @@ public final class Benchmark {
 			  fairness           key a with a backlog of --n (10000) messages, keys b-k one each, all due at once,
 			                     fair share and not: deliveries started before each of b-k's (concurrency 16;
 			                     bound 11 + 6 x concurrency), drain rate
-			  outbox             --n (20000) transactions from --threads (16) threads on PostgreSQL (started from the
-			                     machine's packages, or --jdbc URL), each an order row and one message due at once,
-			                     with sendAfterCommit and through the outbox: transactions/s, commit to delivery p99
+			  outbox             --n (20000) transactions from --threads (16) threads on PostgreSQL (or --database
+			                     mariadb; started from the machine's packages, or --jdbc URL), each an order row and
+			                     one message due at once, with sendAfterCommit and through the outbox: transactions/s,
+			                     commit to delivery p99; with --seconds S, the outbox alone for S seconds: relayed
+			                     rows/s against committed tx/s, rows left, lag (-Doutbox.relay-workers, -batch-size)
 			  outage             a redis-server of its own (AOF always) killed for --seconds S (20) and started again,
 			                     --n (3) times per client: with Lettuce's reconnect delay (to 30 s) and with the
 			                     starter's (100 ms doubling to 1 s): Redis answering to the first delivery of a
@@ -147,8 +149,9 @@ public final class Benchmark {
 				results.add(new FairnessScenario(factory, scenarios).run(or(n, 10_000), or(concurrency, 16)));
 			case "outage" -> results.addAll(
 					new OutageScenario().run(options.containsKey("seconds") ? idle : Duration.ofSeconds(20), or(n, 3)));
-			case "outbox" -> results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(or(n, 20_000),
-					or(threads, 16), options.containsKey("seconds") ? (int) idle.toSeconds() : 0));
+			case "outbox" -> results.add(new OutboxScenario(factory, scenarios, options.get("jdbc"),
+					options.getOrDefault("database", "postgresql"))
+				.run(or(n, 20_000), or(threads, 16), options.containsKey("seconds") ? (int) idle.toSeconds() : 0));
 			case "cluster" -> {
 				int partitions = Integer.parseInt(options.getOrDefault("partitions", "12"));
 				// burst's 64 handlers, shared by the partitions
@@ -181,9 +184,10 @@ public final class Benchmark {
 				results.add(scenarios.burst(or(n, 500), 2, 1, 50));
 				if (options.containsKey("jdbc") || io.github.delayqueue.test.DatabaseServer
 					.isAvailable(io.github.delayqueue.test.DatabaseServer.Kind.POSTGRESQL)) {
-					results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(500, 4));
+					results.add(new OutboxScenario(factory, scenarios, options.get("jdbc"), "postgresql").run(500, 4));
 					// timed: 4 writers for 2 s
-					results.add(new OutboxScenario(factory, scenarios, options.get("jdbc")).run(500, 4, 2));
+					results
+						.add(new OutboxScenario(factory, scenarios, options.get("jdbc"), "postgresql").run(500, 4, 2));
 				}
 				// 1,000 a second for 2 s
 				results.add(new SustainedScenario(factory, scenarios).run(1000, 2, 8));

@@ -62,10 +62,18 @@ final class OutboxScenario {
 
 	private final String jdbc;
 
-	OutboxScenario(RedisConnectionFactory connectionFactory, Scenarios scenarios, String jdbc) {
+	private final DatabaseServer.Kind database;
+
+	OutboxScenario(RedisConnectionFactory connectionFactory, Scenarios scenarios, String jdbc, String database) {
 		this.connectionFactory = connectionFactory;
 		this.scenarios = scenarios;
 		this.jdbc = jdbc;
+		this.database = switch (database) {
+			case "postgresql" -> DatabaseServer.Kind.POSTGRESQL;
+			case "mariadb" -> DatabaseServer.Kind.MARIADB;
+			default -> throw new IllegalArgumentException(
+					"--database must be postgresql or mariadb, but was '" + database + "'");
+		};
 	}
 
 	Map<String, Object> run(int n, int threads) throws Exception {
@@ -78,7 +86,7 @@ final class OutboxScenario {
 	 * against them (rows relayed per second, lag, rows left waiting)
 	 */
 	Map<String, Object> run(int n, int threads, int seconds) throws Exception {
-		DatabaseServer server = (this.jdbc == null) ? DatabaseServer.start(DatabaseServer.Kind.POSTGRESQL) : null;
+		DatabaseServer server = (this.jdbc == null) ? DatabaseServer.start(this.database) : null;
 		try (HikariDataSource dataSource = new HikariDataSource()) {
 			dataSource.setJdbcUrl((server != null) ? server.jdbcUrl() : this.jdbc);
 			if (server != null) {
@@ -87,6 +95,7 @@ final class OutboxScenario {
 			dataSource.setMaximumPoolSize(threads + 8);
 			Map<String, Object> result = new LinkedHashMap<>();
 			result.put("scenario", "outbox");
+			result.put("database", (this.jdbc != null) ? this.jdbc.replaceAll("\\?.*", "") : this.database.name());
 			result.put("threads", threads);
 			if (seconds > 0) {
 				result.put("seconds", seconds);

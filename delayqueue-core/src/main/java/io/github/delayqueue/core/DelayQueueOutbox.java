@@ -118,7 +118,9 @@ public final class DelayQueueOutbox {
 			this.relayJobs.forEach((job) -> job.dialect(found));
 			if (initializeSchema) {
 				try (Statement statement = connection.createStatement()) {
-					statement.execute(found.ddl(this.table));
+					for (String sql : found.ddlStatements(this.table)) {
+						statement.execute(sql);
+					}
 				}
 				if (!connection.getAutoCommit()) {
 					connection.commit();
@@ -135,6 +137,11 @@ public final class DelayQueueOutbox {
 						+ ex.getMessage() + "). Create it with your migration tool, or set "
 						+ "delayqueue.outbox.initialize-schema=true (DelayQueueEngineBuilder.outboxInitializeSchema): \n"
 						+ found.ddl(this.table));
+			}
+			if (!OutboxDialect.hasIdIndex(connection, this.table)) {
+				logger.warn("The outbox table '" + this.table + "' has no index on message_id: each relay step "
+						+ "scans the table to keep a message's rows in order, and the relay falls behind busy "
+						+ "writers. Add it (docs/outbox.md): " + found.idIndexDdl(this.table));
 			}
 		}
 		catch (SQLException ex) {

@@ -15,12 +15,14 @@
  */
 package io.github.delayqueue.core;
 
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.zaxxer.hikari.HikariConfig;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
@@ -36,7 +41,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
+import io.github.delayqueue.core.internal.outbox.OutboxDialect;
 import io.github.delayqueue.test.RedisServer;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -233,10 +240,9 @@ abstract class OutboxContract extends QueueTestFixture {
 	void afterAnOutageUnderWritesTheRelayResumesWithinAFewBackoffs() throws Exception {
 		// the operators' setting (PostgreSQL); the relay's steps are the same on the
 		// others
-		org.junit.jupiter.api.Assumptions.assumeTrue(
-				this.jdbc.execute((java.sql.Connection connection) -> connection.getMetaData().getDatabaseProductName())
-					.equals("PostgreSQL"),
-				"run on PostgreSQL");
+		org.junit.jupiter.api.Assumptions
+			.assumeTrue(this.jdbc.execute((Connection connection) -> connection.getMetaData().getDatabaseProductName())
+				.equals("PostgreSQL"), "run on PostgreSQL");
 		// the starter's reconnect delay (100 ms doubling to 1 s), not Lettuce's (to 30 s)
 		ClientResources resources = ClientResources.builder()
 			.reconnectDelay(Delay.exponential(Duration.ofMillis(100), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
@@ -467,6 +473,92 @@ abstract class OutboxContract extends QueueTestFixture {
 		// outside a transaction: at once
 		assertThat(engine.template().send(message("c", Duration.ofHours(1))).status())
 			.isEqualTo(SendResult.Status.SCHEDULED);
+	}
+
+	@Test
+	void whileTheRelayIsBehindARowItPassedOverGoesWithinAPollInterval() throws Exception {
+		// behind, the relay reads on from the newest row it took; a row it passed over
+		// (here one waiting for its retry, as after a refusal) must not wait until the
+		// writers stop
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
+			.outbox(this.dataSource)
+			.outboxInitializeSchema(true)
+			.outboxPollInterval(Duration.ofMillis(200))
+			.outboxBatchSize(5)
+			.outboxRelayWorkers(1));
+		Map<String, Integer> received = listen(engine);
+		this.transactions.executeWithoutResult((status) -> {
+			engine.template().sendWithOutbox(message("held", Duration.ZERO));
+			this.jdbc.update("UPDATE delayqueue_outbox SET retry_at = ? WHERE message_id = 'held'", Long.MAX_VALUE);
+		});
+		AtomicBoolean writing = new AtomicBoolean(true);
+		AtomicInteger written = new AtomicInteger();
+		Thread writer = new Thread(() -> {
+			while (writing.get()) {
+				this.transactions.executeWithoutResult((status) -> {
+					for (int i = 0; i < 50; i++) {
+						engine.template().sendWithOutbox(message("w-" + written.incrementAndGet(), Duration.ZERO));
+					}
+				});
+			}
+		});
+		writer.start();
+		try {
+			await().atMost(WAIT).until(() -> received.size() >= 200);
+			assertThat(received).doesNotContainKey("held");
+			this.jdbc.update("UPDATE delayqueue_outbox SET retry_at = 0 WHERE message_id = 'held'");
+			long released = System.nanoTime();
+			await().atMost(WAIT).until(() -> received.containsKey("held"));
+			long waitedMillis = (System.nanoTime() - released) / 1_000_000;
+			// the writers kept the relay behind all along
+			assertThat(rows()).as("rows waiting when it went").isGreaterThan(5);
+			assertThat(waitedMillis).isLessThan(5_000);
+		}
+		finally {
+			writing.set(false);
+			writer.join(10_000);
+		}
+		await().atMost(WAIT).until(() -> rows() == 0);
+		assertThat(received).hasSize(written.get() + 1).allSatisfy((id, count) -> assertThat(count).isOne());
+	}
+
+	@Test
+	void theSchemaItCreatesHasTheIdIndexAndATableWithoutItIsWarnedAboutAndStillRelays() throws Exception {
+		DelayQueueEngine created = engine();
+		try (Connection connection = this.dataSource.getConnection()) {
+			assertThat(OutboxDialect.hasIdIndex(connection, "delayqueue_outbox")).isTrue();
+		}
+		stop();
+		// a table of an earlier release: no index
+		this.jdbc.execute("DROP TABLE delayqueue_outbox");
+		try (Connection connection = this.dataSource.getConnection()) {
+			String table = OutboxDialect.of(connection)
+				.ddlStatements("delayqueue_outbox")
+				.get(0)
+				.replaceAll(",\\s*INDEX [^)]*\\)", "");
+			this.jdbc.execute(table);
+			assertThat(OutboxDialect.hasIdIndex(connection, "delayqueue_outbox")).isFalse();
+		}
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		Logger logger = (Logger) LoggerFactory.getLogger(DelayQueueOutbox.class);
+		logger.addAppender(appender);
+		try {
+			DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
+				.outbox(this.dataSource)
+				.outboxPollInterval(Duration.ofMillis(100)));
+			assertThat(appender.list).anySatisfy((event) -> assertThat(event.getFormattedMessage())
+				.contains("The outbox table 'delayqueue_outbox' has no index on message_id")
+				.contains("CREATE INDEX"));
+			Map<String, Integer> received = listen(engine);
+			this.transactions
+				.executeWithoutResult((status) -> engine.template().sendWithOutbox(message("a", Duration.ZERO)));
+			await().atMost(WAIT).until(() -> received.containsKey("a"));
+		}
+		finally {
+			logger.detachAppender(appender);
+		}
+		assertThat(created).isNotNull();
 	}
 
 	@Test

@@ -118,6 +118,11 @@ public final class DashboardAutoConfiguration {
 	}
 
 	@Bean
+	DashboardOutboxApi delayQueueDashboardOutboxApi(DelayQueueEngine engine) {
+		return new DashboardOutboxApi(engine);
+	}
+
+	@Bean
 	DashboardBulkApi delayQueueDashboardBulkApi(DelayQueueEngine engine, DashboardAccess access) {
 		return new DashboardBulkApi(engine, access);
 	}

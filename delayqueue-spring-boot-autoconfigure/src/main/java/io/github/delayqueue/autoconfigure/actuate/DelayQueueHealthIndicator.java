@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.TreeSet;
 
 import io.github.delayqueue.core.DelayQueueEngine;
-import io.github.delayqueue.core.DelayQueueOutbox;
 import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
@@ -72,29 +71,9 @@ public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
 		finally {
 			// also while Redis is down: then the outbox holds what is sent
 			if (this.engine.hasOutbox()) {
-				builder.withDetail("outbox", outbox());
+				builder.withDetail("outbox", OutboxStatus.of(this.engine.outbox()));
 			}
 		}
-	}
-
-	/** The outbox's backlog and its relay's state, from a database answering in time. */
-	private Map<String, Object> outbox() {
-		Map<String, Object> details = new LinkedHashMap<>();
-		DelayQueueOutbox outbox = this.engine.outbox();
-		details.put("table", outbox.table());
-		try {
-			DelayQueueOutbox.Backlog backlog = BoundedCalls.call(DelayQueueEndpoint.READ_BOUND, "the database",
-					outbox::backlog);
-			details.put("rows", backlog.rows());
-			details.put("oldest", backlog.oldest().toString());
-		}
-		catch (RuntimeException ex) {
-			details.put("error", "The outbox's backlog cannot be read: " + ex.getMessage());
-		}
-		Throwable failure = outbox.lastFailure();
-		details.put("relay", outbox.isHealthy() ? "relaying"
-				: "failing: " + ((failure != null) ? failure.getMessage() : "its loop does not run"));
-		return details;
 	}
 
 	private void check(Health.Builder builder) {

@@ -224,6 +224,27 @@
     return svg;
   }
 
+  // the outbox's rows not yet in Redis, and the age of the oldest: the relay's lag
+  function outboxPanel(box) {
+    return api('outbox').then(function (o) {
+      if (!o.enabled) { return; }
+      box.removeAttribute('hidden');
+      var failing = o.relay !== 'relaying';
+      var behind = o.oldestMillis !== undefined && o.oldestMillis >= 5000;
+      box.appendChild(el('h2', { text: 'Outbox' }));
+      box.appendChild(el('dl', { 'class': 'totals' }, [
+        ['Table', o.table], ['Rows waiting', o.rows === undefined ? '\u2013' : count(o.rows)],
+        ['Oldest (relay lag)', o.oldestMillis === undefined ? '\u2013' : duration(o.oldestMillis)],
+        ['Relay', o.relay]].map(function (t) {
+        return el('div', {}, [el('dt', { text: t[0] }), el('dd', { text: t[1] })]);
+      })));
+      if (o.error || failing || behind) {
+        box.appendChild(el('p', { 'class': 'warn', role: 'status', text: o.error || (failing ? 'The relay is failing: ' + o.relay
+          : 'The relay is ' + duration(o.oldestMillis) + ' behind the writers') }));
+      }
+    }, function (error) { box.removeAttribute('hidden'); box.appendChild(el('p', { 'class': 'warn', text: 'Outbox: ' + error.message })); });
+  }
+
   function queuesPage(target) {
     return api('queues').then(function (queues) {
       target.textContent = '';
@@ -250,6 +271,9 @@
         ['Dead letters', totals.dead], ['Acked/min (5 min)', totals.acked]].map(function (t) {
         return el('div', {}, [el('dt', { text: t[0] }), el('dd', { text: count(t[1]) })]);
       })));
+      var outboxBox = el('section', { id: 'outbox', 'aria-label': 'Transactional outbox', hidden: 'hidden' });
+      target.appendChild(outboxBox);
+      outboxPanel(outboxBox);
       target.appendChild(el('h2', { text: 'Queues' }));
       var rows = [];
       queues.forEach(function (summary) {

@@ -20,7 +20,13 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -73,7 +79,10 @@ public enum OutboxDialect {
 		return dialect;
 	}
 
-	/** The shipped DDL, for a table of that name. */
+	/**
+	 * The shipped DDL, for a table of that name: the table and its index on
+	 * {@code message_id}, each statement ended by {@code ;}.
+	 */
 	public String ddl(String table) {
 		String path = "/META-INF/delayqueue/outbox/" + this.resource + ".sql";
 		try (InputStream in = OutboxDialect.class.getResourceAsStream(path)) {
@@ -87,7 +96,7 @@ public enum OutboxDialect {
 					statement.append(line).append('\n');
 				}
 			}
-			return statement.toString().trim().replace("delayqueue_outbox", table);
+			return statement.toString().trim().replace(INDEX, indexName(table)).replace("delayqueue_outbox", table);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot read " + path, ex);
@@ -95,7 +104,112 @@ public enum OutboxDialect {
 	}
 
 	/**
-	 * Takes the oldest rows due for a send, locked, skipping those another relay holds.
+	 * The statements of the {@link #ddl(String) DDL}, to run one by one.
+	 */
+	public List<String> ddlStatements(String table) {
+		return Arrays.stream(ddl(table).split(";")).map(String::trim).filter((sql) -> !sql.isEmpty()).toList();
+	}
+
+	/**
+	 * A condition on a list of values, bound by {@link #bindList}: on PostgreSQL, one
+	 * array parameter ({@code = ANY(?)}), so that the statement's text is the same for
+	 * any number of values and the server plans it once; elsewhere an {@code IN} list.
+	 * @param column the column
+	 * @param count how many values
+	 * @return the condition
+	 */
+	String inList(String column, int count) {
+		return (this == POSTGRESQL) ? column + " = ANY(?)" : column + " IN (" + OutboxGaps.placeholders(count) + ")";
+	}
+
+	/**
+	 * Binds the values of an {@link #inList} condition.
+	 * @param statement the statement
+	 * @param index the first parameter's index
+	 * @param values the values, all {@link Long} or all {@link String}
+	 * @return the index of the parameter after them
+	 */
+	int bindList(PreparedStatement statement, int index, List<?> values) throws SQLException {
+		if (this == POSTGRESQL) {
+			boolean numbers = !values.isEmpty() && values.get(0) instanceof Long;
+			statement.setArray(index,
+					statement.getConnection().createArrayOf(numbers ? "bigint" : "varchar", values.toArray()));
+			return index + 1;
+		}
+		for (Object value : values) {
+			statement.setObject(index++, value);
+		}
+		return index;
+	}
+
+	/**
+	 * Readies a relay step's transaction. On PostgreSQL, the step's reads walk an index
+	 * in its order: the statistics of a table that takes thousands of rows and deletes
+	 * them a second later are stale most of the time, and with them the planner scanned
+	 * the whole table, every row deleted since the last vacuum included (a sequential
+	 * scan), or every waiting row, sorted for the oldest 500 (a bitmap scan): a step that
+	 * grew with the backlog, so a relay that fell behind fell further behind ({@code SET
+	 * LOCAL}: for this transaction only).
+	 */
+	void prepareStep(Connection connection) throws SQLException {
+		if (this == POSTGRESQL) {
+			try (Statement statement = connection.createStatement()) {
+				statement.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off");
+			}
+		}
+	}
+
+	/**
+	 * Whether a table has an index that starts with {@code message_id} (the table name as
+	 * written, or folded to lower or upper case as the database stores it).
+	 */
+	public static boolean hasIdIndex(Connection connection, String table) throws SQLException {
+		int dot = table.indexOf('.');
+		String schema = (dot < 0) ? null : table.substring(0, dot);
+		String name = table.substring(dot + 1);
+		DatabaseMetaData meta = connection.getMetaData();
+		for (String folded : new LinkedHashSet<>(
+				List.of(name, name.toLowerCase(Locale.ROOT), name.toUpperCase(Locale.ROOT)))) {
+			String inSchema = (schema == null) ? null
+					: (folded.equals(name) ? schema : (folded.equals(name.toLowerCase(Locale.ROOT))
+							? schema.toLowerCase(Locale.ROOT) : schema.toUpperCase(Locale.ROOT)));
+			try (ResultSet indexes = meta.getIndexInfo(null, inSchema, folded, false, true)) {
+				while (indexes.next()) {
+					if (indexes.getShort("ORDINAL_POSITION") == 1
+							&& "message_id".equalsIgnoreCase(indexes.getString("COLUMN_NAME"))) {
+						return true;
+					}
+				}
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * The statement that adds the index on {@code message_id} to a table of an earlier
+	 * release.
+	 */
+	public String idIndexDdl(String table) {
+		// MySQL has no IF NOT EXISTS for an index
+		return "CREATE INDEX " + ((this == MARIADB) ? "" : "IF NOT EXISTS ") + indexName(table) + " ON " + table
+				+ " (message_id)";
+	}
+
+	/** The shipped index on {@code message_id}, as the DDL names it. */
+	private static final String INDEX = "delayqueue_outbox_message_id";
+
+	/**
+	 * The name of a table's index on {@code message_id}: in the table's schema, so
+	 * unqualified, and short enough for every database (64 characters at most).
+	 */
+	static String indexName(String table) {
+		String name = table.substring(table.indexOf('.') + 1);
+		return name.substring(0, Math.min(name.length(), 50)) + "_message_id";
+	}
+
+	/**
+	 * Takes the oldest rows due for a send, locked, skipping those another relay holds
+	 * (parameters as {@link #select(String, int, int)}).
 	 */
 	public String select(String table) {
 		return select(table, 0, 1);
@@ -103,7 +217,8 @@ public enum OutboxDialect {
 
 	/**
 	 * Takes the oldest rows due for a send of one worker's share of the message ids,
-	 * locked, skipping those another relay holds.
+	 * locked, skipping those another relay holds: the rows after a floor (the first
+	 * parameter, 0 for all), due by the second, at most the third.
 	 * @param table the table
 	 * @param worker the worker, from 0
 	 * @param workers how many workers share the table
@@ -112,7 +227,7 @@ public enum OutboxDialect {
 	public String select(String table, int worker, int workers) {
 		String share = (workers > 1) ? " AND " + idHash() + " % " + workers + " = " + worker : "";
 		return "SELECT seq, queue_name, message_id, message_key, envelope, due_at, send_mode FROM " + table
-				+ " WHERE retry_at <= ?" + share + " ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED";
+				+ " WHERE seq > ? AND retry_at <= ?" + share + " ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED";
 	}
 
 	/**

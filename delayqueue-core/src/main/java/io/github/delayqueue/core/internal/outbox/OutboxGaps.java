@@ -52,31 +52,27 @@ final class OutboxGaps {
 	 * read (no lock): a row it still sees may be deleted by now, and the rows behind it
 	 * merely wait one step.
 	 */
-	static void holdBehindGaps(Connection connection, String table, List<Long> seqs, List<Prepared> prepared)
-			throws SQLException {
+	static void holdBehindGaps(Connection connection, OutboxDialect dialect, String table, List<Long> seqs,
+			List<Prepared> prepared) throws SQLException {
 		if (prepared.isEmpty()) {
 			return;
 		}
 		Map<String, Long> newestTaken = new LinkedHashMap<>();
 		Set<Long> taken = new HashSet<>(seqs);
-		long newest = 0;
 		for (int i = 0; i < prepared.size(); i++) {
 			newestTaken.merge(rowKey(prepared.get(i).queue(), prepared.get(i).id()), seqs.get(i), Math::max);
-			newest = Math.max(newest, seqs.get(i));
 		}
 		// per message, its oldest row not taken here that is older than one taken here
 		Map<String, Long> firstGap = new HashMap<>();
 		List<String> ids = new ArrayList<>(new LinkedHashSet<>(prepared.stream().map(Prepared::id).toList()));
 		for (int from = 0; from < ids.size(); from += 500) {
 			List<String> slice = ids.subList(from, Math.min(ids.size(), from + 500));
-			String marks = placeholders(slice.size());
+			// by message_id alone, so that the database looks the ids up in their index
+			// (no range of seq to scan instead): which rows are older is sorted out here
 			try (PreparedStatement older = connection.prepareStatement("SELECT seq, queue_name, message_id FROM "
-					+ table + " WHERE seq < ? AND message_id IN (" + marks + ")")) {
+					+ table + " WHERE " + dialect.inList("message_id", slice.size()))) {
 				older.setQueryTimeout(OutboxRelay.QUERY_TIMEOUT_SECONDS);
-				older.setLong(1, newest);
-				for (int i = 0; i < slice.size(); i++) {
-					older.setString(i + 2, slice.get(i));
-				}
+				dialect.bindList(older, 1, slice);
 				try (ResultSet rs = older.executeQuery()) {
 					while (rs.next()) {
 						long seq = rs.getLong(1);

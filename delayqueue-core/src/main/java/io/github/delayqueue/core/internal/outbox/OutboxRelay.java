@@ -85,6 +85,17 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 
 	private volatile OutboxDialect dialect;
 
+	/**
+	 * While the relay is behind (its last step took a full batch), the newest row it
+	 * took: the next step reads only the rows after it, instead of scanning again the
+	 * deleted rows at the table's head that the database has not vacuumed yet. 0: read
+	 * from the head.
+	 */
+	private long floor;
+
+	/** When a step last read from the table's head ({@link System#nanoTime()}). */
+	private long readFromHeadAt;
+
 	private volatile Throwable lastFailure;
 
 	public OutboxRelay(Function<List<Prepared>, List<SendResult>> send, DataSource dataSource, String table,
@@ -154,11 +165,13 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 			// would wait for the relay's send to Redis
 			connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
 			try {
+				this.dialect.prepareStep(connection);
 				int moved = relay(connection);
 				connection.commit();
 				return moved;
 			}
 			catch (SQLException | RuntimeException ex) {
+				this.floor = 0;
 				try {
 					connection.rollback();
 				}
@@ -180,8 +193,9 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 		try (PreparedStatement select = connection
 			.prepareStatement(this.dialect.select(this.table, this.worker, this.workers))) {
 			select.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
-			select.setLong(1, this.clock.millis());
-			select.setInt(2, this.batchSize);
+			select.setLong(1, floor());
+			select.setLong(2, this.clock.millis());
+			select.setInt(3, this.batchSize);
 			try (ResultSet rs = select.executeQuery()) {
 				while (rs.next()) {
 					seqs.add(rs.getLong(1));
@@ -190,7 +204,11 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 				}
 			}
 		}
-		OutboxGaps.holdBehindGaps(connection, this.table, seqs, prepared);
+		// the rows of a full batch after the floor are read next step; the rows it
+		// passed over (held by another relay, waiting for a retry, held behind a gap, or
+		// committed late with an older seq) at the next read from the head
+		this.floor = (seqs.size() >= this.batchSize) ? seqs.get(seqs.size() - 1) : 0;
+		OutboxGaps.holdBehindGaps(connection, this.dialect, this.table, seqs, prepared);
 		if (prepared.isEmpty()) {
 			return 0;
 		}
@@ -215,6 +233,19 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 					this.clock.millis() + REFUSED_RETRY_MILLIS);
 		}
 		return sent.size();
+	}
+
+	/**
+	 * The floor of this step: the last step's, unless the relay last read from the head a
+	 * poll interval ago or more (rows passed over wait no longer than that).
+	 */
+	private long floor() {
+		long now = System.nanoTime();
+		if (this.floor > 0 && now - this.readFromHeadAt < this.pollNanos) {
+			return this.floor;
+		}
+		this.readFromHeadAt = now;
+		return 0;
 	}
 
 	private static void sort(List<SendResult> results, List<Long> seqs, List<Long> sent, List<Long> refused) {
@@ -302,13 +333,10 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 		}
 		for (int from = 0; from < seqs.size(); from += 500) {
 			List<Long> slice = seqs.subList(from, Math.min(seqs.size(), from + 500));
-			String marks = OutboxGaps.placeholders(slice.size());
 			try (PreparedStatement statement = connection
-				.prepareStatement("DELETE FROM " + this.table + " WHERE seq IN (" + marks + ")")) {
+				.prepareStatement("DELETE FROM " + this.table + " WHERE " + this.dialect.inList("seq", slice.size()))) {
 				statement.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
-				for (int i = 0; i < slice.size(); i++) {
-					statement.setLong(i + 1, slice.get(i));
-				}
+				this.dialect.bindList(statement, 1, slice);
 				statement.executeUpdate();
 			}
 		}

@@ -84,6 +84,9 @@ class DashboardBrowserTests {
 	@Autowired
 	private DelayQueueEngine engine;
 
+	@Autowired
+	private org.springframework.jdbc.core.JdbcTemplate jdbc;
+
 	@BeforeAll
 	static void startBrowser() {
 		browser = HeadlessChromium.start();
@@ -566,6 +569,25 @@ class DashboardBrowserTests {
 		}
 		finally {
 			this.engine.admin().resume("dashboard-overview-paused");
+		}
+	}
+
+	@Test
+	void theOverviewShowsTheOutboxRowsWaitingAndTheRelaysLag() {
+		// a row of a minute ago that waits for its retry: the relay leaves it
+		this.jdbc.update("INSERT INTO delayqueue_outbox (queue_name, message_id, message_key, envelope, due_at, "
+				+ "send_mode, created_at, retry_at) VALUES ('dashboard-outbox', 'waiting', NULL, ?, 0, '0', ?, ?)",
+				new byte[] { 1 }, System.currentTimeMillis() - 60_000, Long.MAX_VALUE);
+		try {
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/#"));
+			String outbox = visible(By.id("outbox")).getText();
+			assertThat(outbox).contains("Outbox", "Rows waiting\n1", "Relay\nrelaying")
+				.containsPattern("Oldest \\(relay lag\\)\n1(\\.\\d)? min")
+				.containsPattern("The relay is 1(\\.\\d)? min behind the writers");
+		}
+		finally {
+			this.jdbc.update("DELETE FROM delayqueue_outbox WHERE message_id = 'waiting'");
 		}
 	}
 
