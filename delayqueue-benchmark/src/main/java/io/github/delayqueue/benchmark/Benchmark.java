@@ -50,6 +50,7 @@ public final class Benchmark {
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
 			  scenarios: burst | batch | spread | sustained | memory | sends | large | scale | idle | pause | rate | dashboard | priority | fairness | outbox | outage | cluster | all | smoke
+			  -Dbench.workers=virtual: the burst, batch, cluster, spread and sustained listeners' workers on virtual threads (Java 21+)
 			  batch              burst drained by a batch listener of --batch-size B (100) messages per call,
 			                     --concurrency (4) batches at once, then by a listener of one message at a time
 			                     (concurrency 64), in one run: drain rate, Redis commands, Redis and JVM CPU per message
