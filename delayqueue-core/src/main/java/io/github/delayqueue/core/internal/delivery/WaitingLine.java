@@ -23,9 +23,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
-import java.util.concurrent.PriorityBlockingQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -64,6 +63,13 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 		return delivery.context.keys().partition();
 	}
 
+	/**
+	 * One line for all workers. A delivery added wakes one parked worker, unless a wake
+	 * is under way already; the woken worker, once it took its delivery, wakes the next
+	 * while more wait. Workers coming back from a short handler take the rest without
+	 * parking, so a read of dozens of entries wakes a few threads, not one per entry;
+	 * with long handlers the chain goes on until every waiting delivery has a worker.
+	 */
 	static final class Shared extends WaitingLine {
 
 		/**
@@ -71,20 +77,54 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 		 * places: it passes the lower ones added shortly before it, never one that has
 		 * waited for long (no starving).
 		 */
-		private final PriorityBlockingQueue<Waiting> line = new PriorityBlockingQueue<>(16,
+		private final PriorityQueue<Waiting> line = new PriorityQueue<>(16,
 				Comparator.comparingLong(Waiting::rank).thenComparingLong(Waiting::sequence));
 
-		private final AtomicLong sequence = new AtomicLong();
+		private long sequence;
+
+		/** Workers waiting for a delivery. */
+		private int parked;
+
+		/** A parked worker was woken and has not come back yet. */
+		private boolean waking;
 
 		@Override
-		void add(Delivery delivery) {
-			this.line.add(new Waiting(delivery, this.sequence.incrementAndGet()));
+		synchronized void add(Delivery delivery) {
+			this.line.add(new Waiting(delivery, ++this.sequence));
+			wakeOne();
+		}
+
+		private void wakeOne() {
+			if (this.parked > 0 && !this.waking) {
+				this.waking = true;
+				notify();
+			}
 		}
 
 		@Override
-		Delivery next(long timeoutMillis) throws InterruptedException {
-			Waiting next = this.line.poll(timeoutMillis, TimeUnit.MILLISECONDS);
-			return (next != null) ? next.delivery() : null;
+		synchronized Delivery next(long timeoutMillis) throws InterruptedException {
+			boolean woken = false;
+			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+			while (this.line.isEmpty()) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					return null;
+				}
+				this.parked++;
+				try {
+					TimeUnit.NANOSECONDS.timedWait(this, left);
+				}
+				finally {
+					this.parked--;
+					this.waking = false;
+					woken = true;
+				}
+			}
+			Waiting next = this.line.poll();
+			if (woken && !this.line.isEmpty()) {
+				wakeOne();
+			}
+			return next.delivery();
 		}
 
 		@Override
@@ -92,7 +132,7 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 		}
 
 		@Override
-		List<Delivery> drain(int partition) {
+		synchronized List<Delivery> drain(int partition) {
 			List<Delivery> drained = new ArrayList<>();
 			this.line
 				.removeIf((waiting) -> partitionOf(waiting.delivery()) == partition && drained.add(waiting.delivery()));
@@ -100,11 +140,12 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 		}
 
 		@Override
-		List<Delivery> drain() {
-			List<Waiting> drained = new ArrayList<>();
-			this.line.drainTo(drained);
-			drained.sort(this.line.comparator());
-			return drained.stream().map(Waiting::delivery).collect(java.util.stream.Collectors.toList());
+		synchronized List<Delivery> drain() {
+			List<Delivery> drained = new ArrayList<>();
+			while (!this.line.isEmpty()) {
+				drained.add(this.line.poll().delivery());
+			}
+			return drained;
 		}
 
 		private record Waiting(Delivery delivery, long sequence) {
