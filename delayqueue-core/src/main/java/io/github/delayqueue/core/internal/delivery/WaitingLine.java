@@ -114,11 +114,18 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 				try {
 					TimeUnit.NANOSECONDS.timedWait(this, left);
 				}
-				finally {
+				catch (InterruptedException ex) {
+					// a worker given up: the wake it may have taken goes to another
 					this.parked--;
 					this.waking = false;
-					woken = true;
+					if (!this.line.isEmpty()) {
+						wakeOne();
+					}
+					throw ex;
 				}
+				this.parked--;
+				this.waking = false;
+				woken = true;
 			}
 			Waiting next = this.line.poll();
 			if (woken && !this.line.isEmpty()) {
