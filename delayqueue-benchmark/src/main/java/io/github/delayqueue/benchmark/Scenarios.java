@@ -150,7 +150,9 @@ final class Scenarios {
 							lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
 						}
 					});
-			DelayQueueListenerContainer container = builder.concurrency(concurrency).executor(workerExecutor()).build();
+			DelayQueueListenerContainer container = builder.concurrency(concurrency)
+				.executor(BenchWorkers.executor())
+				.build();
 			container.start();
 			try {
 				warmUp(engine);
@@ -257,26 +259,7 @@ final class Scenarios {
 				lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
 				done.countDown();
 			}
-		}).concurrency(concurrency).executor(workerExecutor()).build();
-	}
-
-	/**
-	 * The listener's workers: {@code null} for the container's own platform threads (the
-	 * default), or virtual threads with {@code -Dbench.workers=virtual} on Java 21 or
-	 * later.
-	 */
-	static java.util.concurrent.Executor workerExecutor() {
-		if (!"virtual".equals(System.getProperty("bench.workers"))) {
-			return null;
-		}
-		try {
-			return (java.util.concurrent.Executor) java.util.concurrent.Executors.class
-				.getMethod("newVirtualThreadPerTaskExecutor")
-				.invoke(null);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new IllegalStateException("-Dbench.workers=virtual needs Java 21 or later", ex);
-		}
+		}).concurrency(concurrency).executor(BenchWorkers.executor()).build();
 	}
 
 	Map<String, Object> idle(Duration duration) throws InterruptedException {

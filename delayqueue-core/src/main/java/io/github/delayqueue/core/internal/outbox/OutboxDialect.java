@@ -25,9 +25,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * The SQL of the outbox per database: PostgreSQL, MariaDB (and MySQL 8+), H2. Each locks
@@ -168,11 +168,12 @@ public enum OutboxDialect {
 		String schema = (dot < 0) ? null : table.substring(0, dot);
 		String name = table.substring(dot + 1);
 		DatabaseMetaData meta = connection.getMetaData();
-		for (String folded : new LinkedHashSet<>(
-				List.of(name, name.toLowerCase(Locale.ROOT), name.toUpperCase(Locale.ROOT)))) {
-			String inSchema = (schema == null) ? null
-					: (folded.equals(name) ? schema : (folded.equals(name.toLowerCase(Locale.ROOT))
-							? schema.toLowerCase(Locale.ROOT) : schema.toUpperCase(Locale.ROOT)));
+		// as written, then as the database may have stored it
+		List<UnaryOperator<String>> folds = List.of((text) -> text, (text) -> text.toLowerCase(Locale.ROOT),
+				(text) -> text.toUpperCase(Locale.ROOT));
+		for (UnaryOperator<String> fold : folds) {
+			String folded = fold.apply(name);
+			String inSchema = (schema != null) ? fold.apply(schema) : null;
 			try (ResultSet indexes = meta.getIndexInfo(null, inSchema, folded, false, true)) {
 				while (indexes.next()) {
 					if (indexes.getShort("ORDINAL_POSITION") == 1
