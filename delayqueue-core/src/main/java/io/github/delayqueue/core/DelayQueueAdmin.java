@@ -157,9 +157,9 @@ public class DelayQueueAdmin implements QueueControlOperations, DeadLetterOperat
 	/**
 	 * Returns the consumer groups of a queue: those Redis holds on any partition of it,
 	 * those of the listener containers built on this engine, and those its controls name
-	 * (a group paused or rate-limited). Group actions ({@link #pause(String, String)},
-	 * {@link #limitRate(String, String, RateLimit)}, {@link #replayAll(String, String)}
-	 * ...) refuse any other group.
+	 * (a group paused, rate- or concurrency-limited). Group actions
+	 * ({@link #pause(String, String)}, {@link #limitRate(String, String, RateLimit)},
+	 * {@link #replayAll(String, String)} ...) refuse any other group.
 	 * @param queue the queue
 	 * @return its groups, sorted
 	 */
@@ -211,6 +211,33 @@ public class DelayQueueAdmin implements QueueControlOperations, DeadLetterOperat
 	@Override
 	public QueueControlState removeRateLimit(String queue, String group) {
 		return this.controls.rate(queue, this.inspection.requireGroup(queue, group), null);
+	}
+
+	@Override
+	public QueueControlState limitConcurrency(String queue, ConcurrencyLimit limit) {
+		return this.controls.concurrency(queue, null,
+				Objects.requireNonNull(limit, "Concurrency limit must not be null"));
+	}
+
+	@Override
+	public QueueControlState limitConcurrency(String queue, String group, ConcurrencyLimit limit) {
+		Objects.requireNonNull(limit, "Concurrency limit must not be null");
+		return this.controls.concurrency(queue, this.inspection.requireGroup(queue, group), limit);
+	}
+
+	@Override
+	public QueueControlState removeConcurrencyLimit(String queue) {
+		return this.controls.concurrency(queue, null, null);
+	}
+
+	@Override
+	public QueueControlState removeConcurrencyLimit(String queue, String group) {
+		return this.controls.concurrency(queue, this.inspection.requireGroup(queue, group), null);
+	}
+
+	@Override
+	public long concurrencySlotsTaken(String queue, String group) {
+		return this.controls.slots(queue, group)[0];
 	}
 
 	@Override

@@ -20,8 +20,9 @@ import java.util.OptionalLong;
 
 /**
  * The flow controls of queues, held in Redis for every instance: pause and resume, rate
- * limits, size limits. Implemented by {@link DelayQueueAdmin}; depend on this interface
- * where only the controls are needed (an operator's tool, a health check).
+ * limits, concurrency limits, size limits. Implemented by {@link DelayQueueAdmin}; depend
+ * on this interface where only the controls are needed (an operator's tool, a health
+ * check).
  */
 public interface QueueControlOperations {
 
@@ -116,6 +117,88 @@ public interface QueueControlOperations {
 	 * {@link DelayQueueAdmin#groups(String)}), naming the groups it has
 	 */
 	QueueControlState removeRateLimit(String queue, String group);
+
+	/**
+	 * Limits how many handlers of each consumer group of a queue run at once, across
+	 * every instance and partition: same as {@code limitConcurrency(queue,
+	 * ConcurrencyLimit.of(max))}.
+	 * @param queue the queue
+	 * @param max how many may run at once, from 1 to {@value ConcurrencyLimit#MAX}
+	 * @return the queue's controls after the change
+	 * @throws IllegalArgumentException when the limit is out of range
+	 */
+	default QueueControlState limitConcurrency(String queue, int max) {
+		return limitConcurrency(queue, ConcurrencyLimit.of(max));
+	}
+
+	/**
+	 * Limits how many handlers of one consumer group of a queue run at once, across every
+	 * instance and partition: same as {@code limitConcurrency(queue, group,
+	 * ConcurrencyLimit.of(max))}.
+	 * @param queue the queue
+	 * @param group the group
+	 * @param max how many may run at once, from 1 to {@value ConcurrencyLimit#MAX}
+	 * @return the queue's controls after the change
+	 * @throws IllegalArgumentException when the limit is out of range, or the queue has
+	 * no such consumer group
+	 */
+	default QueueControlState limitConcurrency(String queue, String group, int max) {
+		return limitConcurrency(queue, group, ConcurrencyLimit.of(max));
+	}
+
+	/**
+	 * Limits how many handlers of each consumer group of a queue run at once, across
+	 * every instance and every partition (a limit of 10 on a queue of 12 partitions is
+	 * 10), or how many of each message key ({@link ConcurrencyLimit#eachKey()}). A
+	 * handler takes a slot in Redis before it starts and frees it when it returns; a
+	 * message that finds none waits, unstarted and its lease renewed, without costing an
+	 * attempt (a message whose key is at its limit goes back to Redis instead, so that
+	 * the other keys flow). The slot of an instance that died is free once its lease
+	 * would have expired. Lowering the limit lets the running handlers finish and starts
+	 * none until fewer run than the new limit. Stored in Redis; every instance follows a
+	 * change at once (its notification) or within a second. A group's own limit wins.
+	 * @param queue the queue
+	 * @param limit the limit
+	 * @return the queue's controls after the change
+	 */
+	QueueControlState limitConcurrency(String queue, ConcurrencyLimit limit);
+
+	/**
+	 * Limits how many handlers of one consumer group of a queue run at once (see
+	 * {@link #limitConcurrency(String, ConcurrencyLimit)}); wins over the queue's limit.
+	 * @param queue the queue
+	 * @param group the group
+	 * @param limit the limit
+	 * @return the queue's controls after the change
+	 * @throws IllegalArgumentException when the queue has no such consumer group (see
+	 * {@link DelayQueueAdmin#groups(String)}), naming the groups it has
+	 */
+	QueueControlState limitConcurrency(String queue, String group, ConcurrencyLimit limit);
+
+	/**
+	 * Removes the concurrency limit of a queue (its groups' own limits stay); idempotent.
+	 * @param queue the queue
+	 * @return the queue's controls after the change
+	 */
+	QueueControlState removeConcurrencyLimit(String queue);
+
+	/**
+	 * Removes the concurrency limit of one group of a queue; idempotent.
+	 * @param queue the queue
+	 * @param group the group
+	 * @return the queue's controls after the change
+	 * @throws IllegalArgumentException when the queue has no such consumer group
+	 */
+	QueueControlState removeConcurrencyLimit(String queue, String group);
+
+	/**
+	 * Counts the slots of a group's concurrency limit (of the whole group) taken now: how
+	 * many of its handlers run, or are about to, across every instance.
+	 * @param queue the queue
+	 * @param group the group
+	 * @return the slots taken, 0 without a limit
+	 */
+	long concurrencySlotsTaken(String queue, String group);
 
 	/**
 	 * Limits how many messages a queue holds waiting (scheduled, or due and not yet read

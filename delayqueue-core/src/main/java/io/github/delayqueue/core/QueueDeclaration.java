@@ -114,4 +114,17 @@ public final class QueueDeclaration {
 		return this;
 	}
 
+	/**
+	 * Declares the queue's concurrency limit, for each of its groups (see
+	 * {@link DelayQueueAdmin#limitConcurrency(String, ConcurrencyLimit)}): written to
+	 * Redis, for every instance, before this engine's first listener of the queue starts
+	 * a handler.
+	 * @param limit the limit
+	 * @return this declaration
+	 */
+	public QueueDeclaration concurrencyLimit(ConcurrencyLimit limit) {
+		this.settings.setConcurrencyLimit(this.queue, limit);
+		return this;
+	}
+
 }

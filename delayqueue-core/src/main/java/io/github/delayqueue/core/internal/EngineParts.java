@@ -111,7 +111,8 @@ public final class EngineParts implements AutoCloseable {
 				settings.schedulerMaxIdle(), registerDeclared, this.fairShare::contains,
 				(compactAfterMillis > 0) ? compactAfterMillis / 2 : DEFAULT_FAR_LEAD_MILLIS);
 		this.controls = new FlowControls(this.scripts, keys, new WakeUps(connectionFactory),
-				settings.queues().pausedAtStartup(), settings.queues().rateLimits());
+				settings.queues().pausedAtStartup(), settings.queues().rateLimits(),
+				settings.queues().concurrencyLimits());
 		Map<String, Duration> expireAfter = settings.queues().expireAfter();
 		this.sends = new SendContext(this.scripts, this.layouts, codec, settings.maxPayloadSize(),
 				settings.maxHeadersSize(), expireAfter::get, this.fairShare::contains, settings.sendBatchSize(),

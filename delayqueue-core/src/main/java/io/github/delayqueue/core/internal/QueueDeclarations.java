@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
+import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.Partitioner;
 import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.internal.control.SizeLimits;
@@ -31,9 +32,9 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 
 /**
- * What an engine declares per queue (partitions, pause at startup, expiry, size and rate
- * limits, fair share) and how keys choose partitions; each queue name is checked as it is
- * declared.
+ * What an engine declares per queue (partitions, pause at startup, expiry, size, rate and
+ * concurrency limits, fair share) and how keys choose partitions; each queue name is
+ * checked as it is declared.
  */
 public final class QueueDeclarations {
 
@@ -48,6 +49,8 @@ public final class QueueDeclarations {
 	private final Set<String> fairShare = new LinkedHashSet<>();
 
 	private final Map<String, RateLimit> rateLimits = new LinkedHashMap<>();
+
+	private final Map<String, ConcurrencyLimit> concurrencyLimits = new LinkedHashMap<>();
 
 	private Partitioner partitioner = Partitioner.CRC32;
 
@@ -83,6 +86,11 @@ public final class QueueDeclarations {
 		this.rateLimits.put(queue, Objects.requireNonNull(limit, "Rate limit must not be null"));
 	}
 
+	public void setConcurrencyLimit(String queue, ConcurrencyLimit limit) {
+		QueueNames.queue(queue);
+		this.concurrencyLimits.put(queue, Objects.requireNonNull(limit, "Concurrency limit must not be null"));
+	}
+
 	public void setPartitioner(Partitioner partitioner) {
 		this.partitioner = Objects.requireNonNull(partitioner, "Partitioner must not be null");
 	}
@@ -111,6 +119,10 @@ public final class QueueDeclarations {
 		return Map.copyOf(this.rateLimits);
 	}
 
+	public Map<String, ConcurrencyLimit> concurrencyLimits() {
+		return Map.copyOf(this.concurrencyLimits);
+	}
+
 	public Partitioner partitioner() {
 		return this.partitioner;
 	}
@@ -127,6 +139,7 @@ public final class QueueDeclarations {
 		copy.sizeLimits.putAll(this.sizeLimits);
 		copy.fairShare.addAll(this.fairShare);
 		copy.rateLimits.putAll(this.rateLimits);
+		copy.concurrencyLimits.putAll(this.concurrencyLimits);
 		copy.partitioner = this.partitioner;
 		return copy;
 	}

@@ -16,17 +16,23 @@
 
 package io.github.delayqueue.core.internal.admin;
 
+import java.util.List;
 import java.util.OptionalLong;
 
+import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.internal.redis.RedisCalls;
 import io.github.delayqueue.core.internal.control.SizeLimits;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.redis.Scripts;
 
 /**
- * The flow controls of {@link DelayQueueAdmin}: pause, rate limits and size limits, each
- * stored in Redis for every instance and producer. Group names are checked by the admin.
+ * The flow controls of {@link DelayQueueAdmin}: pause, rate, concurrency and size limits,
+ * each stored in Redis for every instance and producer. Group names are checked by the
+ * admin.
  */
 public final class QueueControls {
 
@@ -57,6 +63,34 @@ public final class QueueControls {
 		String what = ((limit != null) ? "limit the rate of" : "remove the rate limit of") + " queue '" + queue + "'"
 				+ ((group != null) ? ", group '" + group + "'" : "");
 		return RedisCalls.inRedis(what, () -> this.context.controls().limitRate(queue, group, limit));
+	}
+
+	/**
+	 * Sets (or removes, {@code null}) the concurrency limit of a queue or one group of
+	 * it.
+	 */
+	public QueueControlState concurrency(String queue, String group, ConcurrencyLimit limit) {
+		QueueNames.queue(queue);
+		String what = ((limit != null) ? "limit the concurrency of" : "remove the concurrency limit of") + " queue '"
+				+ queue + "'" + ((group != null) ? ", group '" + group + "'" : "");
+		return RedisCalls.inRedis(what, () -> this.context.controls().limitConcurrency(queue, group, limit));
+	}
+
+	/**
+	 * Counts the slots of a group's concurrency limit taken now, and the instances
+	 * waiting for one (a limit of the whole group; a per-key limit's slots are not
+	 * counted).
+	 */
+	public long[] slots(String queue, String group) {
+		QueueNames.queue(queue);
+		QueueNames.group(group);
+		QueueKeys keys = this.context.partitionKeys(queue).get(0);
+		List<Object> reply = RedisCalls.inRedis(
+				"count the concurrency slots of queue '" + queue + "', group '" + group + "'",
+				() -> this.context.scripts()
+					.run(Scripts.SLOTS,
+							List.of(keys.slots(group), keys.slotWaiters(group), keys.slotWaitersSeen(group)), "count"));
+		return new long[] { ScriptRunner.asLong(reply.get(0)), ScriptRunner.asLong(reply.get(1)) };
 	}
 
 	/** Sets the size limit of a queue, or removes it ({@code null}). */

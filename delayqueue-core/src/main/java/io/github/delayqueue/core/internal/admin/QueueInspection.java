@@ -123,6 +123,7 @@ public final class QueueInspection {
 			QueueControlState controls = this.context.controls().read(queue);
 			groups.addAll(controls.pausedGroups());
 			groups.addAll(controls.groupRateLimits().keySet());
+			groups.addAll(controls.groupConcurrencyLimits().keySet());
 			return this.context.scripts().execute((connection) -> {
 				this.context.layouts().verifyPartitions(connection, queue);
 				for (QueueKeys keys : this.context.partitionKeys(queue)) {

@@ -23,24 +23,26 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.RateLimit;
 
 /**
  * Reads a queue's flow controls from the fields {@code control.lua} writes into the meta
- * hash (and publishes): pause, paused groups, rate limits. A rate limit that cannot be
- * read (written by hand) is ignored, said once.
+ * hash (and publishes): pause, paused groups, rate and concurrency limits. A limit that
+ * cannot be read (written by hand) is ignored, said once.
  */
 final class ControlStates {
 
 	private static final Log logger = LogFactory.getLog(ControlStates.class);
 
-	/** Rate limits found unreadable in Redis and said so, by queue and text. */
-	private static final Set<String> UNREADABLE_RATES = ConcurrentHashMap.newKeySet();
+	/** Limits found unreadable in Redis and said so, by queue and text. */
+	private static final Set<String> UNREADABLE = ConcurrentHashMap.newKeySet();
 
 	private ControlStates() {
 	}
@@ -52,19 +54,28 @@ final class ControlStates {
 	 * @param groups the {@code paused-groups} field, or {@code null}
 	 * @param rate the {@code rate-limit} field, or {@code null}
 	 * @param groupRates the {@code rate-limits} field, or {@code null}
+	 * @param concurrency the {@code concurrency-limit} field, or {@code null}
+	 * @param groupConcurrency the {@code concurrency-limits} field, or {@code null}
 	 * @return the state
 	 */
-	static QueueControlState read(String queue, String paused, String groups, String rate, String groupRates) {
+	static QueueControlState read(String queue, String paused, String groups, String rate, String groupRates,
+			String concurrency, String groupConcurrency) {
 		Set<String> names = new TreeSet<>(words(groups));
-		Map<String, RateLimit> rates = new TreeMap<>();
-		for (String entry : words(groupRates)) {
+		return new QueueControlState(queue, "1".equals(paused), names, limit(queue, rate, RateLimit::parse),
+				byGroup(queue, groupRates, RateLimit::parse), limit(queue, concurrency, ConcurrencyLimit::parse),
+				byGroup(queue, groupConcurrency, ConcurrencyLimit::parse));
+	}
+
+	private static <T> Map<String, T> byGroup(String queue, String field, Function<String, T> parse) {
+		Map<String, T> limits = new TreeMap<>();
+		for (String entry : words(field)) {
 			int equals = entry.indexOf('=');
-			RateLimit limit = rateLimit(queue, entry.substring(equals + 1));
+			T limit = limit(queue, entry.substring(equals + 1), parse);
 			if (equals > 0 && limit != null) {
-				rates.put(entry.substring(0, equals), limit);
+				limits.put(entry.substring(0, equals), limit);
 			}
 		}
-		return new QueueControlState(queue, "1".equals(paused), names, rateLimit(queue, rate), rates);
+		return limits;
 	}
 
 	private static List<String> words(String text) {
@@ -82,18 +93,17 @@ final class ControlStates {
 	/**
 	 * A limit as stored; one that cannot be read (written by hand) is ignored, said once.
 	 */
-	private static RateLimit rateLimit(String queue, String text) {
+	private static <T> T limit(String queue, String text, Function<String, T> parse) {
 		if (text == null || text.isEmpty()) {
 			return null;
 		}
 		try {
-			return RateLimit.parse(text);
+			return parse.apply(text);
 		}
 		catch (IllegalArgumentException ex) {
 			// read every poll: said once per text
-			if (UNREADABLE_RATES.add(queue + "\n" + text)) {
-				logger.warn(
-						"Ignoring the rate limit '" + text + "' of queue '" + queue + "' in Redis: " + ex.getMessage());
+			if (UNREADABLE.add(queue + "\n" + text)) {
+				logger.warn("Ignoring the limit '" + text + "' of queue '" + queue + "' in Redis: " + ex.getMessage());
 			}
 			return null;
 		}

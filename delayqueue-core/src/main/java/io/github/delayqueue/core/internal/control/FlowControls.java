@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
@@ -69,6 +70,10 @@ public final class FlowControls {
 
 	private static final byte[] GROUP_RATES_FIELD = "rate-limits".getBytes(StandardCharsets.UTF_8);
 
+	private static final byte[] CONCURRENCY_FIELD = "concurrency-limit".getBytes(StandardCharsets.UTF_8);
+
+	private static final byte[] GROUP_CONCURRENCY_FIELD = "concurrency-limits".getBytes(StandardCharsets.UTF_8);
+
 	private final ScriptRunner scripts;
 
 	private final Function<String, QueueKeys> keys;
@@ -80,6 +85,9 @@ public final class FlowControls {
 
 	/** Rate limits to write when their queue is first watched: declared at start-up. */
 	private final Map<String, RateLimit> rateLimitAtStart = new ConcurrentHashMap<>();
+
+	/** Concurrency limits to write when their queue is first watched: declared. */
+	private final Map<String, ConcurrencyLimit> concurrencyLimitAtStart = new ConcurrentHashMap<>();
 
 	/** By queue, then group: the gates handed out. */
 	private final Map<String, Map<String, FlowGate>> gates = new ConcurrentHashMap<>();
@@ -109,14 +117,17 @@ public final class FlowControls {
 	 * @param notifications a pub/sub subscription of the controls' own, closed with them
 	 * @param pauseAtStart queues declared paused at start-up
 	 * @param rateLimitAtStart rate limits declared at start-up, by queue
+	 * @param concurrencyLimitAtStart concurrency limits declared at start-up, by queue
 	 */
 	public FlowControls(ScriptRunner scripts, Function<String, QueueKeys> keys, WakeUps notifications,
-			Set<String> pauseAtStart, Map<String, RateLimit> rateLimitAtStart) {
+			Set<String> pauseAtStart, Map<String, RateLimit> rateLimitAtStart,
+			Map<String, ConcurrencyLimit> concurrencyLimitAtStart) {
 		this.scripts = scripts;
 		this.keys = keys;
 		this.notifications = notifications;
 		this.pauseAtStart.addAll(pauseAtStart);
 		this.rateLimitAtStart.putAll(rateLimitAtStart);
+		this.concurrencyLimitAtStart.putAll(concurrencyLimitAtStart);
 		this.poller = new SupervisedLoop("flow controls", "delayqueue-flow-controls", this::poll);
 	}
 
@@ -152,6 +163,18 @@ public final class FlowControls {
 		return change(queue, group, "rate", (limit != null) ? limit.toString() : "");
 	}
 
+	/**
+	 * Sets or removes the concurrency limit of a queue (each of its groups), or of one
+	 * group.
+	 * @param queue the queue
+	 * @param group the group, or {@code null} for the whole queue
+	 * @param limit the limit, or {@code null} to remove it
+	 * @return the queue's state after the change
+	 */
+	public QueueControlState limitConcurrency(String queue, String group, ConcurrencyLimit limit) {
+		return change(queue, group, "concurrency", (limit != null) ? limit.toString() : "");
+	}
+
 	private QueueControlState change(String queue, String group, String action) {
 		return change(queue, group, action, "");
 	}
@@ -163,7 +186,8 @@ public final class FlowControls {
 				keys.controlChannel(), value);
 		QueueControlState state = ControlStates.read(keys.queue(), ScriptRunner.asString(reply.get(0)),
 				ScriptRunner.asString(reply.get(1)), ScriptRunner.asString(reply.get(3)),
-				ScriptRunner.asString(reply.get(4)));
+				ScriptRunner.asString(reply.get(4)), ScriptRunner.asString(reply.get(5)),
+				ScriptRunner.asString(reply.get(6)));
 		// at once here: this instance's listeners need no notification
 		apply(state, ScriptRunner.asLong(reply.get(2)));
 		return state;
@@ -181,11 +205,10 @@ public final class FlowControls {
 	private Versioned read(QueueKeys keys) {
 		List<byte[]> values = this.scripts.execute((connection) -> connection.hashCommands()
 			.hMGet(QueueKeys.bytes(keys.meta()), QUEUE_FIELD, GROUPS_FIELD, VERSION_FIELD, RATE_FIELD,
-					GROUP_RATES_FIELD));
+					GROUP_RATES_FIELD, CONCURRENCY_FIELD, GROUP_CONCURRENCY_FIELD));
 		String version = text(values, 2);
-		return new Versioned(
-				ControlStates.read(keys.queue(), text(values, 0), text(values, 1), text(values, 3), text(values, 4)),
-				(version != null) ? Long.parseLong(version) : 0);
+		return new Versioned(ControlStates.read(keys.queue(), text(values, 0), text(values, 1), text(values, 3),
+				text(values, 4), text(values, 5), text(values, 6)), (version != null) ? Long.parseLong(version) : 0);
 	}
 
 	private static String text(List<byte[]> values, int index) {
@@ -291,6 +314,13 @@ public final class FlowControls {
 			this.rateLimitAtStart.remove(queue);
 			logger.info("Queue '" + queue + "' is rate limited to " + declared + ": declared at start-up");
 		}
+		ConcurrencyLimit concurrency = this.concurrencyLimitAtStart.get(queue);
+		if (concurrency != null) {
+			limitConcurrency(queue, null, concurrency);
+			this.concurrencyLimitAtStart.remove(queue);
+			logger.info("Queue '" + queue + "' runs at most " + concurrency + " handlers at once (each group): "
+					+ "declared at start-up");
+		}
 		if (this.pauseAtStart.contains(queue)) {
 			pause(queue, null);
 			this.pauseAtStart.remove(queue);
@@ -323,18 +353,29 @@ public final class FlowControls {
 		try {
 			String channel = this.keys.apply(queue).controlChannel();
 			this.notifications.subscribeRaw(channel, (body) -> {
-				// "<version>\n<paused>\n<paused-groups>\n<rate-limit>\n<rate-limits>", as
+				// "<version>\n<paused>\n<paused-groups>\n<rate-limit>\n<rate-limits>",
+				// and
+				// "\n<concurrency-limit>\n<concurrency-limits>" when one is set, as
 				// control.lua publishes it
 				String[] lines = new String(body, StandardCharsets.UTF_8).split("\n", -1);
-				if (lines.length == 3 && lines[0].equals("hold")) {
+				if (lines.length == 2 && lines[0].equals("slot")) {
+					// "slot\n<group>": an instance freed a slot of the group (slots.lua)
+					FlowGate gate = this.gates.getOrDefault(queue, Map.of()).get(lines[1]);
+					if (gate != null) {
+						gate.slotFreed();
+					}
+				}
+				else if (lines.length == 3 && lines[0].equals("hold")) {
 					// "hold\n<group>\n<ms>": a handler of the group pushed back
 					FlowGate gate = this.gates.getOrDefault(queue, Map.of()).get(lines[1]);
 					if (gate != null) {
 						gate.holdFor(Duration.ofMillis(Long.parseLong(lines[2])));
 					}
 				}
-				else if (lines.length == 5) {
-					apply(ControlStates.read(queue, lines[1], lines[2], lines[3], lines[4]), Long.parseLong(lines[0]));
+				else if (lines.length == 5 || lines.length == 7) {
+					apply(ControlStates.read(queue, lines[1], lines[2], lines[3], lines[4],
+							(lines.length == 7) ? lines[5] : null, (lines.length == 7) ? lines[6] : null),
+							Long.parseLong(lines[0]));
 				}
 			});
 			this.subscribed.add(queue);
@@ -360,6 +401,7 @@ public final class FlowControls {
 			boolean pendingPause = this.pauseAtStart.contains(state.queue());
 			queueGates.forEach((group, gate) -> {
 				gate.rateLimit(state.rateLimit(group));
+				gate.concurrencyLimit(state.concurrencyLimit(group));
 				gate.set(pendingPause || state.isPaused(group));
 			});
 		}

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
+import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.RateLimit;
 
 /**
@@ -34,6 +35,14 @@ public final class FlowGate {
 	private volatile boolean closed;
 
 	private volatile RateLimit rateLimit;
+
+	private volatile ConcurrencyLimit concurrencyLimit;
+
+	/** Signalled when an instance freed a slot of the group while others waited. */
+	private final Object slotFreed = new Object();
+
+	/** Bumped by each {@link #slotFreed()}, so that a waiter sees one it just missed. */
+	private volatile long slotsFreed;
 
 	/** Held by the one worker of this instance asking Redis for a permit. */
 	private final ReentrantLock permitLock = new ReentrantLock(true);
@@ -61,6 +70,47 @@ public final class FlowGate {
 	 */
 	public RateLimit rateLimit() {
 		return this.rateLimit;
+	}
+
+	/**
+	 * @return the concurrency limit handlers run under, or {@code null}
+	 */
+	public ConcurrencyLimit concurrencyLimit() {
+		return this.concurrencyLimit;
+	}
+
+	/**
+	 * @return how many freed slots were announced so far: pass it to
+	 * {@link #awaitSlotFreed}
+	 */
+	public long slotsFreed() {
+		return this.slotsFreed;
+	}
+
+	/** A slot of the group was freed (a notification): wakes the waiters. */
+	public void slotFreed() {
+		synchronized (this.slotFreed) {
+			this.slotsFreed++;
+			this.slotFreed.notifyAll();
+		}
+	}
+
+	/**
+	 * Waits until a slot is announced freed after {@code seen}, at most {@code millis}.
+	 * @param seen what {@link #slotsFreed()} returned before the last ask
+	 * @param millis the longest wait
+	 */
+	public void awaitSlotFreed(long seen, long millis) {
+		synchronized (this.slotFreed) {
+			if (this.slotsFreed == seen) {
+				try {
+					this.slotFreed.wait(millis);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
 	}
 
 	/**
@@ -102,6 +152,15 @@ public final class FlowGate {
 
 	void rateLimit(RateLimit limit) {
 		this.rateLimit = limit;
+	}
+
+	void concurrencyLimit(ConcurrencyLimit limit) {
+		ConcurrencyLimit before = this.concurrencyLimit;
+		this.concurrencyLimit = limit;
+		if (limit == null || before == null || limit.max() > before.max()) {
+			// raised or removed: waiters look again at once
+			slotFreed();
+		}
 	}
 
 	void set(boolean closed) {

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.listener.BatchFailedException;
 import io.github.delayqueue.core.listener.DelayBatchHandler;
 import io.github.delayqueue.core.listener.DelayMessageContext;
@@ -83,7 +84,27 @@ final class BatchProcessor {
 				break;
 			}
 		}
-		return batch;
+		return withSlots(batch);
+	}
+
+	/**
+	 * Under a concurrency limit of the whole group each message of a batch takes a slot:
+	 * as many as are free for this instance, in one call; the messages beyond them are
+	 * put back for a later batch (all but the first when none is free: the first waits
+	 * for its slot as a single message does), so that a batch never waits for slots its
+	 * own messages hold.
+	 * @return the deliveries kept in the batch
+	 */
+	private List<Delivery> withSlots(List<Delivery> batch) {
+		ConcurrencyLimit limit = this.context.gate().concurrencyLimit();
+		if (limit == null || limit.perKey() || batch.size() < 2) {
+			return batch;
+		}
+		int taken = Math.max(1, this.processor.slots().takeForBatch(batch, limit));
+		for (Delivery delivery : batch.subList(taken, batch.size())) {
+			this.holdings.putBack(delivery);
+		}
+		return new ArrayList<>(batch.subList(0, taken));
 	}
 
 	/**
@@ -92,6 +113,16 @@ final class BatchProcessor {
 	 * @param worker the worker
 	 */
 	void process(List<Delivery> batch, WorkerPool.Worker worker) {
+		try {
+			run(batch, worker);
+		}
+		finally {
+			// held from the start until the handler returned (see Processor#process)
+			batch.forEach((delivery) -> this.processor.slots().release(delivery, worker.active()));
+		}
+	}
+
+	private void run(List<Delivery> batch, WorkerPool.Worker worker) {
 		List<Delivery> running = new ArrayList<>(batch.size());
 		List<Object> payloads = new ArrayList<>(batch.size());
 		for (Delivery delivery : batch) {

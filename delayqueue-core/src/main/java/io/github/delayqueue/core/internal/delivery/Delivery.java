@@ -89,6 +89,12 @@ public final class Delivery implements DelayMessageContext {
 
 	volatile WorkerPool.Worker worker;
 
+	/** The concurrency slot it took ({@link ConcurrencySlots}), or {@code null}. */
+	volatile String slot;
+
+	/** The ZSET of a slot of its key, {@code null} for one of the whole group. */
+	volatile String slotKey;
+
 	/**
 	 * The observation of the latest attempt (it may have stopped): the library's log
 	 * lines about this delivery are written in its scope, so they carry its trace.

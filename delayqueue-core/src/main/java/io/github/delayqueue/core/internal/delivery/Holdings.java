@@ -145,6 +145,11 @@ public final class Holdings {
 		}
 	}
 
+	/** Puts back a delivery {@link #next} gave whose handler did not start. */
+	void putBack(Delivery delivery) {
+		this.waiting.putBack(delivery);
+	}
+
 	/**
 	 * The handler of a delivery {@link #next} gave returned or was given up: in ordered
 	 * mode, the next delivery of its partition may run.

@@ -83,11 +83,19 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		this.reading = reading;
 		this.holdings = holdings;
 		long visibility = context.settings().visibilityTimeout().toNanos();
-		this.renewEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(50), visibility / 3);
+		this.renewEveryNanos = renewEveryNanos(context.settings());
 		this.recoverEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(100),
 				Math.min(visibility / 2, TimeUnit.SECONDS.toNanos(15)));
 		this.trimEveryNanos = context.settings().trimInterval().toNanos();
 		this.loop = new SupervisedLoop("lease keeper of " + context.label(), context.threadName("leases"), this);
+	}
+
+	/**
+	 * @param settings a container's settings
+	 * @return how often its leases (and concurrency slots) are renewed
+	 */
+	static long renewEveryNanos(io.github.delayqueue.core.listener.ListenerSettings settings) {
+		return Math.max(TimeUnit.MILLISECONDS.toNanos(50), settings.visibilityTimeout().toNanos() / 3);
 	}
 
 	void bind(Processor processor, WorkerPool workers) {
@@ -132,7 +140,7 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		if (now - this.nextRenew >= 0) {
 			giveUpHungHandlers(now);
 			this.workers.replenish();
-			if (failed.none(() -> renewHeld(now))) {
+			if (failed.none(() -> renewHeld(now)) && failed.none(() -> this.processor.slots().renew())) {
 				this.nextRenew = now + this.renewEveryNanos;
 			}
 		}

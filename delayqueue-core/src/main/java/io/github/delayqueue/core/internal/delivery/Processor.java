@@ -54,6 +54,8 @@ final class Processor {
 
 	private final StartPermits permits;
 
+	private final ConcurrencySlots slots;
+
 	private final Holdings holdings;
 
 	private final Acker acker;
@@ -79,7 +81,9 @@ final class Processor {
 			DelayMessageHandler<?> handler, boolean acceptsNull) {
 		this.fence = fence;
 		this.context = context;
-		this.permits = new StartPermits(context);
+		this.slots = new ConcurrencySlots(context,
+				TimeUnit.NANOSECONDS.toMillis(LeaseKeeper.renewEveryNanos(context.settings())));
+		this.permits = new StartPermits(context, this.slots);
 		this.holdings = holdings;
 		this.acker = acker;
 		this.payloadType = payloadType;
@@ -103,22 +107,36 @@ final class Processor {
 	 * @param worker the worker
 	 */
 	void process(Delivery delivery, WorkerPool.Worker worker) {
-		Object payload = begin(delivery, worker);
-		if (payload == SKIPPED) {
-			return;
-		}
-		Throwable failure = handle(payload, delivery);
-		while (failure != null) {
-			Duration backoff = inPlaceBackoff(delivery, failure);
-			if (backoff == null) {
-				break;
-			}
-			if (waitInPlace(List.of(delivery), backoff, worker).isEmpty()) {
+		try {
+			Object payload = begin(delivery, worker);
+			if (payload == SKIPPED) {
 				return;
 			}
-			failure = handle(payload, delivery);
+			Throwable failure = handle(payload, delivery);
+			while (failure != null) {
+				Duration backoff = inPlaceBackoff(delivery, failure);
+				if (backoff == null) {
+					break;
+				}
+				if (waitInPlace(List.of(delivery), backoff, worker).isEmpty()) {
+					return;
+				}
+				failure = handle(payload, delivery);
+			}
+			finish(delivery, failure);
 		}
-		finish(delivery, failure);
+		finally {
+			// held from its start until its handler returned, settled or not (a handler
+			// given up by the watchdog keeps it until it returns)
+			this.slots.release(delivery, worker != null && worker.active());
+		}
+	}
+
+	/**
+	 * @return the container's concurrency slots
+	 */
+	ConcurrencySlots slots() {
+		return this.slots;
 	}
 
 	/**

@@ -25,6 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.internal.control.FlowGate;
 import io.github.delayqueue.core.internal.redis.Envelope;
@@ -35,8 +36,10 @@ import io.github.delayqueue.core.internal.runtime.Failures;
 /**
  * Decides when a taken delivery may start under its group's flow controls: it waits,
  * unstarted and its lease renewed, while the queue or group is paused or held by a
- * push-back, and until the group's rate limit (in Redis, see {@code rate.lua}) grants a
- * permit; a message whose key is over a per-key limit is to go back to Redis instead.
+ * push-back, until it holds a slot of the group's concurrency limit
+ * ({@link ConcurrencySlots}), and until the group's rate limit (in Redis, see
+ * {@code rate.lua}) grants a permit; a message whose key is over a per-key limit is to go
+ * back to Redis instead.
  */
 final class StartPermits {
 
@@ -51,17 +54,27 @@ final class StartPermits {
 	/** How long one wait lasts before the worker looks again. */
 	private static final long WAIT_MILLIS = 100;
 
+	/**
+	 * When a message of an unordered listener goes back to Redis because its key is at
+	 * its concurrency limit: how long until it is due again.
+	 */
+	static final long KEY_BUSY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
 	private final ListenerContext context;
+
+	private final ConcurrencySlots slots;
 
 	/** When a failure to take a rate limit permit was last logged. */
 	private volatile long permitFailureLoggedNanos = System.nanoTime() - TimeUnit.MINUTES.toNanos(1);
 
-	StartPermits(ListenerContext context) {
+	StartPermits(ListenerContext context, ConcurrencySlots slots) {
 		this.context = context;
+		this.slots = slots;
 	}
 
 	/**
-	 * Waits until a delivery may start.
+	 * Waits until a delivery may start: it holds its concurrency slot (when its group has
+	 * a limit) once this returns {@link #START}.
 	 * @return {@link #START}, {@link #LEFT}, or, for a message whose key is over its
 	 * limit (unordered listeners), how many nanoseconds from now it may go: to go back to
 	 * Redis, due then, so that the messages of other keys behind it flow
@@ -73,9 +86,26 @@ final class StartPermits {
 			long waitNanos;
 			if (!gate.awaitOpen(WAIT_MILLIS)) {
 				waitNanos = 0;
+				// paused: its slot goes to whoever may start
+				this.slots.release(delivery, false);
+				this.slots.leaveLine();
 			}
 			else {
 				long held = gate.heldNanos();
+				long slot = (held > 0) ? ConcurrencySlots.TAKEN : slot(delivery, gate);
+				if (slot == ConcurrencySlots.KEY_BUSY && !this.context.settings().ordered()) {
+					return KEY_BUSY_NANOS;
+				}
+				if (slot != ConcurrencySlots.TAKEN) {
+					// waited for a slot of the group already; a key's: a while
+					if (slot == ConcurrencySlots.KEY_BUSY) {
+						LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+					}
+					if (worker == null || !worker.active()) {
+						return LEFT;
+					}
+					continue;
+				}
 				RateLimit limit = gate.rateLimit();
 				waitNanos = (held > 0) ? held : permitWaitNanos(delivery, limit, gate);
 				if (waitNanos <= 0) {
@@ -89,6 +119,9 @@ final class StartPermits {
 				}
 				waited = true;
 			}
+			if (this.slots.hasFreed()) {
+				this.slots.flush();
+			}
 			if (waitNanos > 0) {
 				LockSupport.parkNanos(Math.min(waitNanos, TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS)));
 			}
@@ -96,6 +129,16 @@ final class StartPermits {
 				return LEFT;
 			}
 		}
+	}
+
+	/**
+	 * Takes a concurrency slot when the group has a limit.
+	 * @return {@link ConcurrencySlots#TAKEN} (also without a limit),
+	 * {@link ConcurrencySlots#AGAIN} or {@link ConcurrencySlots#KEY_BUSY}
+	 */
+	private long slot(Delivery delivery, FlowGate gate) {
+		ConcurrencyLimit limit = gate.concurrencyLimit();
+		return (limit != null) ? this.slots.take(delivery, limit) : ConcurrencySlots.TAKEN;
 	}
 
 	/**
@@ -120,10 +163,10 @@ final class StartPermits {
 	}
 
 	/**
-	 * The key a per-key rate limit counts a message under: its sender's key, else its id;
+	 * The key a per-key limit counts a message under: its sender's key, else its id;
 	 * {@code null} for an unreadable envelope (dead-lettered once started).
 	 */
-	private static String limiterKey(Delivery delivery) {
+	static String limiterKey(Delivery delivery) {
 		if (delivery.unreadable != null) {
 			return null;
 		}

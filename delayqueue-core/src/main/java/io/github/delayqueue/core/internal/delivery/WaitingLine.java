@@ -50,6 +50,12 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 	/** The next delivery a worker may run; {@code null} after the timeout. */
 	abstract Delivery next(long timeoutMillis) throws InterruptedException;
 
+	/**
+	 * Puts back a delivery {@link #next} gave whose handler did not start (a batch took
+	 * no concurrency slot for it): it is taken again first of its partition.
+	 */
+	abstract void putBack(Delivery delivery);
+
 	/** The handler of a delivery {@link #next} gave returned, or was given up. */
 	abstract void done(Delivery delivery);
 
@@ -91,6 +97,13 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 		@Override
 		synchronized void add(Delivery delivery) {
 			this.line.add(new Waiting(delivery, ++this.sequence));
+			wakeOne();
+		}
+
+		@Override
+		synchronized void putBack(Delivery delivery) {
+			// ahead of those added after it was: the sequence it would have had, about
+			this.line.add(new Waiting(delivery, this.sequence - this.line.size()));
 			wakeOne();
 		}
 
@@ -199,6 +212,16 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 			Delivery delivery = this.lines.get(partition).poll();
 			this.running.put(partition, delivery);
 			return delivery;
+		}
+
+		@Override
+		synchronized void putBack(Delivery delivery) {
+			int partition = partitionOf(delivery);
+			if (this.running.get(partition) == delivery) {
+				this.running.remove(partition);
+			}
+			this.lines.computeIfAbsent(partition, (key) -> new ArrayDeque<>()).addFirst(delivery);
+			makeReady(partition);
 		}
 
 		@Override

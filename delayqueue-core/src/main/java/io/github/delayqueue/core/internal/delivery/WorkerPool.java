@@ -230,7 +230,14 @@ final class WorkerPool {
 						// paused: start nothing
 						continue;
 					}
-					Delivery delivery = WorkerPool.this.holdings.next(POLL_MILLIS);
+					ConcurrencySlots slots = WorkerPool.this.processor.slots();
+					// a slot freed here goes to Redis with the next take, or at once when
+					// no delivery waits
+					boolean freed = slots.hasFreed();
+					Delivery delivery = WorkerPool.this.holdings.next(freed ? 0 : POLL_MILLIS);
+					if (delivery == null && freed) {
+						slots.flush();
+					}
 					if (delivery != null) {
 						if (WorkerPool.this.batches != null) {
 							runBatch(delivery);

@@ -237,6 +237,43 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 
 	/**
 	 * @param group a consumer group
+	 * @return the ZSET of the group's concurrency slots taken (member: a slot token,
+	 * score: when it is free unless renewed), partition 0's slot, whatever the partition
+	 * count; {@link #slotWaiters} and {@link #slotWaitersSeen} beside it
+	 */
+	public String slots(String group) {
+		return firstPartitionKey("slots:" + group);
+	}
+
+	/**
+	 * @param group a consumer group
+	 * @return the ZSET of the instances waiting for a slot of the group, in the order
+	 * they came
+	 */
+	public String slotWaiters(String group) {
+		return firstPartitionKey("slots:" + group + ":waiting");
+	}
+
+	/**
+	 * @param group a consumer group
+	 * @return the ZSET of when each instance waiting for a slot of the group last asked
+	 */
+	public String slotWaitersSeen(String group) {
+		return firstPartitionKey("slots:" + group + ":seen");
+	}
+
+	/**
+	 * @param group a consumer group
+	 * @param key a message key
+	 * @return the ZSET of the concurrency slots a key of the group took, in the key's
+	 * partition's slot
+	 */
+	public String keySlots(String group, String key) {
+		return key("slots:" + group + ":key:" + key);
+	}
+
+	/**
+	 * @param group a consumer group
 	 * @param key a message key
 	 * @return the STRING holding the state of the group's rate limiter of one key, in
 	 * this partition's slot (the key's messages are all in it)

@@ -69,6 +69,9 @@ public final class Scripts {
 	/** Takes a permit of a rate limit, or holds every start for a while. */
 	public static final RedisScript<List<Object>> RATE = load("rate");
 
+	/** Takes, frees, renews or counts concurrency slots. */
+	public static final RedisScript<List<Object>> SLOTS = load("slots");
+
 	/** Reads the clock of a partition's server. */
 	public static final RedisScript<List<Object>> TIME = load("time");
 
