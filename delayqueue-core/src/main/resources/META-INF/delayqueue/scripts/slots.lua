@@ -19,6 +19,8 @@
 --    expired and gone (taken over by then).
 --  'leave' ARGV[2] the waiter id: no longer waiting. Returns {0}.
 --  'count' Returns {slots taken, instances waiting}; writes nothing.
+-- Only commands of the least-privilege ACL (docs/operations.md): ZADD, ZREM, ZCARD, ZCOUNT,
+-- ZSCORE, ZRANGE, ZREMRANGEBYSCORE, PEXPIRE, PUBLISH.
 local now = dq.now()
 local op = ARGV[1]
 local function notify(channel, body)
@@ -27,7 +29,7 @@ local function notify(channel, body)
   end
 end
 local function prune_waiters(stale)
-  local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now - stale)
+  local gone = redis.call('ZRANGE', KEYS[3], '-inf', now - stale, 'BYSCORE')
   for _, waiter in ipairs(gone) do
     redis.call('ZREM', KEYS[2], waiter)
     redis.call('ZREM', KEYS[3], waiter)
@@ -70,8 +72,13 @@ for i = 9 + wanted, #ARGV do freed = freed + redis.call('ZREM', KEYS[1], ARGV[i]
 local free = limit - redis.call('ZCARD', KEYS[1])
 if waiter ~= '' then
   prune_waiters(stale)
-  local rank = redis.call('ZRANK', KEYS[2], waiter)
-  free = free - (rank or redis.call('ZCARD', KEYS[2]))
+  -- the waiters ahead: those that came before it, or all when it is not in line
+  local came = redis.call('ZSCORE', KEYS[2], waiter)
+  if came then
+    free = free - redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. came)
+  else
+    free = free - redis.call('ZCARD', KEYS[2])
+  end
 end
 local taken = {}
 for i = 9, 8 + math.min(wanted, math.max(free, 0)) do

@@ -164,6 +164,19 @@ class AccessControlTests {
 				engine.admin().resume("acl");
 				engine.admin().resume("acl", "g");
 				await().atMost(Duration.ofSeconds(10)).until(() -> received.contains("held"));
+				// concurrency limits: slots taken, waited for (the line) and freed; per
+				// key
+				engine.admin().limitConcurrency("acl", 1);
+				for (int i = 0; i < 4; i++) {
+					engine.template().send("acl", "slot-" + i, Duration.ZERO);
+				}
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> received.containsAll(List.of("slot-0", "slot-1", "slot-2", "slot-3")));
+				assertThat(engine.admin().concurrencySlotsTaken("acl", "g")).isBetween(0L, 1L);
+				engine.admin().limitConcurrency("acl", ConcurrencyLimit.parse("1/key"));
+				engine.template().send(DelayMessage.builder("keyed").queue("acl").key("k").build());
+				await().atMost(Duration.ofSeconds(10)).until(() -> received.contains("keyed"));
+				engine.admin().removeConcurrencyLimit("acl");
 				assertThat(engine.admin().queues()).contains("acl");
 				ServerCheck check = engine.admin().checkServer();
 				assertThat(check.version()).isNotNull();
