@@ -5,7 +5,9 @@
 -- microseconds ((burst - 1) x spacing), ARGV[3] a hold in microseconds (0: take a permit; more:
 -- hold every start for that long from now, whatever the limit)
 -- Returns {0} when the permit was taken (or the hold set), else {microseconds to wait}
-local _, _, now = dq.now()
+-- Run without the prelude (Scripts.bare): once per handler start.
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local interval, tolerance, hold = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tat < now then tat = now end

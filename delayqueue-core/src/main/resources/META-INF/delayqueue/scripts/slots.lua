@@ -20,21 +20,11 @@
 --  'leave' ARGV[2] the waiter id: no longer waiting. Returns {0}.
 --  'count' Returns {slots taken, instances waiting}; writes nothing.
 -- Only commands of the least-privilege ACL (docs/operations.md): ZADD, ZREM, ZCARD, ZCOUNT,
--- ZSCORE, ZRANGE, ZREMRANGEBYSCORE, PEXPIRE, PUBLISH.
-local now = dq.now()
+-- ZSCORE, ZRANGE, ZREMRANGEBYSCORE, EXISTS, PEXPIRE, PUBLISH.
+-- Run without the prelude (Scripts.bare): once per handler start.
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local op = ARGV[1]
-local function notify(channel, body)
-  if channel ~= '' and KEYS[2] and redis.call('ZCARD', KEYS[2]) > 0 then
-    redis.call('PUBLISH', channel, body)
-  end
-end
-local function prune_waiters(stale)
-  local gone = redis.call('ZRANGE', KEYS[3], '-inf', now - stale, 'BYSCORE')
-  for _, waiter in ipairs(gone) do
-    redis.call('ZREM', KEYS[2], waiter)
-    redis.call('ZREM', KEYS[3], waiter)
-  end
-end
 if op == 'count' then
   local waiting = 0
   if KEYS[2] then waiting = redis.call('ZCARD', KEYS[2]) end
@@ -45,8 +35,17 @@ if op == 'leave' then
   redis.call('ZREM', KEYS[3], ARGV[2])
   return {0}
 end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+-- frees the tokens from ARGV[from] on, in one ZREM; tells the waiters when some were freed
+local function free_from(from, channel, body)
+  if #ARGV < from then return 0 end
+  local freed = redis.call('ZREM', KEYS[1], unpack(ARGV, from))
+  if freed > 0 and channel ~= '' and KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then
+    redis.call('PUBLISH', channel, body)
+  end
+  return freed
+end
 if op == 'renew' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
   local lease = tonumber(ARGV[2])
   local lost = {}
   for i = 3, #ARGV do
@@ -59,21 +58,30 @@ if op == 'renew' then
   return lost
 end
 if op == 'free' then
-  local freed = 0
-  for i = 4, #ARGV do freed = freed + redis.call('ZREM', KEYS[1], ARGV[i]) end
-  if freed > 0 then notify(ARGV[2], ARGV[3]) end
-  return {freed}
+  return {free_from(4, ARGV[2], ARGV[3])}
 end
--- take
+-- take: the common case (slots free, nobody waiting) runs TIME, ZREM, ZCARD, EXISTS, ZADD
+-- and PEXPIRE
 local limit, lease, waiter, stale = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
 local wanted = tonumber(ARGV[8])
-local freed = 0
-for i = 9 + wanted, #ARGV do freed = freed + redis.call('ZREM', KEYS[1], ARGV[i]) end
-local free = limit - redis.call('ZCARD', KEYS[1])
-if waiter ~= '' then
-  prune_waiters(stale)
-  -- the waiters ahead: those that came before it, or all when it is not in line
-  local came = redis.call('ZSCORE', KEYS[2], waiter)
+free_from(9 + wanted, ARGV[6], ARGV[7])
+local held = redis.call('ZCARD', KEYS[1])
+if held + wanted > limit then
+  -- slots of holders that died lapse: counted only when they would be refused
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+  held = redis.call('ZCARD', KEYS[1])
+end
+local free = limit - held
+local came = false
+if waiter ~= '' and redis.call('EXISTS', KEYS[2]) == 1 then
+  -- each waiter ahead is owed a free slot: those that came before this one, or all when
+  -- it is not in line; one that stopped asking loses its place
+  local gone = redis.call('ZRANGE', KEYS[3], '-inf', now - stale, 'BYSCORE')
+  if #gone > 0 then
+    redis.call('ZREM', KEYS[2], unpack(gone))
+    redis.call('ZREM', KEYS[3], unpack(gone))
+  end
+  came = redis.call('ZSCORE', KEYS[2], waiter)
   if came then
     free = free - redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. came)
   else
@@ -81,21 +89,23 @@ if waiter ~= '' then
   end
 end
 local taken = {}
+local add = {}
 for i = 9, 8 + math.min(wanted, math.max(free, 0)) do
-  redis.call('ZADD', KEYS[1], now + lease, ARGV[i])
+  add[#add + 1] = now + lease
+  add[#add + 1] = ARGV[i]
   taken[#taken + 1] = ARGV[i]
 end
-if #taken > 0 then redis.call('PEXPIRE', KEYS[1], lease) end
-if waiter ~= '' then
-  if #taken > 0 then
+if #taken > 0 then
+  redis.call('ZADD', KEYS[1], unpack(add))
+  redis.call('PEXPIRE', KEYS[1], lease)
+  if came then
     redis.call('ZREM', KEYS[2], waiter)
     redis.call('ZREM', KEYS[3], waiter)
-  else
-    redis.call('ZADD', KEYS[2], 'NX', now, waiter)
-    redis.call('ZADD', KEYS[3], now, waiter)
-    redis.call('PEXPIRE', KEYS[2], stale * 2)
-    redis.call('PEXPIRE', KEYS[3], stale * 2)
   end
+elseif waiter ~= '' then
+  redis.call('ZADD', KEYS[2], 'NX', now, waiter)
+  redis.call('ZADD', KEYS[3], now, waiter)
+  redis.call('PEXPIRE', KEYS[2], stale * 2)
+  redis.call('PEXPIRE', KEYS[3], stale * 2)
 end
-if freed > 0 then notify(ARGV[6], ARGV[7]) end
 return taken

@@ -49,7 +49,7 @@ public final class Benchmark {
 	private static final String USAGE = """
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-			  scenarios: burst | batch | spread | sustained | memory | sends | large | scale | idle | pause | rate | dashboard | priority | fairness | outbox | outage | cluster | all | smoke
+			  scenarios: burst | batch | spread | sustained | memory | sends | large | scale | idle | pause | rate | concurrency | dashboard | priority | fairness | outbox | outage | cluster | all | smoke
 			  -Dbench.workers=virtual: the burst, batch, cluster, spread and sustained listeners' workers on virtual threads (Java 21+)
 			  batch              burst drained by a batch listener of --batch-size B (100) messages per call,
 			                     --concurrency (4) batches at once, then by a listener of one message at a time
@@ -67,6 +67,10 @@ public final class Benchmark {
 			                     the first start after resume()
 			  rate               3 instances (4 handlers each; -Drate.concurrency=C) drain --n (10000) messages
 			                     under a rate limit of 500/s (burst 10): achieved rate, most starts in any 1 s window
+			  concurrency        3 instances (16 handlers of 5-50 ms each) drain --n (20000) messages under a
+			                     concurrency limit of --limit (10): most running at once, utilisation; then a burst
+			                     of --cost-n (100000) no-op messages, concurrency 64, without a limit and with a
+			                     limit of 64, twice each: drain rate, Redis commands per message
 			  priority           a backlog of --n (10000) due messages, then 100 with a priority: how many of the
 			                     backlog start after they are sent and before the last of them (concurrency 16;
 			                     target 2x; the starts while the send runs are reported apart)
@@ -143,6 +147,9 @@ public final class Benchmark {
 			case "idle" -> results.add(scenarios.idle(idle));
 			case "pause" -> results.add(new PauseScenario(factory, scenarios).run(or(n, 20_000), 20));
 			case "rate" -> results.add(new RateLimitScenario(factory, scenarios).run(or(n, 10_000), 500, 10));
+			case "concurrency" -> results.addAll(new ConcurrencyScenario(factory, scenarios).run(or(n, 20_000),
+					Integer.parseInt(options.getOrDefault("limit", "10")),
+					Integer.parseInt(options.getOrDefault("cost-n", "100000"))));
 			case "dashboard" -> results.add(new DashboardScenario(factory, scenarios).run(or(n, 1_000_000)));
 			case "priority" ->
 				results.add(new PriorityScenario(factory, scenarios).run(or(n, 10_000), or(concurrency, 16)));
@@ -177,6 +184,7 @@ public final class Benchmark {
 				// its own size: a tiny backlog would drain before the first pause
 				results.add(new PauseScenario(factory, scenarios).run(3000, 3));
 				results.add(new RateLimitScenario(factory, scenarios).run(600, 500, 10));
+				results.addAll(new ConcurrencyScenario(factory, scenarios).run(300, 4, 500));
 				// at least 1,000 scheduled: it reads the page after the first 1,000
 				results.add(new DashboardScenario(factory, scenarios).run(2000));
 				results.add(new PriorityScenario(factory, scenarios).run(2000, 8));

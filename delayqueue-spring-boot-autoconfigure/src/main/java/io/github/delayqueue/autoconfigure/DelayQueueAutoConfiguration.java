@@ -24,6 +24,7 @@ import javax.sql.DataSource;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueEngineBuilder;
+import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.Durability;
 import io.github.delayqueue.core.DelayQueueObserver;
@@ -105,9 +106,12 @@ public final class DelayQueueAutoConfiguration {
 		refuseForEveryListener("expire-after", every.getExpireAfter(), "for the queue whose messages expire");
 		refuseForEveryListener("size-limit", every.getSizeLimit(), "for the queue to limit");
 		refuseForEveryListener("rate-limit", every.getRateLimit(), "for the queue to limit");
+		refuseForEveryListener("concurrency-limit", every.getConcurrencyLimit(), "for the queue to limit");
 		properties.getQueues().forEach((queue, settings) -> {
 			declare(queue, "rate-limit", settings.getRateLimit(),
 					(limit) -> builder.rateLimit(queue, RateLimit.parse(limit)));
+			declare(queue, "concurrency-limit", settings.getConcurrencyLimit(), (limit) -> builder.queue(queue,
+					(declared) -> declared.concurrencyLimit(ConcurrencyLimit.parse(limit))));
 			declare(queue, "size-limit", settings.getSizeLimit(), (limit) -> builder.sizeLimit(queue, limit));
 			declare(queue, "expire-after", settings.getExpireAfter(), (after) -> builder.expireAfter(queue, after));
 			declare(queue, "paused", Boolean.TRUE.equals(settings.getPaused()) ? Boolean.TRUE : null,

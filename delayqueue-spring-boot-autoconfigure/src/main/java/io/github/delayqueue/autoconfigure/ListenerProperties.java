@@ -164,6 +164,23 @@ public class ListenerProperties {
 	 */
 	private String rateLimit;
 
+	/**
+	 * Concurrency limit of the queue's handlers, per consumer group, across every
+	 * instance and partition (under delayqueue.queues.<name> only): max[/key], e.g. 10
+	 * (at most 10 running at once), or 2/key for at most 2 per message key. Written to
+	 * Redis when this application's first listener of the queue starts. Default:
+	 * unlimited (each listener's concurrency bounds its own instance only).
+	 */
+	private String concurrencyLimit;
+
+	public String getConcurrencyLimit() {
+		return this.concurrencyLimit;
+	}
+
+	public void setConcurrencyLimit(String concurrencyLimit) {
+		this.concurrencyLimit = concurrencyLimit;
+	}
+
 	public String getRateLimit() {
 		return this.rateLimit;
 	}

@@ -25,6 +25,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.autoconfigure.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.autoconfigure.actuate.QueueDescriptor;
 import io.github.delayqueue.autoconfigure.actuate.ScheduleDescriptor;
 import io.github.delayqueue.autoconfigure.actuate.QueuesDescriptor;
 import io.github.delayqueue.autoconfigure.actuate.ListenerDescriptor;
@@ -36,6 +37,7 @@ import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.PartitionLayout;
 import io.github.delayqueue.core.QueueFullException;
+import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.annotation.DelayListener;
 import io.github.delayqueue.core.listener.DelayMessageContext;
@@ -68,7 +70,10 @@ class DelayQueueApplicationIntegrationTests {
 
 	private final ApplicationContextRunner runner;
 
+	private final RedisServer redis;
+
 	DelayQueueApplicationIntegrationTests(RedisServer redis) {
+		this.redis = redis;
 		this.runner = AllAutoConfigurations.runner(redis)
 			.withUserConfiguration(Application.class)
 			.withPropertyValues("spring.application.name=shop", "delayqueue.queues.payments.retry.max-attempts=3",
@@ -140,7 +145,7 @@ class DelayQueueApplicationIntegrationTests {
 
 			// replay through the admin endpoint: three more attempts, dead again
 			DelayQueueEndpoint admin = endpoint;
-			assertThat(admin.act("payments", "replay", letter.entryId(), null, null, null, null, null, null))
+			assertThat(admin.act("payments", "replay", letter.entryId(), null, null, null, null, null, null, null))
 				.containsEntry("replayed", 1);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listeners.paymentAttempts.size() == 6);
 			await().atMost(Duration.ofSeconds(5))
@@ -154,7 +159,7 @@ class DelayQueueApplicationIntegrationTests {
 				.id("order-o-3")
 				.delay(Duration.ofHours(1))
 				.build());
-			assertThat(admin.act("order-timeout", "cancel", null, null, "order-o-3", null, null, null, null))
+			assertThat(admin.act("order-timeout", "cancel", null, null, "order-o-3", null, null, null, null, null))
 				.containsEntry("cancelled", true);
 			assertThat(endpoint.queue("order-timeout", null).stats().scheduled()).isZero();
 
@@ -162,14 +167,14 @@ class DelayQueueApplicationIntegrationTests {
 			assertThat(endpoint.queue("order-timeout", null).partitions())
 				.isEqualTo(new PartitionLayout("order-timeout", 1, 0, List.of()));
 			assertThatIllegalArgumentException()
-				.isThrownBy(
-						() -> admin.act("order-timeout", "change-partitions", null, null, null, null, null, null, null))
+				.isThrownBy(() -> admin.act("order-timeout", "change-partitions", null, null, null, null, null, null,
+						null, null))
 				.withMessageContaining("needs partitions");
-			assertThat(admin.act("order-timeout", "change-partitions", null, null, null, 3, null, null, null))
+			assertThat(admin.act("order-timeout", "change-partitions", null, null, null, 3, null, null, null, null))
 				.containsEntry("layout", new PartitionLayout("order-timeout", 3, 0, List.of()));
 			assertThatIllegalStateException()
 				.isThrownBy(() -> admin.act("order-timeout", "finish-partition-change", null, null, null, null, null,
-						null, null))
+						null, null, null))
 				.withMessageContaining("has no change of its partition count in progress");
 		});
 	}
@@ -191,23 +196,23 @@ class DelayQueueApplicationIntegrationTests {
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails().get("queues").toString()).contains("paused=true");
 
-			assertThat(endpoint.act("order-timeout", "resume", null, null, null, null, null, null, null))
+			assertThat(endpoint.act("order-timeout", "resume", null, null, null, null, null, null, null, null))
 				.containsKey("controls");
 			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
 
 			// one group only, through the endpoint
-			endpoint.act("order-timeout", "pause", null, "shop", null, null, null, null, null);
+			endpoint.act("order-timeout", "pause", null, "shop", null, null, null, null, null, null);
 			assertThat(endpoint.queue("order-timeout", null).controls().pausedGroups()).containsExactly("shop");
 			template.send("order-timeout", new OrderTimeout("p-2"), Duration.ZERO);
 			assertThat(listeners.timeouts.poll(1500, TimeUnit.MILLISECONDS)).isNull();
-			endpoint.act("order-timeout", "resume", null, "shop", null, null, null, null, null);
+			endpoint.act("order-timeout", "resume", null, "shop", null, null, null, null, null, null);
 			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
 			assertThat(endpoint.queues().paused()).isEmpty();
 
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("order-timeout", "pause", null, "", null, null, null, null, null));
-			assertThatExceptionOfType(DelayQueueEndpoint.NotFoundException.class)
-				.isThrownBy(() -> endpoint.act("no-such-queue", "pause", null, null, null, null, null, null, null));
+				.isThrownBy(() -> endpoint.act("order-timeout", "pause", null, "", null, null, null, null, null, null));
+			assertThatExceptionOfType(DelayQueueEndpoint.NotFoundException.class).isThrownBy(
+					() -> endpoint.act("no-such-queue", "pause", null, null, null, null, null, null, null, null));
 			assertThat(endpoint.queues().paused()).isEmpty();
 		});
 	}
@@ -226,26 +231,26 @@ class DelayQueueApplicationIntegrationTests {
 				assertThat(schedules.get(0).payload()).isEqualTo("{\"orderId\":\"r\"}");
 				assertThat(schedules.get(0).nextTick()).isNotNull();
 				assertThat(endpoint.act("order-timeout", "trigger-schedule", null, null, null, null, null, null,
-						"reminder"))
+						"reminder", null))
 					.extractingByKey("schedule")
 					.asString()
 					.contains("schedule/reminder/now-");
 				Received received = listeners.timeouts.poll(10, TimeUnit.SECONDS);
 				assertThat(received).isNotNull();
 				assertThat(received.event()).isEqualTo(new OrderTimeout("r"));
-				endpoint.act("order-timeout", "pause-schedule", null, null, null, null, null, null, "reminder");
+				endpoint.act("order-timeout", "pause-schedule", null, null, null, null, null, null, "reminder", null);
 				assertThat(endpoint.queue("order-timeout", null).schedules().get(0).paused()).isTrue();
-				endpoint.act("order-timeout", "resume-schedule", null, null, null, null, null, null, "reminder");
+				endpoint.act("order-timeout", "resume-schedule", null, null, null, null, null, null, "reminder", null);
 				assertThat(endpoint.queue("order-timeout", null).schedules().get(0).nextTick()).isNotNull();
 				assertThatIllegalArgumentException()
 					.isThrownBy(() -> endpoint.act("order-timeout", "delete-schedule", null, null, null, null, null,
-							null, null))
+							null, null, null))
 					.withMessageContaining("needs a schedule");
 				assertThatExceptionOfType(DelayQueueEndpoint.NotFoundException.class)
 					.isThrownBy(() -> endpoint.act("order-timeout", "pause-schedule", null, null, null, null, null,
-							null, "none"))
+							null, "none", null))
 					.withMessageContaining("No schedule 'none'");
-				endpoint.act("order-timeout", "delete-schedule", null, null, null, null, null, null, "reminder");
+				endpoint.act("order-timeout", "delete-schedule", null, null, null, null, null, null, "reminder", null);
 				assertThat(endpoint.queue("order-timeout", null).schedules()).isEmpty();
 			});
 	}
@@ -321,16 +326,16 @@ class DelayQueueApplicationIntegrationTests {
 				.counter()
 				.count()).isEqualTo(1);
 			assertThat(endpoint.queue("bounded", null).sizeLimit()).isEqualTo(2);
-			assertThat(endpoint.act("bounded", "limit-size", null, null, null, null, 3L, null, null))
+			assertThat(endpoint.act("bounded", "limit-size", null, null, null, null, 3L, null, null, null))
 				.containsEntry("sizeLimit", 3L);
 			template.send("bounded", new OrderTimeout("s-3"), Duration.ofMinutes(5));
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, null, null, null))
+				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, null, null, null, null))
 				.withMessageContaining("needs sizeLimit");
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, 0L, null, null))
+				.isThrownBy(() -> endpoint.act("bounded", "limit-size", null, null, null, null, 0L, null, null, null))
 				.withMessageContaining("must be from 1");
-			endpoint.act("bounded", "remove-size-limit", null, null, null, null, null, null, null);
+			endpoint.act("bounded", "remove-size-limit", null, null, null, null, null, null, null, null);
 			assertThat(endpoint.queue("bounded", null).sizeLimit()).isNull();
 		});
 		this.runner.withPropertyValues("delayqueue.listener.size-limit=5")
@@ -351,18 +356,17 @@ class DelayQueueApplicationIntegrationTests {
 				.isEqualTo(new RateLimit(1000, Duration.ofSeconds(1), 5));
 			Health health = context.getBean(DelayQueueHealthIndicator.class).health();
 			assertThat(health.getDetails().get("queues").toString()).contains("rateLimit=1000/1000ms/5");
-			endpoint.act("order-timeout", "limit-rate", null, "shop", null, null, null, "2/1s/key", null);
+			endpoint.act("order-timeout", "limit-rate", null, "shop", null, null, null, "2/1s/key", null, null);
 			assertThat(endpoint.queue("order-timeout", null).controls().rateLimit("shop"))
 				.isEqualTo(RateLimit.parse("2/1s/key"));
-			assertThatIllegalArgumentException()
-				.isThrownBy(
-						() -> endpoint.act("order-timeout", "limit-rate", null, null, null, null, null, "fast", null))
+			assertThatIllegalArgumentException().isThrownBy(
+					() -> endpoint.act("order-timeout", "limit-rate", null, null, null, null, null, "fast", null, null))
 				.withMessageContaining("Rate limit 'fast' is not permits/period");
-			assertThatIllegalArgumentException()
-				.isThrownBy(() -> endpoint.act("order-timeout", "limit-rate", null, null, null, null, null, null, null))
+			assertThatIllegalArgumentException().isThrownBy(
+					() -> endpoint.act("order-timeout", "limit-rate", null, null, null, null, null, null, null, null))
 				.withMessageContaining("needs rateLimit");
-			endpoint.act("order-timeout", "remove-rate-limit", null, "shop", null, null, null, null, null);
-			endpoint.act("order-timeout", "remove-rate-limit", null, null, null, null, null, null, null);
+			endpoint.act("order-timeout", "remove-rate-limit", null, "shop", null, null, null, null, null, null);
+			endpoint.act("order-timeout", "remove-rate-limit", null, null, null, null, null, null, null, null);
 			assertThat(endpoint.queue("order-timeout", null).controls().rateLimit("shop")).isNull();
 		});
 		this.runner.withPropertyValues("delayqueue.queues.order-timeout.rate-limit=0/1s")
@@ -373,6 +377,47 @@ class DelayQueueApplicationIntegrationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining("delayqueue.listener.rate-limit is not a setting of every listener"));
+	}
+
+	@Test
+	void aConcurrencyLimitIsDeclaredByPropertyShownWithItsSlotsAndChangedThroughTheEndpoint() {
+		// another test of this class may have changed the queue's partitions
+		this.redis.execute("FLUSHALL");
+		this.runner.withPropertyValues("delayqueue.queues.order-timeout.concurrency-limit=3").run((context) -> {
+			DelayQueueTemplate template = context.getBean(DelayQueueTemplate.class);
+			Listeners listeners = context.getBean(Listeners.class);
+			DelayQueueEndpoint endpoint = context.getBean(DelayQueueEndpoint.class);
+			template.send("order-timeout", new OrderTimeout("c-1"), Duration.ZERO);
+			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
+			QueueDescriptor queue = endpoint.queue("order-timeout", null);
+			assertThat(queue.controls().concurrencyLimit()).isEqualTo(ConcurrencyLimit.of(3));
+			// the handler returned: its slot is free
+			assertThat(queue.concurrencySlots()).containsEntry("shop", 0L);
+			Health health = context.getBean(DelayQueueHealthIndicator.class).health();
+			assertThat(health.getDetails().get("queues").toString()).contains("concurrencyLimit=3");
+			endpoint.act("order-timeout", "limit-concurrency", null, "shop", null, null, null, null, null, "2/key");
+			assertThat(endpoint.queue("order-timeout", null).controls().concurrencyLimit("shop"))
+				.isEqualTo(ConcurrencyLimit.of(2).eachKey());
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> endpoint.act("order-timeout", "limit-concurrency", null, null, null, null, null, null,
+						null, "0"))
+				.withMessageContaining("Concurrency limit must be from 1");
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> endpoint.act("order-timeout", "limit-concurrency", null, null, null, null, null, null,
+						null, null))
+				.withMessageContaining("needs concurrencyLimit");
+			endpoint.act("order-timeout", "remove-concurrency-limit", null, "shop", null, null, null, null, null, null);
+			endpoint.act("order-timeout", "remove-concurrency-limit", null, null, null, null, null, null, null, null);
+			assertThat(endpoint.queue("order-timeout", null).controls().concurrencyLimit("shop")).isNull();
+		});
+		this.runner.withPropertyValues("delayqueue.queues.order-timeout.concurrency-limit=lots")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("delayqueue.queues.order-timeout.concurrency-limit: Concurrency limit 'lots'"));
+		this.runner.withPropertyValues("delayqueue.listener.concurrency-limit=5")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("delayqueue.listener.concurrency-limit is not a setting of every listener"));
 	}
 
 	@Test

@@ -113,6 +113,7 @@ class DashboardApi {
 		summary.put("deadLastFiveMinutesAtLeast", recent.atLeast());
 		summary.put("newestDead", (recent.newest() != null) ? recent.newest().toString() : null);
 		summary.put("groupRateLimits", controls.groupRateLimits().keySet());
+		DashboardConcurrencyApi.show(summary, this.engine.admin(), stats, controls);
 		// the hour's sparklines, one value a minute, oldest first
 		summary.put("ackedByMinute", points.stream().map(QueueHistory.Point::acked).toList());
 		summary.put("latenessP99ByMinute",

@@ -123,6 +123,11 @@ public final class DashboardAutoConfiguration {
 	}
 
 	@Bean
+	DashboardConcurrencyApi delayQueueDashboardConcurrencyApi(DelayQueueEngine engine, DashboardAccess access) {
+		return new DashboardConcurrencyApi(engine, access);
+	}
+
+	@Bean
 	DashboardBulkApi delayQueueDashboardBulkApi(DelayQueueEngine engine, DashboardAccess access) {
 		return new DashboardBulkApi(engine, access);
 	}

@@ -91,6 +91,7 @@ final class DashboardViews {
 		shown.put("paused", state.paused());
 		shown.put("pausedGroups", state.pausedGroups());
 		shown.put("rateLimit", (state.rateLimit() != null) ? state.rateLimit().toString() : null);
+		shown.put("concurrencyLimit", (state.concurrencyLimit() != null) ? state.concurrencyLimit().toString() : null);
 		return shown;
 	}
 

@@ -32,6 +32,7 @@ import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.PartitionLayout;
 import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.QueueStats;
+import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.RateLimit;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.internal.runtime.BoundedCalls;
@@ -62,7 +63,8 @@ public class DelayQueueEndpoint {
 
 	private static final String ACTIONS = "'replay' (entryId or group optional), 'cancel' (messageId), "
 			+ "'pause' or 'resume' (group optional), 'limit-rate' (rateLimit, group optional), "
-			+ "'remove-rate-limit' (group optional), 'limit-size' (sizeLimit), 'remove-size-limit', "
+			+ "'remove-rate-limit' (group optional), 'limit-concurrency' (concurrencyLimit, group optional), "
+			+ "'remove-concurrency-limit' (group optional), 'limit-size' (sizeLimit), 'remove-size-limit', "
 			+ "'change-partitions' (partitions), 'finish-partition-change', or 'pause-schedule', "
 			+ "'resume-schedule', 'trigger-schedule' or 'delete-schedule' (schedule)";
 
@@ -139,16 +141,16 @@ public class DelayQueueEndpoint {
 					}
 				}
 				OptionalLong sizeLimit = this.engine.admin().sizeLimit(queue);
-				return new QueueDescriptor(stats, this.engine.admin().controls(queue),
-						sizeLimit.isPresent() ? sizeLimit.getAsLong() : null,
+				QueueControlState controls = this.engine.admin().controls(queue);
+				return new QueueDescriptor(stats, controls, sizeLimit.isPresent() ? sizeLimit.getAsLong() : null,
 						this.engine.admin().partitionLayout(queue), owners, deadLetters,
 						this.engine.admin().schedules().list(queue).stream().map(ScheduleDescriptor::of).toList(),
-						this.engine.isFairShare(queue), null);
+						this.engine.isFairShare(queue), slotsTaken(queue, stats, controls), null);
 			});
 		}
 		catch (BoundedCalls.TimeoutException ex) {
 			return new QueueDescriptor(null, null, null, null, Map.of(), List.of(), List.of(),
-					this.engine.isFairShare(queue), ex.getMessage());
+					this.engine.isFairShare(queue), Map.of(), ex.getMessage());
 		}
 	}
 
@@ -157,9 +159,9 @@ public class DelayQueueEndpoint {
 	 * count.
 	 * @param queue the queue
 	 * @param action {@code replay}, {@code cancel}, {@code pause}, {@code resume},
-	 * {@code limit-rate}, {@code remove-rate-limit}, {@code limit-size},
-	 * {@code remove-size-limit}, {@code change-partitions} or
-	 * {@code finish-partition-change}
+	 * {@code limit-rate}, {@code remove-rate-limit}, {@code limit-concurrency},
+	 * {@code remove-concurrency-limit}, {@code limit-size}, {@code remove-size-limit},
+	 * {@code change-partitions} or {@code finish-partition-change}
 	 * @param entryId the dead letter to replay ({@code replay}); all when absent
 	 * @param group the group whose dead letters to replay ({@code replay} without
 	 * {@code entryId}; all groups when absent), or to pause or resume (the whole queue
@@ -170,12 +172,14 @@ public class DelayQueueEndpoint {
 	 * @param rateLimit the new rate limit, as {@code permits/period[/burst][/key]}
 	 * ({@code limit-rate})
 	 * @param schedule the recurring schedule to pause, resume, trigger or delete
+	 * @param concurrencyLimit the new concurrency limit, as {@code max[/key]}
+	 * ({@code limit-concurrency})
 	 * @return what was done
 	 */
 	@WriteOperation
 	public Map<String, Object> act(@Selector String queue, @Nullable String action, @Nullable String entryId,
 			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions, @Nullable Long sizeLimit,
-			@Nullable String rateLimit, @Nullable String schedule) {
+			@Nullable String rateLimit, @Nullable String schedule, @Nullable String concurrencyLimit) {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("queue", queue);
 		result.put("action", action);
@@ -231,6 +235,18 @@ public class DelayQueueEndpoint {
 			}
 			case "remove-rate-limit" -> result.put("controls", (group != null)
 					? this.engine.admin().removeRateLimit(queue, group) : this.engine.admin().removeRateLimit(queue));
+			case "limit-concurrency" -> {
+				if (concurrencyLimit == null) {
+					throw new IllegalArgumentException(
+							"Action 'limit-concurrency' needs concurrencyLimit (max[/key], e.g. 10 or 2/key)");
+				}
+				ConcurrencyLimit limit = ConcurrencyLimit.parse(concurrencyLimit);
+				result.put("controls", (group != null) ? this.engine.admin().limitConcurrency(queue, group, limit)
+						: this.engine.admin().limitConcurrency(queue, limit));
+			}
+			case "remove-concurrency-limit" ->
+				result.put("controls", (group != null) ? this.engine.admin().removeConcurrencyLimit(queue, group)
+						: this.engine.admin().removeConcurrencyLimit(queue));
 			case "remove-size-limit" -> {
 				this.engine.admin().removeSizeLimit(queue);
 				result.put("sizeLimit", null);
@@ -240,6 +256,18 @@ public class DelayQueueEndpoint {
 			default -> throw new IllegalArgumentException("Unknown action '" + action + "'; use " + ACTIONS);
 		}
 		return result;
+	}
+
+	/** The slots taken in each group under a concurrency limit of the whole group. */
+	private Map<String, Long> slotsTaken(String queue, QueueStats stats, QueueControlState controls) {
+		Map<String, Long> taken = new TreeMap<>();
+		for (QueueStats.GroupStats group : stats.groups()) {
+			ConcurrencyLimit limit = controls.concurrencyLimit(group.group());
+			if (limit != null && !limit.perKey()) {
+				taken.put(group.group(), this.engine.admin().concurrencySlotsTaken(queue, group.group()));
+			}
+		}
+		return taken;
 	}
 
 	private Object actOnSchedule(String queue, String action, @Nullable String schedule) {

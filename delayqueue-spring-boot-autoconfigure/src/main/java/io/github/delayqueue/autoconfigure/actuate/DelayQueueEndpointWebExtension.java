@@ -72,14 +72,16 @@ public class DelayQueueEndpointWebExtension {
 	 * @param partitions the new partition count
 	 * @param sizeLimit the queue's new maximum of waiting messages
 	 * @param rateLimit the new rate limit
+	 * @param schedule the recurring schedule to act on
+	 * @param concurrencyLimit the new concurrency limit
 	 * @return what was done, or why not
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> act(@Selector String queue, @Nullable String action, @Nullable String entryId,
 			@Nullable String group, @Nullable String messageId, @Nullable Integer partitions, @Nullable Long sizeLimit,
-			@Nullable String rateLimit, @Nullable String schedule) {
+			@Nullable String rateLimit, @Nullable String schedule, @Nullable String concurrencyLimit) {
 		return answer(() -> this.endpoint.act(queue, action, entryId, group, messageId, partitions, sizeLimit,
-				rateLimit, schedule));
+				rateLimit, schedule, concurrencyLimit));
 	}
 
 	/**

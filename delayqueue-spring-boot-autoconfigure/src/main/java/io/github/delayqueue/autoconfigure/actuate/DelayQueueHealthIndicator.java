@@ -100,18 +100,26 @@ public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
 			Map<String, Object> details = new LinkedHashMap<>(
 					Map.of("scheduled", stats.scheduled(), "ready", stats.ready(), "inFlight", stats.inFlight(), "dead",
 							stats.dead(), "paused", controls.paused(), "pausedGroups", controls.pausedGroups()));
-			if (controls.rateLimit() != null) {
-				details.put("rateLimit", controls.rateLimit().toString());
-			}
-			if (!controls.groupRateLimits().isEmpty()) {
-				Map<String, String> groups = new LinkedHashMap<>();
-				controls.groupRateLimits().forEach((group, limit) -> groups.put(group, limit.toString()));
-				details.put("groupRateLimits", groups);
-			}
+			limits(details, "rateLimit", controls.rateLimit(), "groupRateLimits", controls.groupRateLimits());
+			limits(details, "concurrencyLimit", controls.concurrencyLimit(), "groupConcurrencyLimits",
+					controls.groupConcurrencyLimits());
 			queueDetails.put(queue, details);
 		}
 		(stopped ? builder.down() : builder.up()).withDetail("listeners", listenerDetails)
 			.withDetail("queues", queueDetails);
+	}
+
+	/** Shows a queue's limit and its groups' own, as text, when set. */
+	private static void limits(Map<String, Object> details, String name, Object limit, String groupsName,
+			Map<String, ?> groupLimits) {
+		if (limit != null) {
+			details.put(name, limit.toString());
+		}
+		if (!groupLimits.isEmpty()) {
+			Map<String, String> groups = new LinkedHashMap<>();
+			groupLimits.forEach((group, each) -> groups.put(group, each.toString()));
+			details.put(groupsName, groups);
+		}
 	}
 
 }

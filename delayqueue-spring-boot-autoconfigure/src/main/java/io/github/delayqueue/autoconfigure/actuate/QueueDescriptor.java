@@ -36,10 +36,13 @@ import org.jspecify.annotations.Nullable;
  * @param deadLetters the oldest dead letters (after the requested entry)
  * @param schedules the queue's recurring schedules
  * @param fairShare whether this application declares the queue fair-share
+ * @param concurrencySlots for each group under a concurrency limit of the whole group:
+ * the slots taken now, across every instance
  * @param error why the counts are missing (Redis did not answer in time), or {@code null}
  */
 public record QueueDescriptor(@Nullable QueueStats stats, @Nullable QueueControlState controls,
 		@Nullable Long sizeLimit, @Nullable PartitionLayout partitions,
 		Map<String, Map<Integer, String>> partitionOwners, List<DeadLetterDescriptor> deadLetters,
-		List<ScheduleDescriptor> schedules, boolean fairShare, @Nullable String error) {
+		List<ScheduleDescriptor> schedules, boolean fairShare, Map<String, Long> concurrencySlots,
+		@Nullable String error) {
 }

@@ -192,6 +192,8 @@
       s.pausedGroups.forEach(function (g) { add('paused', 'group ' + g + ' paused'); });
       if (s.rateLimit) { add('info', 'rate-limited to ' + s.rateLimit); }
       s.groupRateLimits.forEach(function (g) { add('info', 'group ' + g + ' rate-limited'); });
+      if (s.concurrencyLimit) { add('info', 'at most ' + s.concurrencyLimit + ' running at once'); }
+      Object.keys(s.groupConcurrencyLimits).forEach(function (g) { add('info', 'group ' + g + ' at most ' + s.groupConcurrencyLimits[g] + ' at once'); });
     });
     return items;
   }
@@ -290,6 +292,7 @@
             num(i === 0 ? stats.scheduled : ''), num(group.lag), num(group.pending), num(group.retryScheduled), num(i === 0 ? stats.dead : ''),
             el('td', {}, [consumers]), el('td', {}, [state]),
             el('td', { text: summary.rateLimit || '' }),
+            el('td', { 'class': 'slots', text: slotsText(summary, group.group) }),
             el('td', { 'class': 'num', text: summary.latenessP50Ms === null || summary.latenessP50Ms === undefined ? '\u2013' : lateness(summary.latenessP50Ms) }),
             el('td', { 'class': 'num', text: summary.latenessP99Ms === null || summary.latenessP99Ms === undefined ? '\u2013' : lateness(summary.latenessP99Ms) }),
             num(summary.ackedPerMinute),
@@ -299,9 +302,18 @@
         });
       });
       target.appendChild(table(['Queue', 'Group', 'Scheduled', 'Ready (lag)', 'In flight', 'Retrying', 'Dead', 'Consumers',
-        'State', 'Rate limit', 'Lateness p50', 'p99', 'Acked/min (5 min)', 'Last hour: acked, lateness p99'], rows));
+        'State', 'Rate limit', 'Running / limit', 'Lateness p50', 'p99', 'Acked/min (5 min)', 'Last hour: acked, lateness p99'], rows));
       target.appendChild(el('p', { text: 'Lateness and throughput: the last hour, all instances.' }));
     });
+  }
+
+  // the slots a group under a concurrency limit has taken, of its limit; a per-key limit
+  // as its text
+  function slotsText(summary, group) {
+    var slots = summary.concurrencySlots[group];
+    if (slots) { return slots.taken + ' / ' + slots.limit; }
+    var limit = summary.groupConcurrencyLimits[group] || summary.concurrencyLimit;
+    return limit || '';
   }
 
   // ---- one queue
@@ -328,13 +340,21 @@
             .then(function () { notice(value.trim() ? 'Rate limit of ' + queue + ' set to ' + value.trim() : 'Rate limit of ' + queue + ' removed'); route(); },
               function (e) { notice(e.message, true); });
         }),
+        el('span', { id: 'concurrency-limit', text: 'Concurrency limit: ' + (detail.concurrencyLimit || 'none') }),
+        button('Change concurrency limit', function () {
+          var value = window.prompt('New concurrency limit of each group (max[/key], e.g. 10, or 2/key); empty to remove', detail.concurrencyLimit || '');
+          if (value === null) { return; }
+          api('queues/' + q(queue) + '/concurrency-limit', { method: 'POST', form: { concurrencyLimit: value } })
+            .then(function () { notice(value.trim() ? 'Concurrency limit of ' + queue + ' set to ' + value.trim() : 'Concurrency limit of ' + queue + ' removed'); route(); },
+              function (e) { notice(e.message, true); });
+        }),
         el('span', { text: 'Size limit: ' + (detail.sizeLimit === null ? 'none' : count(detail.sizeLimit)) }),
         el('span', { text: 'Partitions: ' + detail.partitions.partitions })
       ]);
       target.appendChild(controls);
       var groupRows = stats.groups.length ? stats.groups
         : [{ group: '(no consumer group yet)', consumers: 0, pending: 0, lag: stats.ready, retryScheduled: 0 }];
-      target.appendChild(table(['Group', 'Consumers', 'Ready (lag)', 'In flight', 'Retrying', 'Paused', 'Partition owners'],
+      target.appendChild(table(['Group', 'Consumers', 'Ready (lag)', 'In flight', 'Retrying', 'Paused', 'Running / limit', 'Partition owners'],
         groupRows.map(function (group) {
           var owners = detail.partitionOwners[group.group] || {};
           var ownerText = Object.keys(owners).map(function (p) { return p + '→' + owners[p]; }).join(', ');
@@ -342,6 +362,7 @@
             group.consumers > 0 ? num(group.consumers) : el('td', { 'class': 'warn', text: 'no consumer' }),
             num(group.lag), num(group.pending), num(group.retryScheduled),
             el('td', { text: detail.pausedGroups.indexOf(group.group) >= 0 ? 'yes' : '' }),
+            el('td', { 'class': 'slots', text: slotsText(detail, group.group) }),
             el('td', { text: ownerText || 'shared' })]);
         })));
       target.appendChild(el('p', { id: 'queue-counts', text: 'Scheduled: ' + count(stats.scheduled) + ' · ready: ' + count(stats.ready) + ' · dead letters: ' + count(stats.dead) }));

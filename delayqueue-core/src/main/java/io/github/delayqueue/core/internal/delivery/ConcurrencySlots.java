@@ -141,11 +141,19 @@ final class ConcurrencySlots {
 	}
 
 	/**
+	 * While this container is not in the group's line (slots were free when it last
+	 * asked), its workers ask at once, side by side; once in line, one worker at a time
+	 * asks, and waits for a freed slot's notification between asks.
 	 * @param wait whether to wait for a freed slot's notification when none is free
 	 * @return how many of the deliveries took a slot, from the first
 	 */
 	private int takeForGroup(List<Delivery> deliveries, ConcurrencyLimit limit, boolean wait) {
-		FlowGate gate = this.context.gate();
+		if (!this.inLine) {
+			int taken = ask(deliveries, limit);
+			if (taken > 0 || !wait) {
+				return taken;
+			}
+		}
 		try {
 			if (!this.asking.tryLock(wait ? WAIT_MILLIS : 0, TimeUnit.MILLISECONDS)) {
 				return 0;
@@ -156,36 +164,43 @@ final class ConcurrencySlots {
 			return 0;
 		}
 		try {
+			FlowGate gate = this.context.gate();
 			long seen = gate.slotsFreed();
-			List<String> tokens = new ArrayList<>(deliveries.size());
-			deliveries.forEach((delivery) -> tokens.add(token()));
-			List<String> freeing = drain();
-			List<Object> args = new ArrayList<>(List.of("take", limit.max(), this.slotMillis, this.waiter, STALE_MILLIS,
-					this.context.keys().controlChannel(), "slot\n" + this.context.group(), tokens.size()));
-			args.addAll(tokens);
-			args.addAll(freeing);
-			List<Object> taken;
-			try {
-				taken = this.context.scripts().run(Scripts.SLOTS, groupKeys(), args.toArray());
-			}
-			catch (RuntimeException ex) {
-				// the take may have happened: freed with the next call
-				this.toFree.addAll(freeing);
-				this.toFree.addAll(tokens);
-				throw ex;
-			}
-			for (int i = 0; i < taken.size(); i++) {
-				hold(deliveries.get(i), tokens.get(i), null);
-			}
-			this.inLine = taken.isEmpty();
-			if (taken.isEmpty() && wait) {
+			int taken = ask(deliveries, limit);
+			if (taken == 0 && wait) {
 				gate.awaitSlotFreed(seen, WAIT_MILLIS);
 			}
-			return taken.size();
+			return taken;
 		}
 		finally {
 			this.asking.unlock();
 		}
+	}
+
+	/** One take of slots for the deliveries, carrying the slots freed here meanwhile. */
+	private int ask(List<Delivery> deliveries, ConcurrencyLimit limit) {
+		List<String> tokens = new ArrayList<>(deliveries.size());
+		deliveries.forEach((delivery) -> tokens.add(token()));
+		List<String> freeing = drain();
+		List<Object> args = new ArrayList<>(List.of("take", limit.max(), this.slotMillis, this.waiter, STALE_MILLIS,
+				this.context.keys().controlChannel(), "slot\n" + this.context.group(), tokens.size()));
+		args.addAll(tokens);
+		args.addAll(freeing);
+		List<Object> taken;
+		try {
+			taken = this.context.scripts().run(Scripts.SLOTS, groupKeys(), args.toArray());
+		}
+		catch (RuntimeException ex) {
+			// the take may have happened: freed with the next call
+			this.toFree.addAll(freeing);
+			this.toFree.addAll(tokens);
+			throw ex;
+		}
+		for (int i = 0; i < taken.size(); i++) {
+			hold(deliveries.get(i), tokens.get(i), null);
+		}
+		this.inLine = taken.isEmpty();
+		return taken.size();
 	}
 
 	private long takeForKey(Delivery delivery, ConcurrencyLimit limit) {

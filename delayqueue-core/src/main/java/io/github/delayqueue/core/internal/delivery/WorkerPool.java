@@ -231,10 +231,10 @@ final class WorkerPool {
 						continue;
 					}
 					ConcurrencySlots slots = WorkerPool.this.processor.slots();
-					// a slot freed here goes to Redis with the next take, or at once when
-					// no delivery waits
+					// a slot freed here goes to Redis with the next take, or once no
+					// delivery came for a millisecond
 					boolean freed = slots.hasFreed();
-					Delivery delivery = WorkerPool.this.holdings.next(freed ? 0 : POLL_MILLIS);
+					Delivery delivery = WorkerPool.this.holdings.next(freed ? 1 : POLL_MILLIS);
 					if (delivery == null && freed) {
 						slots.flush();
 					}

@@ -573,6 +573,47 @@ class DashboardBrowserTests {
 	}
 
 	@Test
+	void theSlotsOfAConcurrencyLimitShowAndTheLimitIsChangedFromTheQueuePage() throws Exception {
+		java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+		io.github.delayqueue.core.listener.DelayQueueListenerContainer container = this.engine
+			.listenerContainer("dashboard-concurrency", "workers", String.class, (payload, context) -> release.await())
+			.concurrency(3)
+			.build();
+		this.engine.admin().limitConcurrency("dashboard-concurrency", 2);
+		container.start();
+		try {
+			for (int i = 0; i < 3; i++) {
+				this.engine.template().send("dashboard-concurrency", "job-" + i, Duration.ZERO);
+			}
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> this.engine.admin().concurrencySlotsTaken("dashboard-concurrency", "workers") == 2);
+			signInAsTheOperator();
+			browser.get("about:blank");
+			browser.get(url("/delayqueue/#"));
+			assertThat(visible(By.id("attention")).getText())
+				.contains("dashboard-concurrency: at most 2 running at once");
+			WebElement row = browser.findElement(By.cssSelector("tr[data-queue='dashboard-concurrency']"));
+			assertThat(row.findElement(By.cssSelector("td.slots")).getText()).isEqualTo("2 / 2");
+			browser.get(url("/delayqueue/#q/dashboard-concurrency"));
+			assertThat(visible(By.id("concurrency-limit")).getText()).isEqualTo("Concurrency limit: 2");
+			click(By.xpath("//button[text()='Change concurrency limit']"));
+			Alert prompt = new WebDriverWait(browser, Duration.ofSeconds(5)).until(ExpectedConditions.alertIsPresent());
+			prompt.sendKeys("5");
+			prompt.accept();
+			new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions
+				.textToBePresentInElementLocated(By.id("concurrency-limit"), "Concurrency limit: 5"));
+			// the third message starts once the limit is raised
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> this.engine.admin().concurrencySlotsTaken("dashboard-concurrency", "workers") == 3);
+		}
+		finally {
+			release.countDown();
+			container.stop();
+			this.engine.admin().removeConcurrencyLimit("dashboard-concurrency");
+		}
+	}
+
+	@Test
 	void theOverviewShowsTheOutboxRowsWaitingAndTheRelaysLag() {
 		// a row of a minute ago that waits for its retry: the relay leaves it
 		this.jdbc.update("INSERT INTO delayqueue_outbox (queue_name, message_id, message_key, envelope, due_at, "
