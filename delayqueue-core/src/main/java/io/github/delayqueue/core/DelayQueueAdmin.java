@@ -42,8 +42,8 @@ import io.github.delayqueue.core.internal.admin.ScheduledMessages;
  * never {@code SCAN}.
  * <p>
  * The work is done by one class per concern: {@code QueueInspection} (queues, groups,
- * stats, partition owners), {@code QueueControls} (pause, rate and size limits),
- * {@code DeadLetters} (list, replay, delete, purge), {@code ScheduledMessages},
+ * stats, partition owners), {@code QueueControls} (pause, rate, concurrency and size
+ * limits), {@code DeadLetters} (list, replay, delete, purge), {@code ScheduledMessages},
  * {@code InFlightMessages}, {@code Histories}, {@code PartitionChanges} and
  * {@code internal.redis.ServerChecks}; this class is their API.
  */

@@ -210,6 +210,36 @@ abstract class ConcurrencyLimitContract extends QueueTestFixture {
 	}
 
 	@Test
+	void anOrderedListenerKeepsEachKeysOrderUnderTheLimit() {
+		Running running = new Running();
+		Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
+		DelayMessageHandler<String> handler = (payload, context) -> {
+			String[] parts = payload.split("-");
+			seen.computeIfAbsent(parts[0], (k) -> new java.util.concurrent.CopyOnWriteArrayList<>())
+				.add(Integer.parseInt(parts[1]));
+			running.run(5);
+		};
+		DelayQueueEngine a = engine();
+		a.admin().limitConcurrency(this.queue, 2);
+		for (DelayQueueEngine engine : List.of(a, engine())) {
+			start(engine.listenerContainer(this.queue, "g", String.class, handler)
+				.ordered(true)
+				.concurrency(3)
+				.build());
+		}
+		List<DelayMessage<?>> messages = new ArrayList<>();
+		for (int i = 0; i < 40; i++) {
+			for (String key : List.of("a", "b", "c", "d")) {
+				messages.add(DelayMessage.builder(key + "-" + i).queue(this.queue).key(key).build());
+			}
+		}
+		a.template().sendAll(messages);
+		await().atMost(Duration.ofSeconds(30)).until(() -> running.done.get() == 160);
+		assertThat(running.most.get()).isLessThanOrEqualTo(2);
+		seen.forEach((key, order) -> assertThat(order).as("order of key " + key).isSorted().hasSize(40));
+	}
+
+	@Test
 	void theSlotsTakenAreCountedAndFreedWhateverTheOutcome() throws Exception {
 		CountDownLatch release = new CountDownLatch(1);
 		AtomicInteger calls = new AtomicInteger();
