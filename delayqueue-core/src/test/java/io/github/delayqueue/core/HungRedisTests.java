@@ -260,6 +260,9 @@ class HungRedisTests {
 		if (type == RateLimit.class) {
 			return RateLimit.parse("5/1s");
 		}
+		if (type == ConcurrencyLimit.class) {
+			return ConcurrencyLimit.of(3);
+		}
 		if (type == InFlightMessage.Order.class) {
 			return InFlightMessage.Order.IDLE;
 		}

@@ -251,7 +251,7 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	 * they came
 	 */
 	public String slotWaiters(String group) {
-		return firstPartitionKey("slots:" + group + ":waiting");
+		return firstPartitionKey("slots-waiting:" + group);
 	}
 
 	/**
@@ -259,17 +259,17 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	 * @return the ZSET of when each instance waiting for a slot of the group last asked
 	 */
 	public String slotWaitersSeen(String group) {
-		return firstPartitionKey("slots:" + group + ":seen");
+		return firstPartitionKey("slots-seen:" + group);
 	}
 
 	/**
 	 * @param group a consumer group
 	 * @param key a message key
 	 * @return the ZSET of the concurrency slots a key of the group took, in the key's
-	 * partition's slot
+	 * partition's slot (a group name has no '/': no two groups share one)
 	 */
 	public String keySlots(String group, String key) {
-		return key("slots:" + group + ":key:" + key);
+		return key("slots-key:" + group + "/" + key);
 	}
 
 	/**
