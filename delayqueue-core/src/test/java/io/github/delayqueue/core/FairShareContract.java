@@ -204,7 +204,7 @@ abstract class FairShareContract extends QueueTestFixture {
 		}).retryPolicy(RetryPolicy.fixed(2, Duration.ofMillis(50))).build());
 		await().atMost(WAIT).until(() -> engine.admin().stats(this.queue).dead() == 3);
 		assertThat(started).hasSize(6);
-		assertThat(engine.admin().stats(this.queue).ready()).isZero();
+		assertThat(ready(engine)).isZero();
 	}
 
 	@Test

@@ -119,7 +119,7 @@ abstract class PauseContract extends QueueTestFixture {
 		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
 			long startedDuring = started(onA, "during") + started(onB, "during");
 			QueueStats stats = a.admin().stats(this.queue);
-			assertThat(stats.ready() + stats.inFlight()).as("%s, %d started within the slack", stats, startedDuring)
+			assertThat(ready(a) + stats.inFlight()).as("%s, %d started within the slack", stats, startedDuring)
 				.isEqualTo(10 - startedDuring);
 		});
 
@@ -235,11 +235,12 @@ abstract class PauseContract extends QueueTestFixture {
 		// its group and consumer exist in Redis before the first read, with the messages
 		// waiting for them
 		QueueStats stats = engine.admin().stats(this.queue);
-		assertThat(stats.ready()).isEqualTo(3);
+		assertThat(ready(engine)).isEqualTo(3);
 		assertThat(stats.groups()).singleElement().satisfies((group) -> {
 			assertThat(group.group()).isEqualTo("g");
 			assertThat(group.consumers()).isEqualTo(1);
-			assertThat(group.lag()).isEqualTo(3);
+			// -1: unknown on Redis 6.2 (no lag in XINFO GROUPS)
+			assertThat(group.lag()).isEqualTo((stats.ready() < 0) ? -1 : 3);
 		});
 		engine.admin().resume(this.queue);
 		await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 3);
@@ -293,8 +294,7 @@ abstract class PauseContract extends QueueTestFixture {
 		send(engine, "m", 20);
 		sleep(1500);
 		assertThat(started).isEmpty();
-		assertThat(engine.admin().stats(this.queue).ready() + engine.admin().stats(this.queue).inFlight())
-			.isEqualTo(20);
+		assertThat(ready(engine) + engine.admin().stats(this.queue).inFlight()).isEqualTo(20);
 		engine.admin().resume(this.queue);
 		await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 20);
 		assertEachStartedOnce();

@@ -16,15 +16,23 @@
 
 package io.github.delayqueue.core;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.delayqueue.core.internal.redis.QueueKeys;
 
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.stream.StreamInfo;
 
 /**
  * What the flow-control contract suites share: a queue named after the test, and the
@@ -66,6 +74,42 @@ abstract class QueueTestFixture {
 		DelayQueueEngine engine = builder.build();
 		this.engines.add(engine);
 		return engine;
+	}
+
+	/**
+	 * The messages due and not yet read by the queue's slowest group, as
+	 * {@link QueueStats#ready()} tells it; where the server cannot (Redis 6.2: no
+	 * {@code lag} in {@code XINFO GROUPS}, the stats say -1), counted in each partition's
+	 * streams past each group's last read. Single servers only.
+	 */
+	protected long ready(DelayQueueEngine engine) {
+		QueueStats stats = engine.admin().stats(this.queue);
+		if (stats.ready() >= 0) {
+			return stats.ready();
+		}
+		int partitions = engine.admin().partitionLayout(this.queue).partitions();
+		Map<String, Long> byGroup = new TreeMap<>();
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			for (int p = 0; p < partitions; p++) {
+				QueueKeys keys = engine.keys(this.queue).partition(p, partitions);
+				for (String stream : List.of(keys.stream(), keys.urgent())) {
+					if (connection.keyCommands().exists(bytes(stream)) != Boolean.TRUE) {
+						continue;
+					}
+					for (StreamInfo.XInfoGroup group : connection.streamCommands().xInfoGroups(bytes(stream))) {
+						List<?> unread = connection.streamCommands()
+							.xRange(bytes(stream),
+									Range.of(Range.Bound.exclusive(group.lastDeliveredId()), Range.Bound.unbounded()));
+						byGroup.merge(group.groupName(), (long) unread.size(), Long::sum);
+					}
+				}
+			}
+		}
+		return byGroup.values().stream().mapToLong(Long::longValue).max().orElse(0);
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 	/** Sleeps, keeping the interrupt. */

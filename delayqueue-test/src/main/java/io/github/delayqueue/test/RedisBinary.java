@@ -29,7 +29,8 @@ import java.util.Locale;
  * Finds a {@code redis-server} executable, in this order:
  * <ol>
  * <li>the path in the {@code delayqueue.test.redis-server} system property or the
- * {@code DELAYQUEUE_REDIS_SERVER} environment variable;</li>
+ * {@code DELAYQUEUE_REDIS_SERVER} environment variable, or {@code embedded} there for the
+ * binary of the embedded-redis artifact (Redis 6.2) whatever else the machine has;</li>
  * <li>{@code redis-server} on the {@code PATH};</li>
  * <li>the binary shipped in {@code com.github.codemonstur:embedded-redis} (Redis 6.2,
  * Linux and macOS), extracted once into the temp directory.</li>
@@ -54,6 +55,14 @@ public final class RedisBinary {
 	 */
 	public static Path find() {
 		String configured = System.getProperty(PROPERTY, System.getenv(ENVIRONMENT));
+		if ("embedded".equals(configured)) {
+			Path embedded = embedded();
+			if (embedded == null) {
+				throw new IllegalStateException(PROPERTY + "=embedded, but the embedded-redis artifact ships no "
+						+ "redis-server for " + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+			}
+			return embedded;
+		}
 		if (configured != null && !configured.isBlank()) {
 			Path path = Paths.get(configured);
 			if (!Files.isExecutable(path)) {
