@@ -41,7 +41,8 @@ class BenchmarkSmokeTests {
 	void runsEveryScenarioEndToEnd(LettuceConnectionFactory connectionFactory) throws Exception {
 		List<Map<String, Object>> results = Benchmark.run(connectionFactory, Map.of("scenario", "smoke", "n", "200"));
 		assertThat(results).extracting((result) -> result.get("scenario"))
-			.startsWith("burst", "spread", "memory", "idle", "pause", "rate", "dashboard", "priority", "fairness");
+			.startsWith("burst", "spread", "memory", "idle", "pause", "rate", "concurrency-cap", "concurrency-cost",
+					"concurrency-cost", "concurrency-cost", "concurrency-cost", "dashboard", "priority", "fairness");
 		assertThat(results.get(0)).containsEntry("complete", true)
 			.containsEntry("acked", 200)
 			.containsKeys("enqueue_per_s", "drain_per_s", "lateness_p99_ms");
@@ -66,32 +67,37 @@ class BenchmarkSmokeTests {
 		// 500/s with a burst of 10 over three instances: never more than 510 in a second
 		assertThat(results.get(5)).containsEntry("started", 600).containsKey("achieved_per_s");
 		assertThat((int) results.get(5).get("most_in_any_1s_window")).isBetween(1, 510);
-		assertThat(results.get(6)).containsEntry("dead_letters", 200)
+		// the concurrency limit: never more running than the limit (4); its cost runs
+		// drain all
+		assertThat(results.get(6)).containsEntry("handled", 300);
+		assertThat((int) results.get(6).get("most_running")).isLessThanOrEqualTo(4);
+		assertThat(results.subList(7, 11)).allSatisfy((cost) -> assertThat(cost).containsEntry("handled", 500));
+		assertThat(results.get(11)).containsEntry("dead_letters", 200)
 			.containsKeys("scheduled_page_after_1000_p50_ms", "in_flight_max_ms");
-		assertThat((long) results.get(6).get("history_bytes_at_bound")).isPositive();
+		assertThat((long) results.get(11).get("history_bytes_at_bound")).isPositive();
 		// a backlog of 2000 and 100 prioritized messages at concurrency 8
-		assertThat((long) results.get(7).get("others_started_before_last_prioritized")).isLessThanOrEqualTo(16);
+		assertThat((long) results.get(12).get("others_started_before_last_prioritized")).isLessThanOrEqualTo(16);
 		// key a's backlog of 2000, keys b-k one each, at concurrency 8: fair share and
 		// not
-		assertThat(results.get(8)).containsEntry("fair_complete", true).containsEntry("plain_complete", true);
-		assertThat((int) results.get(8).get("fair_starts_before_other_keys_max")).isLessThanOrEqualTo(2 * 8 * 11);
-		assertThat((int) results.get(8).get("plain_starts_before_other_keys_max")).isGreaterThan(1900);
+		assertThat(results.get(13)).containsEntry("fair_complete", true).containsEntry("plain_complete", true);
+		assertThat((int) results.get(13).get("fair_starts_before_other_keys_max")).isLessThanOrEqualTo(2 * 8 * 11);
+		assertThat((int) results.get(13).get("plain_starts_before_other_keys_max")).isGreaterThan(1900);
 		// the burst drained by a batch listener
-		assertThat(results.get(9)).containsEntry("scenario", "burst")
+		assertThat(results.get(14)).containsEntry("scenario", "burst")
 			.containsEntry("batch_size", 50)
 			.containsEntry("complete", true)
 			.containsEntry("acked", 200);
-		assertThat((double) results.get(9).get("redis_cpu_us_per_message")).isPositive();
-		assertThat((double) results.get(9).get("jvm_cpu_us_per_message")).isPositive();
+		assertThat((double) results.get(14).get("redis_cpu_us_per_message")).isPositive();
+		assertThat((double) results.get(14).get("jvm_cpu_us_per_message")).isPositive();
 		// 500 transactions from 4 threads on PostgreSQL, where the machine has it
 		if (DatabaseServer.isAvailable(DatabaseServer.Kind.POSTGRESQL)) {
-			assertThat(results.get(10)).containsEntry("scenario", "outbox")
+			assertThat(results.get(15)).containsEntry("scenario", "outbox")
 				.containsEntry("after_commit_in_redis", 500)
 				.containsEntry("outbox_in_redis", 500);
 			// timed, 4 writers for 2 s: every committed message reached Redis
-			assertThat(results.get(11)).containsEntry("scenario", "outbox").containsEntry("seconds", 2);
-			assertThat(results.get(11).get("outbox_in_redis")).isEqualTo(results.get(11).get("outbox_transactions"));
-			assertThat((int) results.get(11).get("outbox_transactions")).isPositive();
+			assertThat(results.get(16)).containsEntry("scenario", "outbox").containsEntry("seconds", 2);
+			assertThat(results.get(16).get("outbox_in_redis")).isEqualTo(results.get(16).get("outbox_transactions"));
+			assertThat((int) results.get(16).get("outbox_transactions")).isPositive();
 		}
 		else {
 			assertThat(results).hasSize(12);
