@@ -1200,6 +1200,14 @@ class DashboardBrowserTests {
 		HttpClient viewer = signedIn("viewer", "viewer-demo");
 		HttpResponse<String> refused = post(viewer, "/delayqueue/api/queues/" + queue + "/resume", csrfToken(viewer));
 		assertThat(refused.statusCode()).isEqualTo(403);
+		// the concurrency limit, a write of its own controller: the same checks
+		String limit = "/delayqueue/api/queues/" + queue + "/concurrency-limit?concurrencyLimit=1";
+		assertThat(post(operator, limit, null).statusCode()).isEqualTo(403);
+		assertThat(post(viewer, limit, csrfToken(viewer)).statusCode()).isEqualTo(403);
+		// bad input is a clear 400, not a server error
+		assertThat(post(operator, "/delayqueue/api/queues/" + queue + "/concurrency-limit?concurrencyLimit=0", token)
+			.statusCode()).isEqualTo(400);
+		assertThat(this.engine.admin().controls(queue).concurrencyLimit()).isNull();
 		assertThat(refused.body()).contains("lacks the authority 'ROLE_OPS_ADMIN'");
 		assertThat(this.engine.admin().controls(queue).paused()).isTrue();
 
