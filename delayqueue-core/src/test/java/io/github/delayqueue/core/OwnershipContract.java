@@ -251,7 +251,10 @@ abstract class OwnershipContract extends PartitionedQueueFixture {
 		}, (builder) -> builder.ordered(true).concurrency(4));
 		container.start();
 		List<String> keys = distinctPartitionKeys(3);
-		Instant base = Instant.now().plusMillis(300);
+		// due after the send has surely ended: a message that arrives already due joins
+		// its stream in arrival order, and these are sent in reverse (a loaded machine
+		// took more than 300 ms to send them)
+		Instant base = Instant.now().plusMillis(2_000);
 		List<DelayMessage<?>> messages = new ArrayList<>();
 		for (int i = 39; i >= 0; i--) {
 			for (String key : keys) {

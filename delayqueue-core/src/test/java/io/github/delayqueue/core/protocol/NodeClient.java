@@ -16,8 +16,11 @@
 
 package io.github.delayqueue.core.protocol;
 
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,9 +47,15 @@ final class NodeClient {
 		}
 		Subprocess.run(List.of("node", "--version"), null,
 				"Node.js is missing: install nodejs (apt-get install nodejs npm)");
-		if (!Files.isDirectory(SOURCES.resolve("node_modules").resolve("ioredis"))) {
-			Subprocess.run(List.of("npm", "ci", "--no-audit", "--no-fund", "--prefix", SOURCES.toString()), null,
-					"npm ci in clients/node failed (it needs the npm registry once)");
+		// the build runs test classes in parallel JVMs: one npm ci at a time
+		Path lockFile = Path.of("target", "npm-ci.lock").toAbsolutePath();
+		Files.createDirectories(lockFile.getParent());
+		try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+				FileLock lock = channel.lock()) {
+			if (!Files.isDirectory(SOURCES.resolve("node_modules").resolve("ioredis"))) {
+				Subprocess.run(List.of("npm", "ci", "--no-audit", "--no-fund", "--prefix", SOURCES.toString()), null,
+						"npm ci in clients/node failed (it needs the npm registry once)");
+			}
 		}
 		installed = true;
 	}

@@ -37,7 +37,9 @@ final class PythonClient {
 	/** The client's sources, from the module directory the tests run in. */
 	static final Path SOURCES = Path.of("..", "clients", "python").toAbsolutePath().normalize();
 
-	private static final Path INSTALLED = Path.of("target", "python-client").toAbsolutePath();
+	/** One per test JVM: the build runs test classes in parallel JVMs. */
+	private static final Path INSTALLED = Path.of("target", "python-client-" + ProcessHandle.current().pid())
+		.toAbsolutePath();
 
 	private static volatile boolean installed;
 

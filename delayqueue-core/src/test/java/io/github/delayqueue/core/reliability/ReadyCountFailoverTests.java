@@ -116,6 +116,12 @@ class ReadyCountFailoverTests {
 				endpoint.retarget(replica.host(), replica.port());
 				endpoint.drop();
 				endpoint.pass();
+				// the shared connection may be cut mid-write by the drop ("Connection
+				// reset", a send that fails visibly): what is tested is the count after
+				// the client is back, so wait for it
+				await().atMost(Duration.ofSeconds(30))
+					.ignoreExceptions()
+					.until(() -> engine.admin().stats("counted") != null);
 				RedisServer promoted = replica;
 				replica = master;
 				master = promoted;
