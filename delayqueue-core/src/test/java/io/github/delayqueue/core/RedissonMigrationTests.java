@@ -235,6 +235,61 @@ class RedissonMigrationTests extends QueueTestFixture {
 		assertThat(json.dueTime()).isAfter(java.time.Instant.now().plusSeconds(50));
 	}
 
+	/**
+	 * A bean of an application still on Jackson 2: a {@code com.fasterxml} databind
+	 * annotation that Jackson 3 ignores.
+	 */
+	public static final class Legacy implements Serializable {
+
+		private static final long serialVersionUID = 1L;
+
+		public String id;
+
+		@com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = Cents.class)
+		public long cents;
+
+	}
+
+	/** Reads "12.50" as 1250: Jackson 2 only. */
+	public static final class Cents extends com.fasterxml.jackson.databind.JsonDeserializer<Long> {
+
+		@Override
+		public Long deserialize(com.fasterxml.jackson.core.JsonParser parser,
+				com.fasterxml.jackson.databind.DeserializationContext context) throws java.io.IOException {
+			return new BigDecimal(parser.getValueAsString()).movePointRight(2).longValueExact();
+		}
+
+	}
+
+	@Test
+	void redissonsJsonPayloadsArriveThroughAnApplicationsJackson2Mapper() {
+		RDelayedQueue<Object> json = this.redisson
+			.getDelayedQueue(this.redisson.getBlockingQueue(this.queue, new JsonJacksonCodec()));
+		for (int i = 0; i < 20; i++) {
+			Map<String, Object> legacy = new LinkedHashMap<>();
+			legacy.put("id", "l-" + i);
+			legacy.put("cents", i + ".50");
+			json.offer(legacy, 1, TimeUnit.MILLISECONDS);
+		}
+		sleep(200);
+		this.redisson.shutdown();
+		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
+			.codec(new io.github.delayqueue.core.codec.Jackson2MessageCodec(
+					new com.fasterxml.jackson.databind.ObjectMapper())));
+		assertThat(
+				RedissonMigration.from(this.queue).payload(MigrationPayload.json()).build().migrate(engine).finished())
+			.isTrue();
+		Map<String, Long> received = new ConcurrentHashMap<>();
+		start(engine
+			.listenerContainer(this.queue, "legacy", Legacy.class,
+					(legacy, context) -> received.put(legacy.id, legacy.cents))
+			.build());
+		await().atMost(Duration.ofSeconds(30)).until(() -> received.size() == 20);
+		// the Jackson 2 deserializer ran: "3.50" became 350
+		assertThat(received).containsEntry("l-3", 350L).containsEntry("l-19", 1950L);
+		assertThat(engine.admin().deadLetters(this.queue, null, 10)).isEmpty();
+	}
+
 	/** Where a plain enum and an enum in an {@code Object} field go. */
 	public enum Colour {
 

@@ -48,10 +48,12 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -214,8 +216,29 @@ public final class DelayQueueAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		MessageCodec delayQueueMessageCodec(ObjectProvider<JsonMapper> jsonMapper) {
+		MessageCodec delayQueueMessageCodec(DelayQueueProperties properties, ObjectProvider<JsonMapper> jsonMapper,
+				ApplicationContext context) {
+			DelayQueueProperties.JsonMapperChoice choice = properties.getJsonMapper();
+			boolean jackson2 = choice == DelayQueueProperties.JsonMapperChoice.JACKSON2
+					|| (choice == DelayQueueProperties.JsonMapperChoice.AUTO && jsonMapper.getIfAvailable() == null
+							&& Jackson2Codec.applicationDefinesOne(context, context.getClassLoader()));
+			if (jackson2) {
+				return Jackson2Codec.create(context, context.getClassLoader());
+			}
 			return new JsonMessageCodec(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass("tools.jackson.databind.json.JsonMapper")
+	@ConditionalOnClass(name = Jackson2Codec.OBJECT_MAPPER)
+	static class Jackson2CodecConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		MessageCodec delayQueueMessageCodec(ApplicationContext context) {
+			return Jackson2Codec.create(context, context.getClassLoader());
 		}
 
 	}

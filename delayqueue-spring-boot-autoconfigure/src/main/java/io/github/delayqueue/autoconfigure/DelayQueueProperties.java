@@ -62,6 +62,15 @@ public class DelayQueueProperties {
 	 */
 	private int sendBatchSize = 500;
 
+	/**
+	 * Which Jackson writes and reads JSON payloads: auto (the application's Jackson 3
+	 * JsonMapper; its Jackson 2 ObjectMapper when that is the only mapper it defines;
+	 * else a default Jackson 3 mapper), jackson (Jackson 3) or jackson2 (the
+	 * application's Jackson 2 ObjectMapper, e.g. of spring-boot-jackson2). Ignored when
+	 * the application defines its own MessageCodec bean.
+	 */
+	private JsonMapperChoice jsonMapper = JsonMapperChoice.AUTO;
+
 	private final Scheduler scheduler = new Scheduler();
 
 	private final ListenerProperties.Retry retry = new ListenerProperties.Retry();
@@ -155,8 +164,39 @@ public class DelayQueueProperties {
 		this.sendBatchSize = sendBatchSize;
 	}
 
+	public JsonMapperChoice getJsonMapper() {
+		return this.jsonMapper;
+	}
+
+	public void setJsonMapper(JsonMapperChoice jsonMapper) {
+		this.jsonMapper = jsonMapper;
+	}
+
 	public Scheduler getScheduler() {
 		return this.scheduler;
+	}
+
+	/**
+	 * Which Jackson the payload codec uses.
+	 */
+	public enum JsonMapperChoice {
+
+		/**
+		 * The application's Jackson 3 mapper; its Jackson 2 mapper when that is the only
+		 * one it defines; else a default Jackson 3 mapper.
+		 */
+		AUTO,
+
+		/**
+		 * Jackson 3: the application's JsonMapper, or a default one.
+		 */
+		JACKSON,
+
+		/**
+		 * Jackson 2: the application's ObjectMapper, or a default one.
+		 */
+		JACKSON2
+
 	}
 
 	/**

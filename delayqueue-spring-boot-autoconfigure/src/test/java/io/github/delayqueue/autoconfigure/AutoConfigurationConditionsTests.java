@@ -128,7 +128,7 @@ class AutoConfigurationConditionsTests {
 				.doesNotHaveBean("delayQueueFastFailoverClientOptions"));
 		this.runner.withClassLoader(new FilteredClassLoader(ClientResources.class))
 			.run((context) -> assertThat(context).doesNotHaveBean("delayQueueReconnectDelay"));
-		this.runner.withClassLoader(new FilteredClassLoader("tools.jackson.databind"))
+		this.runner.withClassLoader(new FilteredClassLoader("tools.jackson.databind", "com.fasterxml.jackson.databind"))
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(MessageCodec.class));
 	}
 

@@ -337,8 +337,8 @@ class DelayQueueAutoConfigurationTests {
 	@Test
 	void definesNoJsonCodecWithoutJackson() {
 		// the engine then picks its own default (raw byte[]/String when Jackson is
-		// absent)
-		this.runner.withClassLoader(new FilteredClassLoader("tools.jackson.databind"))
+		// absent); Jackson 2 alone gets its codec (Jackson2CodecTests)
+		this.runner.withClassLoader(new FilteredClassLoader("tools.jackson.databind", "com.fasterxml.jackson.databind"))
 			.run((context) -> assertThat(context).hasSingleBean(DelayQueueEngine.class)
 				.doesNotHaveBean(MessageCodec.class));
 	}

@@ -17,8 +17,6 @@
 package io.github.delayqueue.core.codec;
 
 import java.lang.reflect.Type;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectReader;
@@ -29,11 +27,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code String} payloads passed through as raw bytes (UTF-8 for strings). Default typing
  * is never enabled: a payload naming a class cannot make the codec instantiate it.
  */
-public class JsonMessageCodec implements MessageCodec {
+public class JsonMessageCodec extends ReaderCachingJsonCodec<ObjectReader> {
 
 	private final JsonMapper mapper;
-
-	private final Map<Type, ObjectReader> readers = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates a codec with a default {@link JsonMapper}.
@@ -51,27 +47,22 @@ public class JsonMessageCodec implements MessageCodec {
 	}
 
 	@Override
-	public byte[] encode(Object payload) {
-		byte[] raw = RawMessageCodec.encodeRaw(payload);
-		if (raw != null) {
-			return raw;
-		}
+	byte[] write(Object payload) {
 		try {
 			return this.mapper.writeValueAsBytes(payload);
 		}
 		catch (JacksonException ex) {
-			throw new IllegalArgumentException("Cannot encode payload of type " + payload.getClass().getName()
-					+ " as JSON: " + ex.getOriginalMessage(), ex);
+			throw new IllegalArgumentException(failure(payload) + ex.getOriginalMessage(), ex);
 		}
 	}
 
 	@Override
-	public Object decode(byte[] bytes, Type type) {
-		Object raw = RawMessageCodec.decodeRaw(bytes, type);
-		if (raw != null) {
-			return raw;
-		}
-		ObjectReader reader = reader(type);
+	ObjectReader newReader(Type type) {
+		return this.mapper.readerFor(this.mapper.getTypeFactory().constructType(type));
+	}
+
+	@Override
+	Object read(ObjectReader reader, byte[] bytes) {
 		try {
 			return reader.readValue(bytes);
 		}
@@ -80,19 +71,6 @@ public class JsonMessageCodec implements MessageCodec {
 					"Cannot decode payload as " + reader.getValueType().toCanonical() + ": " + ex.getOriginalMessage(),
 					ex);
 		}
-	}
-
-	@Override
-	public void prepare(Type type) {
-		if (RawMessageCodec.decodeRaw(new byte[0], type) == null) {
-			reader(type);
-		}
-	}
-
-	private ObjectReader reader(Type type) {
-		// an ObjectReader resolves the root deserializer once, not on every message
-		return this.readers.computeIfAbsent(type,
-				(key) -> this.mapper.readerFor(this.mapper.getTypeFactory().constructType(key)));
 	}
 
 }
