@@ -17,6 +17,8 @@
 package io.github.delayqueue.core.internal.control;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -26,11 +28,16 @@ import io.github.delayqueue.core.RateLimit;
 /**
  * Whether the listeners of one (queue, group) may start handlers now: closed while the
  * queue or the group is paused. Readers and workers consult it before each read and each
- * handler start, in memory: an open gate costs the hot path no Redis call.
+ * handler start, in memory: an open gate costs the hot path no Redis call. Its waits are
+ * on {@code java.util.concurrent} conditions, not monitors: a virtual-thread worker
+ * waiting here leaves its carrier free.
  */
 public final class FlowGate {
 
-	private final Object lock = new Object();
+	private final ReentrantLock lock = new ReentrantLock();
+
+	/** Signalled when the gate opens. */
+	private final Condition opened = this.lock.newCondition();
 
 	private volatile boolean closed;
 
@@ -39,7 +46,7 @@ public final class FlowGate {
 	private volatile ConcurrencyLimit concurrencyLimit;
 
 	/** Signalled when an instance freed a slot of the group while others waited. */
-	private final Object slotFreed = new Object();
+	private final Condition slotFreed = this.lock.newCondition();
 
 	/** Bumped by each {@link #slotFreed()}, so that a waiter sees one it just missed. */
 	private volatile long slotsFreed;
@@ -89,9 +96,13 @@ public final class FlowGate {
 
 	/** A slot of the group was freed (a notification): wakes the waiters. */
 	public void slotFreed() {
-		synchronized (this.slotFreed) {
+		this.lock.lock();
+		try {
 			this.slotsFreed++;
-			this.slotFreed.notifyAll();
+			this.slotFreed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -101,15 +112,17 @@ public final class FlowGate {
 	 * @param millis the longest wait
 	 */
 	public void awaitSlotFreed(long seen, long millis) {
-		synchronized (this.slotFreed) {
+		this.lock.lock();
+		try {
 			if (this.slotsFreed == seen) {
-				try {
-					this.slotFreed.wait(millis);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
+				this.slotFreed.await(millis, TimeUnit.MILLISECONDS);
 			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -164,9 +177,13 @@ public final class FlowGate {
 	}
 
 	void set(boolean closed) {
-		synchronized (this.lock) {
+		this.lock.lock();
+		try {
 			this.closed = closed;
-			this.lock.notifyAll();
+			this.opened.signalAll();
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -179,17 +196,19 @@ public final class FlowGate {
 		if (!this.closed) {
 			return true;
 		}
-		synchronized (this.lock) {
+		this.lock.lock();
+		try {
 			if (this.closed) {
-				try {
-					this.lock.wait(millis);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
+				this.opened.await(millis, TimeUnit.MILLISECONDS);
 			}
-			return !this.closed;
 		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			this.lock.unlock();
+		}
+		return !this.closed;
 	}
 
 }

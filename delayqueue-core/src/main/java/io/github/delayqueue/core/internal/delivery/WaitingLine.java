@@ -26,6 +26,8 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The deliveries read and not yet taken by a worker. Unordered: one line, any worker
@@ -33,8 +35,18 @@ import java.util.concurrent.TimeUnit;
  * partition whose delivery a worker runs gives none to another worker until that one is
  * {@link #done done}, so the messages of a partition run one at a time, in the order
  * read.
+ * <p>
+ * A lock and its condition rather than {@code synchronized} and {@code wait}: workers may
+ * be virtual threads, and a worker waiting here must leave its carrier free (on Java 21 a
+ * {@code wait} in a monitor pins it, and on Java 25 the test of issue 49 saw it still
+ * pinned for the whole timed wait).
  */
 abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPartition {
+
+	final ReentrantLock lock = new ReentrantLock();
+
+	/** Signalled when a delivery may be taken. */
+	final Condition available = this.lock.newCondition();
 
 	/**
 	 * How many places one step of priority moves a delivery ahead in a shared line.
@@ -95,56 +107,75 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 		private boolean waking;
 
 		@Override
-		synchronized void add(Delivery delivery) {
-			this.line.add(new Waiting(delivery, ++this.sequence));
-			wakeOne();
+		void add(Delivery delivery) {
+			this.lock.lock();
+			try {
+				this.line.add(new Waiting(delivery, ++this.sequence));
+				wakeOne();
+			}
+			finally {
+				this.lock.unlock();
+			}
 		}
 
 		@Override
-		synchronized void putBack(Delivery delivery) {
-			// ahead of those added after it was: the sequence it would have had, about
-			this.line.add(new Waiting(delivery, this.sequence - this.line.size()));
-			wakeOne();
+		void putBack(Delivery delivery) {
+			this.lock.lock();
+			try {
+				// ahead of those added after it was: the sequence it would have had,
+				// about
+				this.line.add(new Waiting(delivery, this.sequence - this.line.size()));
+				wakeOne();
+			}
+			finally {
+				this.lock.unlock();
+			}
 		}
 
 		private void wakeOne() {
 			if (this.parked > 0 && !this.waking) {
 				this.waking = true;
-				notify();
+				this.available.signal();
 			}
 		}
 
 		@Override
-		synchronized Delivery next(long timeoutMillis) throws InterruptedException {
-			boolean woken = false;
-			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-			while (this.line.isEmpty()) {
-				long left = deadline - System.nanoTime();
-				if (left <= 0) {
-					return null;
-				}
-				this.parked++;
-				try {
-					TimeUnit.NANOSECONDS.timedWait(this, left);
-				}
-				catch (InterruptedException ex) {
-					// a worker given up: the wake it may have taken goes to another
+		Delivery next(long timeoutMillis) throws InterruptedException {
+			this.lock.lock();
+			try {
+				boolean woken = false;
+				long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+				while (this.line.isEmpty()) {
+					long left = deadline - System.nanoTime();
+					if (left <= 0) {
+						return null;
+					}
+					this.parked++;
+					try {
+						this.available.awaitNanos(left);
+					}
+					catch (InterruptedException ex) {
+						// a worker given up: the wake it may have taken goes to another
+						this.parked--;
+						this.waking = false;
+						if (!this.line.isEmpty()) {
+							wakeOne();
+						}
+						throw ex;
+					}
 					this.parked--;
 					this.waking = false;
-					if (!this.line.isEmpty()) {
-						wakeOne();
-					}
-					throw ex;
+					woken = true;
 				}
-				this.parked--;
-				this.waking = false;
-				woken = true;
+				Waiting next = this.line.poll();
+				if (woken && !this.line.isEmpty()) {
+					wakeOne();
+				}
+				return next.delivery();
 			}
-			Waiting next = this.line.poll();
-			if (woken && !this.line.isEmpty()) {
-				wakeOne();
+			finally {
+				this.lock.unlock();
 			}
-			return next.delivery();
 		}
 
 		@Override
@@ -152,20 +183,32 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 		}
 
 		@Override
-		synchronized List<Delivery> drain(int partition) {
-			List<Delivery> drained = new ArrayList<>();
-			this.line
-				.removeIf((waiting) -> partitionOf(waiting.delivery()) == partition && drained.add(waiting.delivery()));
-			return drained;
+		List<Delivery> drain(int partition) {
+			this.lock.lock();
+			try {
+				List<Delivery> drained = new ArrayList<>();
+				this.line.removeIf(
+						(waiting) -> partitionOf(waiting.delivery()) == partition && drained.add(waiting.delivery()));
+				return drained;
+			}
+			finally {
+				this.lock.unlock();
+			}
 		}
 
 		@Override
-		synchronized List<Delivery> drain() {
-			List<Delivery> drained = new ArrayList<>();
-			while (!this.line.isEmpty()) {
-				drained.add(this.line.poll().delivery());
+		List<Delivery> drain() {
+			this.lock.lock();
+			try {
+				List<Delivery> drained = new ArrayList<>();
+				while (!this.line.isEmpty()) {
+					drained.add(this.line.poll().delivery());
+				}
+				return drained;
 			}
-			return drained;
+			finally {
+				this.lock.unlock();
+			}
 		}
 
 		private record Waiting(Delivery delivery, long sequence) {
@@ -192,44 +235,68 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 		private final Map<Integer, Delivery> running = new HashMap<>();
 
 		@Override
-		synchronized void add(Delivery delivery) {
-			int partition = partitionOf(delivery);
-			this.lines.computeIfAbsent(partition, (key) -> new ArrayDeque<>()).add(delivery);
-			makeReady(partition);
-		}
-
-		@Override
-		synchronized Delivery next(long timeoutMillis) throws InterruptedException {
-			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-			while (this.ready.isEmpty()) {
-				long left = deadline - System.nanoTime();
-				if (left <= 0) {
-					return null;
-				}
-				TimeUnit.NANOSECONDS.timedWait(this, left);
-			}
-			int partition = this.ready.poll();
-			Delivery delivery = this.lines.get(partition).poll();
-			this.running.put(partition, delivery);
-			return delivery;
-		}
-
-		@Override
-		synchronized void putBack(Delivery delivery) {
-			int partition = partitionOf(delivery);
-			if (this.running.get(partition) == delivery) {
-				this.running.remove(partition);
-			}
-			this.lines.computeIfAbsent(partition, (key) -> new ArrayDeque<>()).addFirst(delivery);
-			makeReady(partition);
-		}
-
-		@Override
-		synchronized void done(Delivery delivery) {
-			int partition = partitionOf(delivery);
-			if (this.running.get(partition) == delivery) {
-				this.running.remove(partition);
+		void add(Delivery delivery) {
+			this.lock.lock();
+			try {
+				int partition = partitionOf(delivery);
+				this.lines.computeIfAbsent(partition, (key) -> new ArrayDeque<>()).add(delivery);
 				makeReady(partition);
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+		@Override
+		Delivery next(long timeoutMillis) throws InterruptedException {
+			this.lock.lock();
+			try {
+				long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+				while (this.ready.isEmpty()) {
+					long left = deadline - System.nanoTime();
+					if (left <= 0) {
+						return null;
+					}
+					this.available.awaitNanos(left);
+				}
+				int partition = this.ready.poll();
+				Delivery delivery = this.lines.get(partition).poll();
+				this.running.put(partition, delivery);
+				return delivery;
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+		@Override
+		void putBack(Delivery delivery) {
+			this.lock.lock();
+			try {
+				int partition = partitionOf(delivery);
+				if (this.running.get(partition) == delivery) {
+					this.running.remove(partition);
+				}
+				this.lines.computeIfAbsent(partition, (key) -> new ArrayDeque<>()).addFirst(delivery);
+				makeReady(partition);
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+		@Override
+		void done(Delivery delivery) {
+			this.lock.lock();
+			try {
+				int partition = partitionOf(delivery);
+				if (this.running.get(partition) == delivery) {
+					this.running.remove(partition);
+					makeReady(partition);
+				}
+			}
+			finally {
+				this.lock.unlock();
 			}
 		}
 
@@ -238,24 +305,36 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 			if (!this.running.containsKey(partition) && line != null && !line.isEmpty()
 					&& !this.ready.contains(partition)) {
 				this.ready.add(partition);
-				notify();
+				this.available.signal();
 			}
 		}
 
 		@Override
-		synchronized List<Delivery> drain(int partition) {
-			ArrayDeque<Delivery> line = this.lines.remove(partition);
-			this.ready.remove(partition);
-			return (line != null) ? new ArrayList<>(line) : new ArrayList<>();
+		List<Delivery> drain(int partition) {
+			this.lock.lock();
+			try {
+				ArrayDeque<Delivery> line = this.lines.remove(partition);
+				this.ready.remove(partition);
+				return (line != null) ? new ArrayList<>(line) : new ArrayList<>();
+			}
+			finally {
+				this.lock.unlock();
+			}
 		}
 
 		@Override
-		synchronized List<Delivery> drain() {
-			List<Delivery> drained = new ArrayList<>();
-			this.lines.values().forEach(drained::addAll);
-			this.lines.clear();
-			this.ready.clear();
-			return drained;
+		List<Delivery> drain() {
+			this.lock.lock();
+			try {
+				List<Delivery> drained = new ArrayList<>();
+				this.lines.values().forEach(drained::addAll);
+				this.lines.clear();
+				this.ready.clear();
+				return drained;
+			}
+			finally {
+				this.lock.unlock();
+			}
 		}
 
 	}
