@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.convert.ApplicationConversionService;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -54,7 +55,9 @@ class StartUpWarningTests {
 
 	StartUpWarningTests(RedisServer redis) {
 		// as in an application: lenient enum values (access=unrestricted)
+		// without Spring Security, whatever the test class path holds
 		this.runner = AllAutoConfigurations.runner(redis)
+			.withClassLoader(new FilteredClassLoader("org.springframework.security"))
 			.withInitializer((context) -> context.getEnvironment()
 				.setConversionService(
 						(ConfigurableConversionService) ApplicationConversionService.getSharedInstance()));

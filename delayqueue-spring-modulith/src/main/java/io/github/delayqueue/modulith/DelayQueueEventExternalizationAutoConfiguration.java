@@ -34,6 +34,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.expression.BeanFactoryResolver;
@@ -42,6 +43,7 @@ import org.springframework.modulith.events.EventExternalizationConfiguration;
 import org.springframework.modulith.events.IncompleteEventPublications;
 import org.springframework.modulith.events.config.EventExternalizationAutoConfiguration;
 import org.springframework.modulith.events.config.EventPublicationAutoConfiguration;
+import org.springframework.modulith.events.support.DelegatingEventExternalizer;
 import org.springframework.modulith.events.support.EventExternalizerModuleListener;
 
 /**
@@ -54,12 +56,13 @@ import org.springframework.modulith.events.support.EventExternalizerModuleListen
  */
 @AutoConfiguration(after = { EventPublicationAutoConfiguration.class, EventExternalizationAutoConfiguration.class,
 		DelayQueueAutoConfiguration.class })
-@ConditionalOnClass({ EventExternalizationConfiguration.class, EventExternalizerModuleListener.class,
-		DelayQueueTemplate.class })
+@ConditionalOnClass({ EventExternalizationConfiguration.class, DelayQueueTemplate.class })
 @ConditionalOnBean({ DelayQueueOperations.class, EventExternalizationConfiguration.class })
 @ConditionalOnBooleanProperty(name = "spring.modulith.events.externalization.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "delayqueue.modulith.enabled", matchIfMissing = true)
 public class DelayQueueEventExternalizationAutoConfiguration {
+
+	static final String MODULE_LISTENER = "org.springframework.modulith.events.support.EventExternalizerModuleListener";
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -80,10 +83,35 @@ public class DelayQueueEventExternalizationAutoConfiguration {
 				resubmit.getStaleAfter(), Clock.systemUTC());
 	}
 
-	@Bean
-	EventExternalizerModuleListener delayQueueEventExternalizer(EventExternalizationConfiguration configuration,
-			DelayQueueEventExternalizationTransport transport) {
-		return new EventExternalizerModuleListener(configuration, transport);
+	/** Spring Modulith 2.1 (Spring Boot 4.1): its module listener, on the transport. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = MODULE_LISTENER)
+	static class ModuleListenerExternalizer {
+
+		@Bean
+		EventExternalizerModuleListener delayQueueEventExternalizer(EventExternalizationConfiguration configuration,
+				DelayQueueEventExternalizationTransport transport) {
+			return new EventExternalizerModuleListener(configuration, transport::externalize);
+		}
+
+	}
+
+	/**
+	 * Spring Modulith 2.0 (Spring Boot 4.0), which has no module listener yet: its
+	 * delegating externalizer, deprecated in 2.1, on the same transport.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass(MODULE_LISTENER)
+	@SuppressWarnings("removal")
+	static class DelegatingExternalizer {
+
+		@Bean
+		DelegatingEventExternalizer delayQueueEventExternalizer(EventExternalizationConfiguration configuration,
+				DelayQueueEventExternalizationTransport transport) {
+			return new DelegatingEventExternalizer(configuration,
+					(target, payload) -> transport.externalize(payload, target));
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -28,7 +28,6 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.modulith.events.RoutingTarget;
 import org.springframework.modulith.events.support.BrokerRouting;
-import org.springframework.modulith.events.support.EventExternalizationTransport;
 
 /**
  * Externalizes Spring Modulith events to delayqueue: the routing target of
@@ -39,7 +38,7 @@ import org.springframework.modulith.events.support.EventExternalizationTransport
  * publication is marked completed only then; a failed send leaves it incomplete, for
  * Modulith's resubmission.
  */
-public class DelayQueueEventExternalizationTransport implements EventExternalizationTransport {
+public class DelayQueueEventExternalizationTransport {
 
 	private final DelayQueueOperations operations;
 
@@ -55,7 +54,12 @@ public class DelayQueueEventExternalizationTransport implements EventExternaliza
 		this.context = context;
 	}
 
-	@Override
+	/**
+	 * Sends an event as a message.
+	 * @param payload the event, as the externalization configuration mapped it
+	 * @param target its routing target
+	 * @return the send, failed when the routing or the delay is unusable
+	 */
 	public CompletableFuture<?> externalize(Object payload, RoutingTarget target) {
 		DelayMessage<Object> message;
 		try {

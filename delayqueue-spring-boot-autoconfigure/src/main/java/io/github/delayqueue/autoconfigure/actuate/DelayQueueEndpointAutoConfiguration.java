@@ -35,6 +35,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -55,8 +56,11 @@ public final class DelayQueueEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	DelayQueueEndpoint delayQueueEndpoint(DelayQueueEngine engine,
-			ObjectProvider<DelayListenerEndpointRegistry> listeners, Environment environment) {
-		String warning = openWrites(environment, ClassUtils.isPresent(SPRING_SECURITY, getClass().getClassLoader()));
+			ObjectProvider<DelayListenerEndpointRegistry> listeners, Environment environment,
+			ResourceLoader resourceLoader) {
+		// the application's class loader, as @ConditionalOnClass sees it
+		String warning = openWrites(environment,
+				ClassUtils.isPresent(SPRING_SECURITY, resourceLoader.getClassLoader()));
 		if (warning != null) {
 			logger.warn(warning);
 		}
