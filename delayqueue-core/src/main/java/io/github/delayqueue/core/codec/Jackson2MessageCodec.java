@@ -67,7 +67,7 @@ public class Jackson2MessageCodec extends ReaderCachingJsonCodec<ObjectReader> {
 			return this.mapper.writeValueAsBytes(payload);
 		}
 		catch (JsonProcessingException ex) {
-			throw new IllegalArgumentException(failure(payload) + ex.getOriginalMessage(), ex);
+			throw unencodable(payload, ex.getOriginalMessage(), ex);
 		}
 	}
 
@@ -81,14 +81,9 @@ public class Jackson2MessageCodec extends ReaderCachingJsonCodec<ObjectReader> {
 		try {
 			return reader.readValue(bytes);
 		}
-		catch (JsonProcessingException ex) {
-			throw new MessageDecodingException(
-					"Cannot decode payload as " + reader.getValueType().toCanonical() + ": " + ex.getOriginalMessage(),
-					ex);
-		}
 		catch (IOException ex) {
-			throw new MessageDecodingException(
-					"Cannot decode payload as " + reader.getValueType().toCanonical() + ": " + ex.getMessage(), ex);
+			String reason = (ex instanceof JsonProcessingException json) ? json.getOriginalMessage() : ex.getMessage();
+			throw undecodable(reader.getValueType().toCanonical(), reason, ex);
 		}
 	}
 

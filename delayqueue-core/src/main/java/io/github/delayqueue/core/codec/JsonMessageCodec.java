@@ -52,7 +52,7 @@ public class JsonMessageCodec extends ReaderCachingJsonCodec<ObjectReader> {
 			return this.mapper.writeValueAsBytes(payload);
 		}
 		catch (JacksonException ex) {
-			throw new IllegalArgumentException(failure(payload) + ex.getOriginalMessage(), ex);
+			throw unencodable(payload, ex.getOriginalMessage(), ex);
 		}
 	}
 
@@ -67,9 +67,7 @@ public class JsonMessageCodec extends ReaderCachingJsonCodec<ObjectReader> {
 			return reader.readValue(bytes);
 		}
 		catch (JacksonException ex) {
-			throw new MessageDecodingException(
-					"Cannot decode payload as " + reader.getValueType().toCanonical() + ": " + ex.getOriginalMessage(),
-					ex);
+			throw undecodable(reader.getValueType().toCanonical(), ex.getOriginalMessage(), ex);
 		}
 	}
 

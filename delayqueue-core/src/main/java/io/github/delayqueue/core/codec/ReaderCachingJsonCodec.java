@@ -78,8 +78,15 @@ abstract class ReaderCachingJsonCodec<R> implements MessageCodec {
 	 */
 	abstract Object read(R reader, byte[] bytes);
 
-	static String failure(Object payload) {
-		return "Cannot encode payload of type " + payload.getClass().getName() + " as JSON: ";
+	/** The failure to write a payload, with the mapper's reason. */
+	static IllegalArgumentException unencodable(Object payload, String reason, Throwable cause) {
+		return new IllegalArgumentException(
+				"Cannot encode payload of type " + payload.getClass().getName() + " as JSON: " + reason, cause);
+	}
+
+	/** The failure to read a payload as a type, with the mapper's reason. */
+	static MessageDecodingException undecodable(String type, String reason, Throwable cause) {
+		return new MessageDecodingException("Cannot decode payload as " + type + ": " + reason, cause);
 	}
 
 }
