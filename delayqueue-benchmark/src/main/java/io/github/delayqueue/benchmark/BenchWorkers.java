@@ -19,6 +19,11 @@ package io.github.delayqueue.benchmark;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 
+import io.github.delayqueue.core.DelayQueueEngineBuilder;
+import io.github.delayqueue.core.listener.DelayBatchInterceptor;
+import io.github.delayqueue.core.listener.DelayMessageInterceptor;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
+
 /**
  * Where the benchmark's listeners run their workers ({@code -Dbench.workers}).
  */
@@ -42,6 +47,36 @@ final class BenchWorkers {
 		catch (ReflectiveOperationException ex) {
 			throw new IllegalStateException("-Dbench.workers=virtual needs Java 21 or later", ex);
 		}
+	}
+
+	/**
+	 * How many no-op interceptors the burst listener runs ({@code -Dbench.interceptors},
+	 * default 0); with any, the engine has an event listener too.
+	 */
+	static int interceptors() {
+		return Integer.getInteger("bench.interceptors", 0);
+	}
+
+	/** Adds the no-op event listener of {@code -Dbench.interceptors}. */
+	static DelayQueueEngineBuilder events(DelayQueueEngineBuilder builder) {
+		return (interceptors() > 0) ? builder.eventListener((event) -> {
+		}) : builder;
+	}
+
+	/** Adds the no-op interceptors of {@code -Dbench.interceptors}. */
+	static <T> DelayQueueListenerContainer.Builder<T> intercepted(DelayQueueListenerContainer.Builder<T> builder,
+			boolean batch) {
+		for (int i = 0; i < interceptors(); i++) {
+			if (batch) {
+				builder.addBatchInterceptor(new DelayBatchInterceptor() {
+				});
+			}
+			else {
+				builder.addInterceptor(new DelayMessageInterceptor() {
+				});
+			}
+		}
+		return builder;
 	}
 
 }

@@ -51,6 +51,7 @@ public final class Benchmark {
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
 			  scenarios: burst | batch | spread | sustained | memory | sends | large | scale | idle | pause | rate | concurrency | dashboard | priority | fairness | outbox | outage | cluster | all | smoke
 			  -Dbench.workers=virtual: the burst, batch, cluster, spread and sustained listeners' workers on virtual threads (Java 21+)
+			  -Dbench.interceptors=N: N no-op interceptors around the burst listener's handler, and an event listener
 			  batch              burst drained by a batch listener of --batch-size B (100) messages per call,
 			                     --concurrency (4) batches at once, then by a listener of one message at a time
 			                     (concurrency 64), in one run: drain rate, Redis commands, Redis and JVM CPU per message

@@ -132,9 +132,8 @@ final class Scenarios {
 				}
 			}
 		};
-		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory)
-			.observer(observer)
-			.partitions(QUEUE, partitions)
+		try (DelayQueueEngine engine = BenchWorkers
+			.events(DelayQueueEngine.builder(this.connectionFactory).observer(observer).partitions(QUEUE, partitions))
 			.build()) {
 			DelayQueueListenerContainer.Builder<Order> builder = (batchSize > 0)
 					? engine.batchListenerContainer(QUEUE, "bench", Order.class, (orders, contexts) -> {
@@ -150,7 +149,8 @@ final class Scenarios {
 							lateness.record(clock.nowMicros() - context.dueTime().toEpochMilli() * 1000);
 						}
 					});
-			DelayQueueListenerContainer container = builder.concurrency(concurrency)
+			DelayQueueListenerContainer container = BenchWorkers.intercepted(builder, batchSize > 0)
+				.concurrency(concurrency)
 				.executor(BenchWorkers.executor())
 				.build();
 			container.start();

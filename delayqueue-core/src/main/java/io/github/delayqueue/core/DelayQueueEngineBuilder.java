@@ -159,6 +159,19 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
+	 * Adds a listener of the containers' events (started, stopped, idle, a handler not
+	 * responding, paused, partitions taken ...; see
+	 * {@link io.github.delayqueue.core.event.DelayQueueEvent}). Events reach it on one
+	 * thread of the engine's, never a worker's.
+	 * @param listener the listener
+	 * @return this builder
+	 */
+	public DelayQueueEngineBuilder eventListener(io.github.delayqueue.core.event.DelayQueueEventListener listener) {
+		this.settings.addEventListener(listener);
+		return this;
+	}
+
+	/**
 	 * Sets whether the engine records its listeners' work in each queue's history in
 	 * Redis ({@link DelayQueueAdmin#history(String, QueueHistory.Span)}; default on).
 	 * @param record whether to record the history

@@ -56,6 +56,16 @@ public interface DelayQueueObserver {
 	}
 
 	/**
+	 * An interceptor filtered a message out before its handler (see
+	 * {@link io.github.delayqueue.core.listener.DelayMessageInterceptor#before}); it was
+	 * acknowledged without being handled.
+	 * @param queue the queue
+	 * @param group the group
+	 */
+	default void filtered(String queue, String group) {
+	}
+
+	/**
 	 * A handler failed and a retry was scheduled.
 	 * @param queue the queue
 	 * @param group the group

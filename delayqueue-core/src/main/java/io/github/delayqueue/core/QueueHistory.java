@@ -103,9 +103,26 @@ public record QueueHistory(String queue, Span span, List<Point> points) {
 	 * @param expired messages that expired (dead-lettered or discarded)
 	 * @param lateness handler starts per lateness bucket (see
 	 * {@link #LATENESS_BOUNDS_MILLIS}), one more element than there are bounds
+	 * @param filtered messages an interceptor filtered out before their handler
+	 * (acknowledged unhandled); not counted in {@code acked}
 	 */
 	public record Point(Instant start, long delivered, long acked, long retried, long dead, long expired,
-			List<Long> lateness) {
+			List<Long> lateness, long filtered) {
+
+		/**
+		 * A point with nothing filtered, as before interceptors.
+		 * @param start when the interval starts
+		 * @param delivered handler starts
+		 * @param acked messages handled successfully
+		 * @param retried failures followed by a retry
+		 * @param dead messages dead-lettered
+		 * @param expired messages expired
+		 * @param lateness starts per lateness bucket
+		 */
+		public Point(Instant start, long delivered, long acked, long retried, long dead, long expired,
+				List<Long> lateness) {
+			this(start, delivered, acked, retried, dead, expired, lateness, 0);
+		}
 
 		/**
 		 * Copies the lateness counts.
@@ -116,6 +133,7 @@ public record QueueHistory(String queue, Span span, List<Point> points) {
 		 * @param dead messages dead-lettered
 		 * @param expired messages expired
 		 * @param lateness starts per lateness bucket
+		 * @param filtered messages filtered out
 		 */
 		public Point {
 			lateness = List.copyOf(lateness);
@@ -138,7 +156,7 @@ public record QueueHistory(String queue, Span span, List<Point> points) {
 			}
 			return new Point(this.start, this.delivered + other.delivered, this.acked + other.acked,
 					this.retried + other.retried, this.dead + other.dead, this.expired + other.expired,
-					List.of(lateness));
+					List.of(lateness), this.filtered + other.filtered);
 		}
 
 		/**

@@ -66,4 +66,13 @@ public @interface DeadLetterListener {
 	 */
 	String group() default "";
 
+	/**
+	 * The bean names of this listener's own
+	 * {@link io.github.delayqueue.core.listener.DelayMessageInterceptor}s; they run after
+	 * the shared ones (the beans of that type no listener names). A bean named here is
+	 * not shared.
+	 * @return bean names
+	 */
+	String[] interceptors() default {};
+
 }

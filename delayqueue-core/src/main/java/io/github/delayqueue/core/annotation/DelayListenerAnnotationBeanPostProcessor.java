@@ -84,12 +84,17 @@ public class DelayListenerAnnotationBeanPostProcessor
 
 	private volatile boolean singletonsInstantiated;
 
+	private InterceptorBeans interceptors;
+
 	@Override
 	public void setBeanFactory(BeanFactory beanFactory) {
 		if (!(beanFactory instanceof ConfigurableBeanFactory configurable)) {
 			throw new IllegalStateException("@DelayListener needs a ConfigurableBeanFactory");
 		}
 		this.beanFactory = configurable;
+		if (beanFactory instanceof ListableBeanFactory listable) {
+			this.interceptors = new InterceptorBeans(listable);
+		}
 		this.expressionContext = new BeanExpressionContext(configurable, null);
 	}
 
@@ -226,8 +231,9 @@ public class DelayListenerAnnotationBeanPostProcessor
 			});
 			// invalid values fail now, naming the method
 			ListenerSettings.builder().apply(endpoint.getSettings()).build();
+			String[] interceptorNames = resolve(annotation.interceptors());
 			return new Pending(endpoint, resolve(annotation.containerFactory()),
-					RecurringDeclarations.of(method, queue, this::resolve));
+					RecurringDeclarations.of(method, queue, this::resolve), interceptorNames);
 		}
 		catch (RuntimeException ex) {
 			throw new BeanInitializationException(description + " is invalid: " + ex.getMessage(), ex);
@@ -252,12 +258,21 @@ public class DelayListenerAnnotationBeanPostProcessor
 			}
 			QueueNames.group(group);
 			String checkedGroup = group;
+			String[] interceptorNames = resolve(annotation.interceptors());
 			return () -> {
 				DelayQueueEngine engine = this.beanFactory.getBean(DelayQueueEngine.class);
 				// the same handler in every instance of the application: its id
 				String handlerId = targetClass.getSimpleName() + "." + method.getName();
 				DeadLetterConsumer consumer = engine.deadLetterConsumer(queue, checkedGroup, handlerId,
 						handler.payloadType(), handler);
+				if (this.interceptors != null) {
+					try {
+						this.interceptors.apply(consumer, interceptorNames);
+					}
+					catch (RuntimeException ex) {
+						throw new BeanInitializationException(description + " is invalid: " + ex.getMessage(), ex);
+					}
+				}
 				String name = "deadLetterConsumer#" + beanName + "." + method.getName();
 				this.beanFactory.registerSingleton(name, consumer);
 				if (this.singletonsInstantiated) {
@@ -284,6 +299,9 @@ public class DelayListenerAnnotationBeanPostProcessor
 					DelayListenerBeanDefinitionRegistrar.ENDPOINT_REGISTRY_BEAN_NAME,
 					DelayListenerEndpointRegistry.class);
 			DelayListenerContainerFactory factory = containerFactory(listener);
+			if (this.interceptors != null) {
+				this.interceptors.apply(endpoint, listener.interceptors());
+			}
 			registry.registerListenerContainer(endpoint, factory);
 			listener.schedules().forEach(factory.getEngine().admin().schedules()::declare);
 		}
@@ -378,7 +396,17 @@ public class DelayListenerAnnotationBeanPostProcessor
 		}
 	}
 
-	private record Pending(DelayListenerEndpoint endpoint, String containerFactory, List<DelaySchedule> schedules) {
+	private record Pending(DelayListenerEndpoint endpoint, String containerFactory, List<DelaySchedule> schedules,
+			String[] interceptors) {
+	}
+
+	/** Resolves each name, and notes them as named by a listener (not shared). */
+	private String[] resolve(String[] names) {
+		String[] resolved = Arrays.stream(names).map(this::resolve).filter(StringUtils::hasText).toArray(String[]::new);
+		if (this.interceptors != null) {
+			this.interceptors.name(resolved);
+		}
+		return resolved;
 	}
 
 }

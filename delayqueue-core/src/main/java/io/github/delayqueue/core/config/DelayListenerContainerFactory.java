@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Objects;
 
 import io.github.delayqueue.core.DelayQueueEngine;
+import io.github.delayqueue.core.listener.DelayBatchInterceptor;
+import io.github.delayqueue.core.listener.DelayMessageInterceptor;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.ListenerSettings;
 
@@ -36,6 +38,10 @@ public class DelayListenerContainerFactory {
 	private final List<EndpointCustomizer> customizers = new ArrayList<>();
 
 	private final ListenerSettings.Builder settings = ListenerSettings.builder();
+
+	private final List<DelayMessageInterceptor> interceptors = new ArrayList<>();
+
+	private final List<DelayBatchInterceptor> batchInterceptors = new ArrayList<>();
 
 	/**
 	 * Creates a factory for containers of an engine.
@@ -59,6 +65,25 @@ public class DelayListenerContainerFactory {
 	 */
 	public void addEndpointCustomizer(EndpointCustomizer customizer) {
 		this.customizers.add(Objects.requireNonNull(customizer, "Customizer must not be null"));
+	}
+
+	/**
+	 * Adds an interceptor around the handler of every container of one message at a time
+	 * this factory creates (batch listeners take {@link #addBatchInterceptor batch
+	 * interceptors}).
+	 * @param interceptor the interceptor
+	 */
+	public void addInterceptor(DelayMessageInterceptor interceptor) {
+		this.interceptors.add(Objects.requireNonNull(interceptor, "Interceptor must not be null"));
+	}
+
+	/**
+	 * Adds an interceptor around the handler of every batch listener's container this
+	 * factory creates.
+	 * @param interceptor the interceptor
+	 */
+	public void addBatchInterceptor(DelayBatchInterceptor interceptor) {
+		this.batchInterceptors.add(Objects.requireNonNull(interceptor, "Interceptor must not be null"));
 	}
 
 	/**
@@ -87,6 +112,14 @@ public class DelayListenerContainerFactory {
 			.payloadType(endpoint.getPayloadType())
 			.from(this.settings);
 		this.customizers.forEach((customizer) -> customizer.customize(endpoint, builder));
+		if (endpoint.isBatch()) {
+			this.batchInterceptors.forEach(builder::addBatchInterceptor);
+			endpoint.getBatchInterceptors().forEach(builder::addBatchInterceptor);
+		}
+		else {
+			this.interceptors.forEach(builder::addInterceptor);
+			endpoint.getInterceptors().forEach(builder::addInterceptor);
+		}
 		return builder.apply(endpoint.getSettings()).build();
 	}
 

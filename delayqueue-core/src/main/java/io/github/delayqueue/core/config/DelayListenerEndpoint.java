@@ -17,10 +17,14 @@
 package io.github.delayqueue.core.config;
 
 import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 import io.github.delayqueue.core.listener.DelayBatchHandler;
+import io.github.delayqueue.core.listener.DelayBatchInterceptor;
+import io.github.delayqueue.core.listener.DelayMessageInterceptor;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
 import io.github.delayqueue.core.listener.ListenerSetters;
 import io.github.delayqueue.core.listener.ListenerSettings;
@@ -52,6 +56,10 @@ public final class DelayListenerEndpoint {
 
 	private Consumer<ListenerSetters<?>> settings = (settings) -> {
 	};
+
+	private final List<DelayMessageInterceptor> interceptors = new ArrayList<>();
+
+	private final List<DelayBatchInterceptor> batchInterceptors = new ArrayList<>();
 
 	/**
 	 * Creates an endpoint.
@@ -145,6 +153,50 @@ public final class DelayListenerEndpoint {
 	public void settings(Consumer<ListenerSetters<?>> customizer) {
 		Objects.requireNonNull(customizer, "Customizer must not be null");
 		this.settings = this.settings.andThen(customizer);
+	}
+
+	/**
+	 * Adds an interceptor around this endpoint's handler, after the factory's.
+	 * @param interceptor the interceptor
+	 * @throws IllegalArgumentException when this is a batch listener (it takes
+	 * {@link DelayBatchInterceptor}s)
+	 */
+	public void addInterceptor(DelayMessageInterceptor interceptor) {
+		Objects.requireNonNull(interceptor, "Interceptor must not be null");
+		if (isBatch()) {
+			throw new IllegalArgumentException(this.description + " is a batch listener: it takes "
+					+ "DelayBatchInterceptors, not the DelayMessageInterceptor " + interceptor);
+		}
+		this.interceptors.add(interceptor);
+	}
+
+	/**
+	 * Adds an interceptor around this batch listener's handler, after the factory's.
+	 * @param interceptor the interceptor
+	 * @throws IllegalArgumentException when this is not a batch listener (it takes
+	 * {@link DelayMessageInterceptor}s)
+	 */
+	public void addBatchInterceptor(DelayBatchInterceptor interceptor) {
+		Objects.requireNonNull(interceptor, "Interceptor must not be null");
+		if (!isBatch()) {
+			throw new IllegalArgumentException(this.description + " handles one message at a time: it takes "
+					+ "DelayMessageInterceptors, not the DelayBatchInterceptor " + interceptor);
+		}
+		this.batchInterceptors.add(interceptor);
+	}
+
+	/**
+	 * @return the interceptors added to this endpoint
+	 */
+	public List<DelayMessageInterceptor> getInterceptors() {
+		return List.copyOf(this.interceptors);
+	}
+
+	/**
+	 * @return the batch interceptors added to this endpoint
+	 */
+	public List<DelayBatchInterceptor> getBatchInterceptors() {
+		return List.copyOf(this.batchInterceptors);
 	}
 
 	/**

@@ -30,6 +30,7 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.MasterWatch;
 import io.github.delayqueue.core.internal.redis.RedisClock;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.runtime.EventDispatcher;
 import io.github.delayqueue.core.observation.DelayQueueObservations;
 
 /**
@@ -51,12 +52,13 @@ import io.github.delayqueue.core.observation.DelayQueueObservations;
  * @param redisClock the Redis clock, by which messages expire
  * @param fairShare whether a queue is fair-share
  * @param masterWatch follows the master through role changes
+ * @param events hands the containers' events to the engine's event listeners
  */
 public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys,
 		Function<String, Integer> partitions, MessageCodec codec, DelayQueueObserver observer, Clock clock,
 		Schedulers schedulers, Function<String, List<QueueKeys>> registry, Duration clientTimeout,
 		DelayQueueObservations observations, FlowControls controls, RedisClock redisClock, Predicate<String> fairShare,
-		MasterWatch masterWatch) {
+		MasterWatch masterWatch, EventDispatcher events) {
 
 	/**
 	 * Returns how long a listener's blocking read may wait: its poll timeout, lowered

@@ -38,6 +38,7 @@ import io.github.delayqueue.core.internal.redis.MasterWatch;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.routing.QueueLayouts;
 import io.github.delayqueue.core.internal.runtime.DaemonThreads;
+import io.github.delayqueue.core.internal.runtime.EventDispatcher;
 import io.github.delayqueue.core.internal.runtime.GuardedObserver;
 import io.github.delayqueue.core.internal.scheduling.Schedulers;
 import io.github.delayqueue.core.internal.scheduling.WakeUps;
@@ -82,6 +83,8 @@ public final class EngineParts implements AutoCloseable {
 
 	private final MasterWatch masterWatch;
 
+	private final EventDispatcher events;
+
 	/**
 	 * Builds the parts.
 	 * @param settings the engine's settings
@@ -110,9 +113,11 @@ public final class EngineParts implements AutoCloseable {
 		this.schedulers = new Schedulers(this.scripts, connectionFactory, settings.promoteBatchSize(),
 				settings.schedulerMaxIdle(), registerDeclared, this.fairShare::contains,
 				(compactAfterMillis > 0) ? compactAfterMillis / 2 : DEFAULT_FAR_LEAD_MILLIS);
+		this.events = settings.eventListeners().isEmpty() ? EventDispatcher.NONE
+				: new EventDispatcher(settings.eventListeners(), settings.clock());
 		this.controls = new FlowControls(this.scripts, keys, new WakeUps(connectionFactory),
 				settings.queues().pausedAtStartup(), settings.queues().rateLimits(),
-				settings.queues().concurrencyLimits());
+				settings.queues().concurrencyLimits(), this.events);
 		Map<String, Duration> expireAfter = settings.queues().expireAfter();
 		this.sends = new SendContext(this.scripts, this.layouts, codec, settings.maxPayloadSize(),
 				settings.maxHeadersSize(), expireAfter::get, this.fairShare::contains, settings.sendBatchSize(),
@@ -141,7 +146,7 @@ public final class EngineParts implements AutoCloseable {
 					this.layouts.register(queue);
 					return this.layouts.drainingPartitions(queue);
 				}, settings.clientTimeout(), settings.observations(), this.controls, new RedisClock(this.scripts),
-				this.fairShare::contains, this.masterWatch);
+				this.fairShare::contains, this.masterWatch, this.events);
 	}
 
 	public ScriptRunner scripts() {
@@ -190,6 +195,8 @@ public final class EngineParts implements AutoCloseable {
 		if (this.ownedExecutor != null) {
 			this.ownedExecutor.shutdown();
 		}
+		// last: the containers' stop events reach the listeners
+		this.events.close(Duration.ofSeconds(2));
 	}
 
 }

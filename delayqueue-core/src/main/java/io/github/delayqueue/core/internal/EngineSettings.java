@@ -68,6 +68,8 @@ public final class EngineSettings {
 
 	private final List<DelayQueueObserver> observers = new ArrayList<>();
 
+	private final List<io.github.delayqueue.core.event.DelayQueueEventListener> eventListeners = new ArrayList<>();
+
 	private Durability sendDurability;
 
 	private boolean sendAfterCommit;
@@ -141,6 +143,14 @@ public final class EngineSettings {
 		this.operationTimeout = positive("Operation timeout", timeout);
 	}
 
+	public void addEventListener(io.github.delayqueue.core.event.DelayQueueEventListener listener) {
+		this.eventListeners.add(Objects.requireNonNull(listener, "Event listener must not be null"));
+	}
+
+	public List<io.github.delayqueue.core.event.DelayQueueEventListener> eventListeners() {
+		return List.copyOf(this.eventListeners);
+	}
+
 	public void addObserver(DelayQueueObserver observer) {
 		Objects.requireNonNull(observer, "Observer must not be null");
 		if (observer != DelayQueueObserver.NOOP) {
@@ -190,6 +200,7 @@ public final class EngineSettings {
 		copy.compactMinimum = this.compactMinimum;
 		copy.operationTimeout = this.operationTimeout;
 		copy.observers.addAll(this.observers);
+		copy.eventListeners.addAll(this.eventListeners);
 		copy.sendDurability = this.sendDurability;
 		copy.sendAfterCommit = this.sendAfterCommit;
 		copy.outbox = this.outbox.copy();

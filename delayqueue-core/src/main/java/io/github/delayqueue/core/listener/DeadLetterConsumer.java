@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.internal.EngineContext;
+import io.github.delayqueue.core.internal.delivery.InterceptorChain;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
@@ -82,6 +83,11 @@ public final class DeadLetterConsumer implements SmartLifecycle {
 	private final SupervisedLoop loop;
 
 	private final AtomicLong handled = new AtomicLong();
+
+	private final List<DelayMessageInterceptor> interceptors = new ArrayList<>();
+
+	/** The interceptors' chain, set at start; {@code null} when there is none. */
+	private volatile InterceptorChain chain;
 
 	@SuppressWarnings("unchecked")
 	DeadLetterConsumer(EngineContext engine, String queue, String group, String handlerId, Type payloadType,
@@ -176,10 +182,24 @@ public final class DeadLetterConsumer implements SmartLifecycle {
 			.start();
 		Observation.Scope scope = observation.openScope();
 		try {
-			this.handler.handle(payload, letter);
-			this.handled.incrementAndGet();
+			Object decoded = payload;
+			InterceptorChain interceptors = this.chain;
+			Throwable failure = (interceptors != null)
+					? interceptors.run(decoded, new DeadLetterContext(letter),
+							() -> this.handler.handle(decoded, letter))
+					: InterceptorChain.call(() -> this.handler.handle(decoded, letter));
+			if (failure == InterceptorChain.FILTERED) {
+				logger.debug("Dead letter " + letter.entryId() + " of queue '" + this.queue
+						+ "' was filtered out by an interceptor; not handed to the handler");
+			}
+			else if (failure != null) {
+				throw failure;
+			}
+			else {
+				this.handled.incrementAndGet();
+			}
 		}
-		catch (Exception | Error ex) {
+		catch (Throwable ex) {
 			observation.error(ex);
 			Failures.logError(logger,
 					"The dead-letter handler of queue '" + this.queue + "', group '" + this.group
@@ -191,6 +211,28 @@ public final class DeadLetterConsumer implements SmartLifecycle {
 			scope.close();
 			observation.stop();
 		}
+	}
+
+	/**
+	 * Adds an interceptor around the handler, before the consumer starts: it is given a
+	 * {@link DeadLetterContext}; one that filters a dead letter out skips the handler
+	 * (the dead letter stays in the stream, as after any handling), one that throws is
+	 * logged as a handler failure is.
+	 * @param interceptor the interceptor
+	 * @return this consumer
+	 * @throws IllegalStateException when the consumer runs
+	 */
+	public DeadLetterConsumer addInterceptor(DelayMessageInterceptor interceptor) {
+		Objects.requireNonNull(interceptor, "Interceptor must not be null");
+		synchronized (this.interceptors) {
+			if (isRunning()) {
+				throw new IllegalStateException("Add interceptors to the dead-letter consumer of queue '" + this.queue
+						+ "', group '" + this.group + "' before it starts");
+			}
+			this.interceptors.add(interceptor);
+			this.chain = InterceptorChain.of(this.interceptors, List.of());
+		}
+		return this;
 	}
 
 	/**

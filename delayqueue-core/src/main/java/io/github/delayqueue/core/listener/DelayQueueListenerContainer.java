@@ -27,7 +27,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.delayqueue.core.event.ContainerFailedToStartEvent;
+import io.github.delayqueue.core.event.ContainerStartedEvent;
+import io.github.delayqueue.core.event.ContainerStoppedEvent;
 import io.github.delayqueue.core.internal.EngineContext;
+import io.github.delayqueue.core.internal.delivery.InterceptorChain;
 import io.github.delayqueue.core.internal.delivery.ListenerContext;
 import io.github.delayqueue.core.internal.delivery.ListenerRuntime;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
@@ -78,6 +82,9 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 	private volatile boolean running;
 
+	/** Its interceptors, in the order they were added. */
+	private final List<Object> interceptors;
+
 	private DelayQueueListenerContainer(Builder<?> builder, ListenerSettings settings) {
 		this.engine = builder.engine;
 		QueueKeys keys = builder.engine.keys().apply(builder.queue);
@@ -90,7 +97,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		this.context = new ListenerContext(builder.engine.scripts(), keys, builder.group, builder.consumerName,
 				settings, builder.engine.observer(), builder.engine.codec(), builder.engine.clock(), readBlock,
 				builder.engine.observations(), builder.engine.controls().gate(keys.queue(), builder.group),
-				builder.engine.redisClock(), builder.engine.fairShare().test(keys.queue()));
+				builder.engine.redisClock(), builder.engine.fairShare().test(keys.queue()), builder.engine.events());
 		int count = builder.engine.partitions().apply(builder.queue);
 		List<ListenerContext> contexts = new ArrayList<>();
 		for (int partition = 0; partition < count; partition++) {
@@ -99,8 +106,9 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			this.partitions.add(partitionKeys);
 		}
 		// each partition's reader checks the queue's partition count when it connects
+		this.interceptors = List.copyOf((builder.handler != null) ? builder.interceptors : builder.batchInterceptors);
 		this.runtime = new ListenerRuntime(contexts, builder.payloadType, builder.handler, builder.batchHandler,
-				this::checkLayout);
+				InterceptorChain.of(builder.interceptors, builder.batchInterceptors), this::checkLayout);
 	}
 
 	/**
@@ -169,6 +177,17 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	 */
 	public ListenerSettings settings() {
 		return this.context.settings();
+	}
+
+	/**
+	 * Returns the interceptors that run around this container's handler: its
+	 * {@link DelayMessageInterceptor}s, or a batch listener's
+	 * {@link DelayBatchInterceptor}s.
+	 * @return the interceptors, in the order they were added (they run by their
+	 * {@code Ordered} order)
+	 */
+	public List<Object> interceptors() {
+		return this.interceptors;
 	}
 
 	/**
@@ -241,6 +260,8 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				this.runtime.start();
 			}
 			catch (RuntimeException | Error ex) {
+				this.engine.events()
+					.publish((time) -> new ContainerFailedToStartEvent(queue(), group(), consumerName(), ex, time));
 				// not running: undo what stop() would
 				synchronized (this.layoutLock) {
 					this.layoutOpen = false;
@@ -253,6 +274,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			// acknowledgements go to the new one
 			this.engine.masterWatch().add(this.runtime, true);
 			this.running = true;
+			this.engine.events().publish((time) -> new ContainerStartedEvent(queue(), group(), consumerName(), time));
 		}
 	}
 
@@ -267,12 +289,17 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			synchronized (this.layoutLock) {
 				this.layoutOpen = false;
 			}
+			ContainerStoppedEvent.Reason reason = ContainerStoppedEvent.Reason.ERROR;
 			try {
-				this.runtime.stop();
+				reason = this.runtime.stop() ? ContainerStoppedEvent.Reason.NORMAL
+						: ContainerStoppedEvent.Reason.SHUTDOWN_TIMEOUT;
 			}
 			finally {
 				this.partitions.forEach((partition) -> this.engine.schedulers().leave(partition, group()));
 				this.engine.controls().unwatch(queue());
+				ContainerStoppedEvent.Reason stopped = reason;
+				this.engine.events()
+					.publish((time) -> new ContainerStoppedEvent(queue(), group(), consumerName(), stopped, time));
 			}
 		}
 	}
@@ -334,6 +361,10 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 		private String consumerName;
 
+		private final List<DelayMessageInterceptor> interceptors = new ArrayList<>();
+
+		private final List<DelayBatchInterceptor> batchInterceptors = new ArrayList<>();
+
 		private Builder(EngineContext engine, String queue, String group, Class<T> payloadType,
 				DelayMessageHandler<T> handler, DelayBatchHandler<T> batchHandler) {
 			this.engine = engine;
@@ -368,6 +399,46 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		 */
 		public Builder<T> consumerName(String name) {
 			this.consumerName = QueueNames.consumer(name);
+			return this;
+		}
+
+		/**
+		 * Adds an interceptor around the handler (see {@link DelayMessageInterceptor});
+		 * interceptors run by their {@code Ordered} / {@code @Order} order, then in the
+		 * order added.
+		 * @param interceptor the interceptor
+		 * @return this builder
+		 * @throws IllegalArgumentException when it is {@code null}, or the container is a
+		 * batch listener's (which takes {@link DelayBatchInterceptor}s)
+		 */
+		public Builder<T> addInterceptor(DelayMessageInterceptor interceptor) {
+			Objects.requireNonNull(interceptor, "Interceptor must not be null");
+			if (this.handler == null) {
+				throw new IllegalArgumentException(
+						"The batch listener of queue '" + this.queue + "', group '" + this.group
+								+ "' takes DelayBatchInterceptors, not the DelayMessageInterceptor " + interceptor);
+			}
+			this.interceptors.add(interceptor);
+			return this;
+		}
+
+		/**
+		 * Adds an interceptor around a batch listener's handler (see
+		 * {@link DelayBatchInterceptor}).
+		 * @param interceptor the interceptor
+		 * @return this builder
+		 * @throws IllegalArgumentException when it is {@code null}, or the container's
+		 * handler takes one message at a time (which takes
+		 * {@link DelayMessageInterceptor}s)
+		 */
+		public Builder<T> addBatchInterceptor(DelayBatchInterceptor interceptor) {
+			Objects.requireNonNull(interceptor, "Interceptor must not be null");
+			if (this.batchHandler == null) {
+				throw new IllegalArgumentException("The listener of queue '" + this.queue + "', group '" + this.group
+						+ "' handles one message at a time: it takes DelayMessageInterceptors, not the "
+						+ "DelayBatchInterceptor " + interceptor);
+			}
+			this.batchInterceptors.add(interceptor);
 			return this;
 		}
 

@@ -75,6 +75,8 @@ final class ListenerDraft {
 
 	Duration batchWait = Duration.ZERO;
 
+	Duration idleEventInterval;
+
 	void copyFrom(ListenerDraft other) {
 		this.concurrency = other.concurrency;
 		this.prefetch = other.prefetch;
@@ -100,6 +102,7 @@ final class ListenerDraft {
 		this.maxSnoozes = other.maxSnoozes;
 		this.batchSize = other.batchSize;
 		this.batchWait = other.batchWait;
+		this.idleEventInterval = other.idleEventInterval;
 	}
 
 	ListenerSettings build() {
@@ -115,7 +118,7 @@ final class ListenerDraft {
 				this.pollTimeout, this.shutdownTimeout, this.trimInterval, this.deadLetterRetention,
 				this.staleConsumerTimeout, retry, this.executor, this.autoStartup, this.exclusive || this.ordered,
 				this.ordered, this.ordered && (this.blockingRetries == null || this.blockingRetries),
-				this.discardExpired, this.maxSnoozes, this.batchSize, this.batchWait);
+				this.discardExpired, this.maxSnoozes, this.batchSize, this.batchWait, this.idleEventInterval);
 	}
 
 	static int atLeastOne(String what, int value) {

@@ -366,6 +366,23 @@ public abstract class ListenerSetters<B extends ListenerSetters<B>> {
 	}
 
 	/**
+	 * Sets after how long without a message the container publishes a
+	 * {@link io.github.delayqueue.core.event.ContainerIdleEvent} to the engine's event
+	 * listeners, and again after each further interval while it stays idle (default
+	 * none). Measured by the container's watchdog, so the event comes up to a second
+	 * late.
+	 * @param interval at least 1 second, or {@code null} for no idle events
+	 * @return this builder
+	 */
+	public B idleEventInterval(Duration interval) {
+		if (interval != null && interval.compareTo(Duration.ofSeconds(1)) < 0) {
+			throw new IllegalArgumentException("Idle event interval must be at least 1 second, but was " + interval);
+		}
+		this.draft.idleEventInterval = interval;
+		return self();
+	}
+
+	/**
 	 * Builds the settings: validates the retry settings together.
 	 * @return the settings
 	 */

@@ -60,12 +60,47 @@ import java.util.concurrent.Executor;
  * @param batchWait for a batch listener, how long a worker that holds fewer than
  * {@code batchSize} messages waits for more before it calls the handler; zero: it takes
  * what is waiting
+ * @param idleEventInterval after how long without a message the container publishes a
+ * {@link io.github.delayqueue.core.event.ContainerIdleEvent} (and again after each such
+ * interval while idle); {@code null}: never
  */
 public record ListenerSettings(int concurrency, int prefetch, Duration visibilityTimeout, Duration leaseRenewalLimit,
 		Duration pollTimeout, Duration shutdownTimeout, Duration trimInterval, Duration deadLetterRetention,
 		Duration staleConsumerTimeout, RetryPolicy retryPolicy, Executor executor, boolean autoStartup,
 		boolean exclusive, boolean ordered, boolean blockingRetries, boolean discardExpired, int maxSnoozes,
-		int batchSize, Duration batchWait) {
+		int batchSize, Duration batchWait, Duration idleEventInterval) {
+
+	/**
+	 * Settings without idle events, as before container events.
+	 * @param concurrency handlers running at once
+	 * @param prefetch messages read ahead per partition
+	 * @param visibilityTimeout the lease of a delivery
+	 * @param leaseRenewalLimit how long a running handler's lease is renewed
+	 * @param pollTimeout how long one blocking read waits
+	 * @param shutdownTimeout how long a stop waits for running handlers
+	 * @param trimInterval how often acknowledged entries and old dead letters are trimmed
+	 * @param deadLetterRetention how long dead letters are kept
+	 * @param staleConsumerTimeout when idle consumers holding nothing are removed
+	 * @param retryPolicy the retry policy
+	 * @param executor runs the worker loops, or {@code null} for the container's threads
+	 * @param autoStartup whether a Spring context starts it
+	 * @param exclusive whether each partition is read by one container at a time
+	 * @param ordered whether a partition's messages are handled one at a time in order
+	 * @param blockingRetries whether an ordered listener retries in place
+	 * @param discardExpired whether expired messages are discarded
+	 * @param maxSnoozes how many snoozes a message may have
+	 * @param batchSize the most messages per batch handler call
+	 * @param batchWait how long a batch waits to fill
+	 */
+	public ListenerSettings(int concurrency, int prefetch, Duration visibilityTimeout, Duration leaseRenewalLimit,
+			Duration pollTimeout, Duration shutdownTimeout, Duration trimInterval, Duration deadLetterRetention,
+			Duration staleConsumerTimeout, RetryPolicy retryPolicy, Executor executor, boolean autoStartup,
+			boolean exclusive, boolean ordered, boolean blockingRetries, boolean discardExpired, int maxSnoozes,
+			int batchSize, Duration batchWait) {
+		this(concurrency, prefetch, visibilityTimeout, leaseRenewalLimit, pollTimeout, shutdownTimeout, trimInterval,
+				deadLetterRetention, staleConsumerTimeout, retryPolicy, executor, autoStartup, exclusive, ordered,
+				blockingRetries, discardExpired, maxSnoozes, batchSize, batchWait, null);
+	}
 
 	/**
 	 * The defaults: concurrency 4, prefetch = concurrency, visibility timeout 30 s, lease

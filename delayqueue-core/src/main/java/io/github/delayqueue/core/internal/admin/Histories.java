@@ -101,10 +101,11 @@ public final class Histories {
 		}
 		int first = HistoryRecorder.COUNTS.size();
 		List<Long> lateness = new ArrayList<>(counts.length - first);
-		for (int i = first; i < counts.length; i++) {
+		for (int i = first; i < HistoryRecorder.FILTERED; i++) {
 			lateness.add(counts[i]);
 		}
-		return new QueueHistory.Point(start, counts[0], counts[1], counts[2], counts[3], counts[4], lateness);
+		return new QueueHistory.Point(start, counts[0], counts[1], counts[2], counts[3], counts[4], lateness,
+				counts[HistoryRecorder.FILTERED]);
 	}
 
 }

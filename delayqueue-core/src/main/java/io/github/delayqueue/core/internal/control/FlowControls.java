@@ -32,6 +32,9 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.event.QueuePausedEvent;
+import io.github.delayqueue.core.event.QueueResumedEvent;
+import io.github.delayqueue.core.internal.runtime.EventDispatcher;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import io.github.delayqueue.core.internal.scheduling.WakeUps;
 
@@ -109,6 +112,8 @@ public final class FlowControls {
 
 	private final SupervisedLoop poller;
 
+	private final EventDispatcher events;
+
 	private boolean polling;
 
 	/**
@@ -118,10 +123,12 @@ public final class FlowControls {
 	 * @param pauseAtStart queues declared paused at start-up
 	 * @param rateLimitAtStart rate limits declared at start-up, by queue
 	 * @param concurrencyLimitAtStart concurrency limits declared at start-up, by queue
+	 * @param events told when a group's gate closes (paused) or opens again (resumed)
 	 */
 	public FlowControls(ScriptRunner scripts, Function<String, QueueKeys> keys, WakeUps notifications,
 			Set<String> pauseAtStart, Map<String, RateLimit> rateLimitAtStart,
-			Map<String, ConcurrencyLimit> concurrencyLimitAtStart) {
+			Map<String, ConcurrencyLimit> concurrencyLimitAtStart, EventDispatcher events) {
+		this.events = events;
 		this.scripts = scripts;
 		this.keys = keys;
 		this.notifications = notifications;
@@ -402,7 +409,13 @@ public final class FlowControls {
 			queueGates.forEach((group, gate) -> {
 				gate.rateLimit(state.rateLimit(group));
 				gate.concurrencyLimit(state.concurrencyLimit(group));
-				gate.set(pendingPause || state.isPaused(group));
+				FlowGate.Change change = gate.set(pendingPause || state.isPaused(group));
+				if (change == FlowGate.Change.PAUSED) {
+					this.events.publish((time) -> new QueuePausedEvent(state.queue(), group, time));
+				}
+				else if (change == FlowGate.Change.RESUMED) {
+					this.events.publish((time) -> new QueueResumedEvent(state.queue(), group, time));
+				}
 			});
 		}
 	}

@@ -41,6 +41,9 @@ public final class FlowGate {
 
 	private volatile boolean closed;
 
+	/** Whether the queue's state was applied once: until then the gate is closed. */
+	private boolean stateRead;
+
 	private volatile RateLimit rateLimit;
 
 	private volatile ConcurrencyLimit concurrencyLimit;
@@ -176,15 +179,35 @@ public final class FlowGate {
 		}
 	}
 
-	void set(boolean closed) {
+	/**
+	 * Closes or opens the gate, as the queue's state read from Redis says.
+	 * @param closed whether the queue or group is paused
+	 * @return what changed: a gate closed until the state is first read counts as paused
+	 * only when it stays closed
+	 */
+	Change set(boolean closed) {
 		this.lock.lock();
 		try {
+			boolean before = this.closed;
+			boolean first = !this.stateRead;
+			this.stateRead = true;
 			this.closed = closed;
 			this.opened.signalAll();
+			if (closed && (first || !before)) {
+				return Change.PAUSED;
+			}
+			return (!closed && before && !first) ? Change.RESUMED : Change.NONE;
 		}
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/** What a {@link #set} changed. */
+	enum Change {
+
+		NONE, PAUSED, RESUMED
+
 	}
 
 	/**

@@ -173,7 +173,12 @@ final class Acker implements SupervisedLoop.Job {
 		remember(byStream);
 		for (Delivery delivery : deliveries) {
 			this.holdings.finished(delivery);
-			this.context.observer().acked(this.context.queue(), this.context.group(), delivery.processingTime());
+			if (delivery.filtered) {
+				this.context.observer().filtered(this.context.queue(), this.context.group());
+			}
+			else {
+				this.context.observer().acked(this.context.queue(), this.context.group(), delivery.processingTime());
+			}
 		}
 	}
 

@@ -53,9 +53,14 @@ final class BatchProcessor {
 
 	private final DelayBatchHandler<Object> handler;
 
+	/** The container's batch interceptors, {@code null} when it has none. */
+	private final InterceptorChain interceptors;
+
 	@SuppressWarnings("unchecked")
-	BatchProcessor(ListenerContext context, Processor processor, Holdings holdings, DelayBatchHandler<?> handler) {
+	BatchProcessor(ListenerContext context, Processor processor, Holdings holdings, DelayBatchHandler<?> handler,
+			InterceptorChain interceptors) {
 		this.context = context;
+		this.interceptors = (interceptors != null && interceptors.hasBatchInterceptors()) ? interceptors : null;
 		this.processor = processor;
 		this.holdings = holdings;
 		this.handler = (DelayBatchHandler<Object>) handler;
@@ -164,47 +169,78 @@ final class BatchProcessor {
 	}
 
 	/**
-	 * Runs the handler once.
-	 * @return the deliveries that failed, with why; empty when the handler returned
+	 * Runs the handler once, on the messages the interceptors accept.
+	 * @return the deliveries that failed, with why ({@link InterceptorChain#FILTERED} for
+	 * those filtered out); empty when the handler returned
 	 */
 	private Map<Delivery, Throwable> handle(List<Delivery> running, List<Object> payloads) {
-		List<Map<String, String>> headers = new ArrayList<>(running.size());
 		for (Delivery delivery : running) {
 			this.processor.delivered(delivery);
+		}
+		Map<Delivery, Throwable> failed = new IdentityHashMap<>();
+		List<Delivery> called = running;
+		List<Object> calledPayloads = payloads;
+		if (this.interceptors != null) {
+			called = new ArrayList<>(running.size());
+			calledPayloads = new ArrayList<>(running.size());
+			for (int i = 0; i < running.size(); i++) {
+				Throwable verdict = this.interceptors.accept(payloads.get(i), running.get(i));
+				if (verdict != null) {
+					failed.put(running.get(i), verdict);
+				}
+				else {
+					called.add(running.get(i));
+					calledPayloads.add(payloads.get(i));
+				}
+			}
+			if (called.isEmpty()) {
+				return failed;
+			}
+		}
+		List<Map<String, String>> headers = new ArrayList<>(called.size());
+		for (Delivery delivery : called) {
 			headers.add(delivery.headers());
 		}
 		Observation observation = this.context.observations()
 			.processBatch(this.context.queue(), this.context.group(), headers)
 			.start();
-		for (Delivery delivery : running) {
+		for (Delivery delivery : called) {
 			// the library's lines about each message carry the batch's trace
 			delivery.observation = observation;
 		}
 		Observation.Scope scope = observation.openScope();
 		try {
-			this.handler.handle(Collections.unmodifiableList(new ArrayList<>(payloads)),
-					List.<DelayMessageContext>copyOf(running));
-			return Map.of();
-		}
-		catch (BatchFailedException ex) {
-			Map<Delivery, Throwable> failed = failed(running, ex);
-			if (failed.values().stream().anyMatch((failure) -> !(failure instanceof SnoozeException))) {
-				observation.error(ex);
+			List<Object> batchPayloads = Collections.unmodifiableList(new ArrayList<>(calledPayloads));
+			List<DelayMessageContext> contexts = List.copyOf(called);
+			Throwable failure = (this.interceptors != null) ? this.interceptors.runBatch(batchPayloads, contexts,
+					() -> this.handler.handle(batchPayloads, contexts)) : call(batchPayloads, contexts);
+			if (failure == null) {
+				return failed;
 			}
-			return failed;
-		}
-		catch (Throwable ex) {
+			Map<Delivery, Throwable> thrown = (failure instanceof BatchFailedException named) ? failed(called, named)
+					: all(called, failure);
 			// a snooze is an outcome the handler chose, not an error of its attempt
-			if (!(ex instanceof SnoozeException)) {
-				observation.error(ex);
+			if (thrown.values().stream().anyMatch((cause) -> !(cause instanceof SnoozeException))) {
+				observation.error(failure);
 			}
-			return all(running, ex);
+			failed.putAll(thrown);
+			return failed;
 		}
 		finally {
 			scope.close();
 			observation.stop();
 			// the handler's interrupt must not end the worker or fail the acks
 			Thread.interrupted();
+		}
+	}
+
+	private Throwable call(List<Object> payloads, List<DelayMessageContext> contexts) {
+		try {
+			this.handler.handle(payloads, contexts);
+			return null;
+		}
+		catch (Throwable ex) {
+			return ex;
 		}
 	}
 

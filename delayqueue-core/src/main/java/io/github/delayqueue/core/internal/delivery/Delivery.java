@@ -101,6 +101,9 @@ public final class Delivery implements DelayMessageContext {
 	 */
 	volatile Observation observation;
 
+	/** Set when an interceptor filtered it out: acknowledged, counted as filtered. */
+	boolean filtered;
+
 	/**
 	 * @param deliveries the entry's delivery count in the group once this delivery took
 	 * it

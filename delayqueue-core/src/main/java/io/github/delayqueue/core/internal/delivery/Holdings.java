@@ -30,6 +30,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Holdings {
 
+	/**
+	 * Bumped by every delivery held; see {@link #received()}. Plain: written after the
+	 * map's update, read by the watchdog once per round, a value a round late is enough.
+	 */
+	private int received;
+
 	/** Grows when a change of the partition count adds old partitions to read. */
 	private volatile int limit;
 
@@ -115,8 +121,17 @@ public final class Holdings {
 		if (this.held.putIfAbsent(key(delivery.stream, delivery.entryId), delivery) != null) {
 			return false;
 		}
+		// readers of several partitions may lose an increment: it changes all the same
+		this.received++;
 		this.waiting.add(delivery);
 		return true;
+	}
+
+	/**
+	 * @return a count that changes whenever a delivery is held (for idle events)
+	 */
+	int received() {
+		return this.received;
 	}
 
 	private static String key(String stream, String entryId) {

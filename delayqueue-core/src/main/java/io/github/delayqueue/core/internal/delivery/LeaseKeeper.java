@@ -30,6 +30,7 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
+import io.github.delayqueue.core.event.NonResponsiveHandlerEvent;
 import io.github.delayqueue.core.listener.HandlerTimeoutException;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
@@ -73,6 +74,8 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 
 	private long nextTrim;
 
+	private final IdleWatch idle;
+
 	/**
 	 * @param context the container's context (partition 0's)
 	 * @param reading the contexts of the partitions the container reads now: recovery and
@@ -88,6 +91,7 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 				Math.min(visibility / 2, TimeUnit.SECONDS.toNanos(15)));
 		this.trimEveryNanos = context.settings().trimInterval().toNanos();
 		this.loop = new SupervisedLoop("lease keeper of " + context.label(), context.threadName("leases"), this);
+		this.idle = new IdleWatch(context, holdings);
 	}
 
 	/**
@@ -108,6 +112,7 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		this.nextRenew = now + this.renewEveryNanos;
 		this.nextRecover = now + this.recoverEveryNanos;
 		this.nextTrim = now + this.trimEveryNanos;
+		this.idle.start(now);
 		this.loop.start();
 	}
 
@@ -159,10 +164,12 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		if (now - this.nextTrim >= 0 && failed.none(() -> this.reading.get().forEach(failed.each(this::trim)))) {
 			this.nextTrim = now + this.trimEveryNanos;
 		}
+		long idleCheck = this.idle.check(now);
 		failed.rethrow();
 		long next = Math.min(this.nextRenew, Math.min(this.nextRecover, this.nextTrim));
 		// entries given back wait for room: look again shortly
-		return Math.min(next - System.nanoTime(), this.recoverNow ? TimeUnit.MILLISECONDS.toNanos(20) : Long.MAX_VALUE);
+		return Math.min(Math.min(next - System.nanoTime(), idleCheck),
+				this.recoverNow ? TimeUnit.MILLISECONDS.toNanos(20) : Long.MAX_VALUE);
 	}
 
 	/**
@@ -179,6 +186,10 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 				}
 				this.context.observer().abandoned(this.context.queue(), this.context.group());
 				long ranMillis = TimeUnit.NANOSECONDS.toMillis(now - delivery.startedNanos);
+				this.context.events()
+					.publish((time) -> new NonResponsiveHandlerEvent(this.context.queue(), this.context.group(),
+							this.context.consumer(), delivery.messageId, delivery.attempt,
+							java.time.Duration.ofMillis(ranMillis), time));
 				delivery.inTrace(() -> logger.error("The handler of " + delivery + " still runs after " + ranMillis
 						+ " ms, past the lease renewal limit; giving its message up and its thread to a replacement"));
 				this.processor.fail(delivery,

@@ -27,6 +27,7 @@ import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.RedisClock;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
+import io.github.delayqueue.core.internal.runtime.EventDispatcher;
 import io.github.delayqueue.core.observation.DelayQueueObservations;
 
 /**
@@ -48,10 +49,12 @@ import io.github.delayqueue.core.observation.DelayQueueObservations;
  * @param redisClock the Redis clock, by which messages expire
  * @param fairShare whether the queue is fair-share: a reader fills the stream before it
  * reads
+ * @param events hands the container's events to the engine's event listeners
  */
 public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group, String consumer,
 		ListenerSettings settings, DelayQueueObserver observer, MessageCodec codec, Clock clock, Duration readBlock,
-		DelayQueueObservations observations, FlowGate gate, RedisClock redisClock, boolean fairShare) {
+		DelayQueueObservations observations, FlowGate gate, RedisClock redisClock, boolean fairShare,
+		EventDispatcher events) {
 
 	/**
 	 * @return the queue
@@ -75,7 +78,8 @@ public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group
 	 */
 	public ListenerContext forPartition(QueueKeys partition) {
 		return new ListenerContext(this.scripts, partition, this.group, this.consumer, this.settings, this.observer,
-				this.codec, this.clock, this.readBlock, this.observations, this.gate, this.redisClock, this.fairShare);
+				this.codec, this.clock, this.readBlock, this.observations, this.gate, this.redisClock, this.fairShare,
+				this.events);
 	}
 
 	/**

@@ -103,7 +103,7 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	 * groups, and every second while it reads
 	 */
 	public ListenerRuntime(List<ListenerContext> partitions, Type payloadType, DelayMessageHandler<?> handler,
-			DelayBatchHandler<?> batchHandler, Runnable onConnected) {
+			DelayBatchHandler<?> batchHandler, InterceptorChain interceptors, Runnable onConnected) {
 		if ((handler == null) == (batchHandler == null)) {
 			throw new IllegalArgumentException("Give either a handler or a batch handler");
 		}
@@ -123,9 +123,9 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 		this.leases = new LeaseKeeper(this.context, this.holdings, this::reading);
 		LeaseFence fence = new LeaseFence(this.context, this::partitionLease);
 		this.processor = new Processor(this.context, this.holdings, this.acker, fence, payloadType, handler,
-				(handler != null) ? handler.acceptsNullPayload() : batchHandler.acceptsNullPayload());
+				(handler != null) ? handler.acceptsNullPayload() : batchHandler.acceptsNullPayload(), interceptors);
 		this.workers = new WorkerPool(this.context, this.holdings, this.processor, (batchHandler != null)
-				? new BatchProcessor(this.context, this.processor, this.holdings, batchHandler) : null);
+				? new BatchProcessor(this.context, this.processor, this.holdings, batchHandler, interceptors) : null);
 		this.leases.bind(this.processor, this.workers);
 		this.ownership = this.context.settings().exclusive() ? new PartitionOwnership(this, this.partitions) : null;
 		this.onConnected = (this.ownership != null) ? onConnected : () -> {
@@ -167,15 +167,17 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	 * acks, and gives back every held entry no handler runs, then removes this consumer
 	 * from the group where it holds nothing. Handlers that outlive the timeout keep their
 	 * entries; their acks are still sent when they return.
+	 * @return whether every running handler finished within the shutdown timeout
 	 */
-	public void stop() {
+	public boolean stop() {
 		long deadline = System.nanoTime() + this.context.settings().shutdownTimeout().toNanos();
 		if (this.ownership != null) {
 			this.ownership.stop();
 		}
 		stopReaders();
 		this.workers.stop();
-		if (!this.workers.awaitIdle(deadline)) {
+		boolean finished = this.workers.awaitIdle(deadline);
+		if (!finished) {
 			logger.warn(this.workers.live() + " handler(s) of " + this.context.label()
 					+ " still run after the shutdown timeout; their acks are sent when they return");
 		}
@@ -190,6 +192,7 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 			this.ownership.leave();
 		}
 		this.leases.stop();
+		return finished;
 	}
 
 	/**

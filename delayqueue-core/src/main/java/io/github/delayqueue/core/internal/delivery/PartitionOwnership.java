@@ -28,6 +28,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.delayqueue.core.event.PartitionGivenUpEvent;
+import io.github.delayqueue.core.event.PartitionTakenEvent;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.runtime.Failures;
@@ -148,6 +150,7 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 		for (int partition : this.owned) {
 			try {
 				lease(partition, "release");
+				givenUp(partition, PartitionGivenUpEvent.Reason.STOPPED);
 			}
 			catch (RuntimeException ex) {
 				logger.info("Could not give up partition " + partition + " of " + this.context.label()
@@ -196,6 +199,7 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 					lease(partition, "release");
 					this.owned.remove(partition);
 					this.releasing.remove(partition);
+					givenUp(partition, PartitionGivenUpEvent.Reason.REBALANCED);
 				});
 			}
 		}
@@ -239,6 +243,7 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 			this.owned.remove(partition);
 			this.releasing.remove(partition);
 			this.runtime.close(partition);
+			givenUp(partition, PartitionGivenUpEvent.Reason.LOST);
 		}
 		else if (result == 2 && !this.releasing.contains(partition)) {
 			// the lease had expired and was free: whatever another member left is ours,
@@ -276,6 +281,15 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 		logger.info("Took partition " + partition + " of " + this.context.label()
 				+ ((claimed > 0) ? " with " + claimed + " pending message(s) of its previous owner" : ""));
 		this.runtime.open(partition);
+		this.context.events()
+			.publish((time) -> new PartitionTakenEvent(this.context.queue(), this.context.group(),
+					this.context.consumer(), partition, claimed, time));
+	}
+
+	private void givenUp(int partition, PartitionGivenUpEvent.Reason reason) {
+		this.context.events()
+			.publish((time) -> new PartitionGivenUpEvent(this.context.queue(), this.context.group(),
+					this.context.consumer(), partition, reason, time));
 	}
 
 	private long takeOver(int partition) {

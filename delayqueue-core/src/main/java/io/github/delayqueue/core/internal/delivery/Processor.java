@@ -71,15 +71,20 @@ final class Processor {
 
 	private final LeaseFence fence;
 
+	/** The container's interceptors, {@code null} when it has none. */
+	private final InterceptorChain interceptors;
+
 	/**
 	 * @param handler the handler of one message at a time, {@code null} when a
 	 * {@link BatchProcessor} runs the handler
 	 * @param acceptsNull whether the handler accepts {@code null} payloads
+	 * @param interceptors the container's interceptors, {@code null} when it has none
 	 */
 	@SuppressWarnings("unchecked")
 	Processor(ListenerContext context, Holdings holdings, Acker acker, LeaseFence fence, Type payloadType,
-			DelayMessageHandler<?> handler, boolean acceptsNull) {
+			DelayMessageHandler<?> handler, boolean acceptsNull, InterceptorChain interceptors) {
 		this.fence = fence;
+		this.interceptors = interceptors;
 		this.context = context;
 		this.slots = new ConcurrencySlots(context,
 				TimeUnit.NANOSECONDS.toMillis(LeaseKeeper.renewEveryNanos(context.settings())));
@@ -180,9 +185,10 @@ final class Processor {
 	}
 
 	/**
-	 * Settles a delivery whose handler ended: acknowledged when it returned, else
-	 * retried, snoozed or dead-lettered (see {@link Settlements#fail}). Nothing is done
-	 * when the watchdog gave it up meanwhile.
+	 * Settles a delivery whose handler ended: acknowledged when it returned or an
+	 * interceptor filtered it out ({@link InterceptorChain#FILTERED}), else retried,
+	 * snoozed or dead-lettered (see {@link Settlements#fail}). Nothing is done when the
+	 * watchdog gave it up meanwhile.
 	 * @param delivery the delivery
 	 * @param failure what the handler threw, {@code null} when it returned
 	 */
@@ -193,6 +199,10 @@ final class Processor {
 		}
 		try {
 			if (failure == null) {
+				this.acker.add(delivery);
+			}
+			else if (failure == InterceptorChain.FILTERED) {
+				delivery.filtered = true;
 				this.acker.add(delivery);
 			}
 			else {
@@ -248,21 +258,30 @@ final class Processor {
 		// it
 		Observation.Scope scope = observation.openScope();
 		try {
-			this.handler.handle(payload, delivery);
-			return null;
-		}
-		catch (Throwable ex) {
+			Throwable failure = (this.interceptors != null)
+					? this.interceptors.run(payload, delivery, () -> this.handler.handle(payload, delivery))
+					: call(payload, delivery);
 			// a snooze is an outcome the handler chose, not an error of its attempt
-			if (!(ex instanceof SnoozeException)) {
-				observation.error(ex);
+			if (failure != null && failure != InterceptorChain.FILTERED && !(failure instanceof SnoozeException)) {
+				observation.error(failure);
 			}
-			return ex;
+			return failure;
 		}
 		finally {
 			scope.close();
 			observation.stop();
 			// the handler's interrupt must not end the worker or fail the ack
 			Thread.interrupted();
+		}
+	}
+
+	private Throwable call(Object payload, Delivery delivery) {
+		try {
+			this.handler.handle(payload, delivery);
+			return null;
+		}
+		catch (Throwable ex) {
+			return ex;
 		}
 	}
 
@@ -287,9 +306,9 @@ final class Processor {
 	 */
 	Duration inPlaceBackoff(Delivery delivery, Throwable failure) {
 		RetryPolicy policy = this.context.settings().retryPolicy();
-		if (!this.context.settings().blockingRetries() || failure instanceof RateLimitedException
-				|| failure instanceof SnoozeException || !policy.isRetryable(failure)
-				|| delivery.attempt >= delivery.maxAttempts) {
+		if (failure == InterceptorChain.FILTERED || !this.context.settings().blockingRetries()
+				|| failure instanceof RateLimitedException || failure instanceof SnoozeException
+				|| !policy.isRetryable(failure) || delivery.attempt >= delivery.maxAttempts) {
 			return null;
 		}
 		Duration backoff = policy.backoff(delivery.attempt);

@@ -43,7 +43,8 @@ import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
  * Stored per queue, in partition 0's slot: one HASH per hour with a field per minute
  * (expiring 2 hours after the hour ends) and one HASH per day with a field per quarter
  * hour and per hour (expiring 8 days after the day ends). A field holds the counts in
- * {@link #COUNTS} order, comma-separated, without trailing zeros.
+ * {@link #COUNTS} order, then the lateness buckets, then the {@link #FILTERED} count,
+ * comma-separated, without trailing zeros.
  */
 public final class HistoryRecorder implements DelayQueueObserver {
 
@@ -56,8 +57,14 @@ public final class HistoryRecorder implements DelayQueueObserver {
 	/** The counts of a field, in order; the lateness buckets follow. */
 	public static final List<String> COUNTS = List.of("delivered", "acked", "retried", "dead", "expired");
 
+	/**
+	 * Where the count of messages filtered out by an interceptor is: after the lateness
+	 * buckets, so that a field written by a release without it reads the same.
+	 */
+	public static final int FILTERED = COUNTS.size() + QueueHistory.LATENESS_BOUNDS_MILLIS.size() + 1;
+
 	/** How many numbers a field holds at most. */
-	public static final int WIDTH = COUNTS.size() + QueueHistory.LATENESS_BOUNDS_MILLIS.size() + 1;
+	public static final int WIDTH = FILTERED + 1;
 
 	private static final int DELIVERED = 0;
 
@@ -120,6 +127,11 @@ public final class HistoryRecorder implements DelayQueueObserver {
 	@Override
 	public void acked(String queue, String group, Duration processing) {
 		add(queue, ACKED, -1);
+	}
+
+	@Override
+	public void filtered(String queue, String group) {
+		add(queue, FILTERED, -1);
 	}
 
 	@Override

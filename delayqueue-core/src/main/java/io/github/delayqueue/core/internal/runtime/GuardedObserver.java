@@ -98,6 +98,11 @@ public final class GuardedObserver implements DelayQueueObserver {
 	}
 
 	@Override
+	public void filtered(String queue, String group) {
+		guard("filtered", (observer) -> observer.filtered(queue, group));
+	}
+
+	@Override
 	public void abandoned(String queue, String group) {
 		guard("abandoned", (observer) -> observer.abandoned(queue, group));
 	}

@@ -1,0 +1,52 @@
+/*
+ * Copyright 2026 the delayqueue authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.delayqueue.core.event;
+
+import java.time.Instant;
+
+/**
+ * An exclusive (or ordered) container no longer owns a partition of its queue.
+ *
+ * @param queue the queue
+ * @param group the consumer group
+ * @param consumer the container's consumer name
+ * @param partition the partition
+ * @param reason why
+ * @param time when
+ */
+public record PartitionGivenUpEvent(String queue, String group, String consumer, int partition, Reason reason,
+		Instant time) implements DelayQueueEvent {
+
+	/**
+	 * Why a partition was given up.
+	 */
+	public enum Reason {
+
+		/** Handed to another member of the group: the members changed. */
+		REBALANCED,
+
+		/**
+		 * Lost: its lease expired while this container could not renew it (Redis
+		 * unreachable, the JVM paused), and another member took it.
+		 */
+		LOST,
+
+		/** The container stopped. */
+		STOPPED
+
+	}
+
+}
