@@ -126,6 +126,7 @@ public class DelayListenerContainerFactoryConfigurer {
 		map.map("max-snoozes", source.getMaxSnoozes(), settings::maxSnoozes);
 		map.map("batch-size", source.getBatchSize(), settings::batchSize);
 		map.map("batch-wait", source.getBatchWait(), settings::batchWait);
+		map.map("idle-event-interval", source.getIdleEventInterval(), settings::idleEventInterval);
 		map.map("max-attempts", source.getMaxAttempts(), settings::maxAttempts);
 		ListenerProperties.Retry retry = source.getRetry();
 		map.map("retry.max-attempts", retry.getMaxAttempts(), settings::maxAttempts);

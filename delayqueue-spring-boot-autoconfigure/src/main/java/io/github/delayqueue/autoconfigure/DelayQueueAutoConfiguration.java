@@ -32,6 +32,7 @@ import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.annotation.DelayListenerBeanDefinitionRegistrar;
 import io.github.delayqueue.core.annotation.EnableDelayListeners;
 import io.github.delayqueue.core.codec.JsonMessageCodec;
+import io.github.delayqueue.core.event.DelayQueueEventListener;
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
@@ -54,6 +55,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -89,7 +91,8 @@ public final class DelayQueueAutoConfiguration {
 			ObjectProvider<MessageCodec> codec, ObjectProvider<DelayQueueObserver> observers,
 			ObjectProvider<ObservationRegistry> observationRegistry, ObjectProvider<DataSource> dataSources,
 			ObjectProvider<DelayQueueSendObservationConvention> sendConvention,
-			ObjectProvider<DelayQueueProcessObservationConvention> processConvention) {
+			ObjectProvider<DelayQueueProcessObservationConvention> processConvention,
+			ObjectProvider<DelayQueueEventListener> eventListeners, ApplicationEventPublisher events) {
 		DelayQueueEngineBuilder builder = DelayQueueEngine.builder(connectionFactory)
 			.keyPrefix(properties.getKeyPrefix())
 			.maxPayloadSize((int) properties.getMaxPayloadSize().toBytes())
@@ -135,6 +138,9 @@ public final class DelayQueueAutoConfiguration {
 		}
 		codec.ifAvailable(builder::codec);
 		observers.orderedStream().forEach(builder::observer);
+		// container events as application events (@EventListener), and to listener beans
+		builder.eventListener(new ApplicationEventBridge(events));
+		eventListeners.orderedStream().forEach(builder::eventListener);
 		return builder.build();
 	}
 

@@ -224,6 +224,20 @@ public class ListenerProperties {
 	 */
 	private Duration batchWait;
 
+	/**
+	 * After how long without a message a listener publishes a ContainerIdleEvent (and
+	 * again after each further interval while idle); at least 1s. Default: never.
+	 */
+	private Duration idleEventInterval;
+
+	public Duration getIdleEventInterval() {
+		return this.idleEventInterval;
+	}
+
+	public void setIdleEventInterval(Duration idleEventInterval) {
+		this.idleEventInterval = idleEventInterval;
+	}
+
 	public Integer getBatchSize() {
 		return this.batchSize;
 	}

@@ -241,6 +241,7 @@ class DashboardApi {
 			shown.put("retried", point.retried());
 			shown.put("dead", point.dead());
 			shown.put("expired", point.expired());
+			shown.put("filtered", point.filtered());
 			shown.put("latenessP50Ms", DashboardViews.millis(point.latenessPercentile(50)));
 			shown.put("latenessP99Ms", DashboardViews.millis(point.latenessPercentile(99)));
 			points.add(shown);

@@ -164,9 +164,9 @@ public @interface DelayListener {
 	 * The bean names of this listener's own interceptors
 	 * ({@link io.github.delayqueue.core.listener.DelayMessageInterceptor}s, or
 	 * {@link io.github.delayqueue.core.listener.DelayBatchInterceptor}s for a batch
-	 * listener). They run with the interceptors shared by every listener (the beans of the
-	 * interceptor type that no listener names), by their order, after the shared ones at
-	 * equal order. A bean named here is not shared.
+	 * listener). They run with the interceptors shared by every listener (the beans of
+	 * the interceptor type that no listener names), by their order, after the shared ones
+	 * at equal order. A bean named here is not shared.
 	 * @return bean names
 	 */
 	String[] interceptors() default {};

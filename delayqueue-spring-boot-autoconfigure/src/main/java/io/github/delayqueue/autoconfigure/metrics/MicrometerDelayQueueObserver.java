@@ -49,8 +49,9 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * <ul>
  * <li>counters {@code delayqueue.messages.sent} (tags {@code queue}, {@code result}:
  * scheduled, ready, duplicate, replaced), {@code delayqueue.messages.delivered},
- * {@code .acked}, {@code .retried}, {@code .dead-lettered}, {@code .recovered} and
- * {@code delayqueue.handlers.abandoned} (tags {@code queue}, {@code group});</li>
+ * {@code .acked}, {@code .filtered}, {@code .retried}, {@code .dead-lettered},
+ * {@code .recovered} and {@code delayqueue.handlers.abandoned} (tags {@code queue},
+ * {@code group});</li>
  * <li>timers {@code delayqueue.lateness} (receive time minus due time; tags
  * {@code queue}, {@code group}) and {@code delayqueue.processing} (handler time; tags
  * {@code queue}, {@code group}, {@code result}: acked, retried, dead);</li>
@@ -174,6 +175,11 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 	}
 
 	@Override
+	public void filtered(String queue, String group) {
+		counter("delayqueue.messages.filtered", queue, group, null).increment();
+	}
+
+	@Override
 	public void abandoned(String queue, String group) {
 		counter("delayqueue.handlers.abandoned", queue, group, null).increment();
 	}
@@ -181,7 +187,7 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 	private void listenerMeters(String queue, String group) {
 		for (String name : List.of("delayqueue.messages.delivered", "delayqueue.messages.acked",
 				"delayqueue.messages.retried", "delayqueue.messages.dead-lettered", "delayqueue.messages.recovered",
-				"delayqueue.messages.snoozed", "delayqueue.handlers.abandoned")) {
+				"delayqueue.messages.snoozed", "delayqueue.messages.filtered", "delayqueue.handlers.abandoned")) {
 			counter(name, queue, group, null);
 		}
 		for (String result : List.of("dead-lettered", "discarded")) {
@@ -289,6 +295,8 @@ public class MicrometerDelayQueueObserver implements DelayQueueObserver, SmartIn
 			case "delayqueue.messages.recovered" -> "Deliveries taken over after their lease expired";
 			case "delayqueue.messages.snoozed" ->
 				"Messages a handler put back to a later time without using an attempt";
+			case "delayqueue.messages.filtered" ->
+				"Messages an interceptor filtered out before their handler; acknowledged unhandled";
 			case "delayqueue.handlers.abandoned" ->
 				"Handlers that ran past the lease renewal limit: their message was given up and their thread replaced";
 			case "delayqueue.lateness" -> "Time from a message's due time to its delivery";
