@@ -42,6 +42,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -98,15 +99,23 @@ class InterceptorsAndEventsTests {
 					// cleared after each message: nothing leaks into the worker's next
 					// lines
 					assertThat(listeners.mdcAfter).containsOnlyNulls().hasSize(7);
+					// an @Order on a @Bean method counts beside an Ordered class
+					assertThat(listeners.befores).hasSize(14);
+					assertThat(listeners.befores.stream()
+						.collect(java.util.stream.Collectors.groupingBy((call) -> call.substring(0, call.indexOf(':')),
+								java.util.stream.Collectors.mapping((call) -> call.substring(call.indexOf(':') + 2),
+										java.util.stream.Collectors.toList()))))
+						.hasSize(7)
+						.allSatisfy((payload, calls) -> assertThat(calls).containsExactly("mdc", "timing"));
 					// the retired-tenant filter is the billing listener's own
 					assertThat(listeners.filtered).containsExactly("bill of the retired");
 					DelayListenerEndpointRegistry registry = context.getBean(DelayListenerEndpointRegistry.class);
 					assertThat(registry.getListenerContainers()).filteredOn((c) -> c.queue().equals("orders"))
 						.singleElement()
-						.satisfies((orders) -> assertThat(orders.interceptors()).hasSize(1));
+						.satisfies((orders) -> assertThat(orders.interceptors()).hasSize(2));
 					assertThat(registry.getListenerContainers()).filteredOn((c) -> c.queue().equals("billing"))
 						.singleElement()
-						.satisfies((billing) -> assertThat(billing.interceptors()).hasSize(2));
+						.satisfies((billing) -> assertThat(billing.interceptors()).hasSize(3));
 					// container events as application events
 					Awaitility.await()
 						.atMost(Duration.ofSeconds(10))
@@ -144,6 +153,16 @@ class InterceptorsAndEventsTests {
 
 		final List<String> mdcAfter = new CopyOnWriteArrayList<>();
 
+		final List<String> befores = new CopyOnWriteArrayList<>();
+
+		/**
+		 * Ordered on its class (5): runs after the MDC bean, ordered (1) on its method.
+		 */
+		@Bean
+		Timing timing() {
+			return new Timing(this.befores);
+		}
+
 		@Bean
 		@Order(1)
 		DelayMessageInterceptor tenantMdc() {
@@ -151,6 +170,7 @@ class InterceptorsAndEventsTests {
 
 				@Override
 				public boolean before(Object payload, DelayMessageContext context) {
+					Listeners.this.befores.add(payload + ": mdc");
 					String tenant = context.headers().get("tenant");
 					if (tenant != null) {
 						MDC.put("tenant", tenant);
@@ -200,6 +220,27 @@ class InterceptorsAndEventsTests {
 		@EventListener
 		void on(DelayQueueEvent event) {
 			this.events.add(event);
+		}
+
+	}
+
+	static final class Timing implements DelayMessageInterceptor, Ordered {
+
+		private final List<String> befores;
+
+		Timing(List<String> befores) {
+			this.befores = befores;
+		}
+
+		@Override
+		public boolean before(Object payload, DelayMessageContext context) {
+			this.befores.add(payload + ": timing");
+			return true;
+		}
+
+		@Override
+		public int getOrder() {
+			return 5;
 		}
 
 	}

@@ -23,10 +23,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.github.delayqueue.core.config.DelayListenerEndpoint;
 import io.github.delayqueue.core.listener.DeadLetterConsumer;
 import io.github.delayqueue.core.listener.DelayBatchInterceptor;
+import io.github.delayqueue.core.listener.DelayMessageContext;
 import io.github.delayqueue.core.listener.DelayMessageInterceptor;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.core.annotation.OrderUtils;
 
 /**
  * Finds the interceptors of annotated listeners among the beans: every bean of an
@@ -88,12 +92,30 @@ final class InterceptorBeans {
 		this.beans.getBeanProvider(type).orderedStream().forEach((bean) -> {
 			for (String name : names) {
 				if (!this.named.contains(name) && this.beans.getBean(name) == bean) {
-					shared.add(bean);
+					shared.add(ordered(name, bean, type));
 					return;
 				}
 			}
 		});
 		return shared;
+	}
+
+	/**
+	 * The bean, or, when its order is given only on its {@code @Bean} method (which the
+	 * container's sort cannot see on the instance), the bean with that order.
+	 */
+	private <T> T ordered(String name, T bean, Class<T> type) {
+		if (OrderUtils.getOrder(bean.getClass()) != null || bean instanceof Ordered) {
+			return bean;
+		}
+		Order order = this.beans.findAnnotationOnBean(name, Order.class);
+		if (order == null) {
+			return bean;
+		}
+		Object wrapped = (type == DelayMessageInterceptor.class)
+				? new OrderedMessageInterceptor((DelayMessageInterceptor) bean, order.value())
+				: new OrderedBatchInterceptor((DelayBatchInterceptor) bean, order.value());
+		return type.cast(wrapped);
 	}
 
 	private <T> List<T> own(String[] names, Class<T> type, String kind) {
@@ -114,6 +136,84 @@ final class InterceptorBeans {
 			own.add(type.cast(bean));
 		}
 		return own;
+	}
+
+	/** A message interceptor bean with the order of its {@code @Bean} method. */
+	private record OrderedMessageInterceptor(DelayMessageInterceptor bean,
+			int order) implements DelayMessageInterceptor, Ordered {
+
+		@Override
+		public boolean before(Object payload, DelayMessageContext context) throws Exception {
+			return this.bean.before(payload, context);
+		}
+
+		@Override
+		public void onSuccess(Object payload, DelayMessageContext context) throws Exception {
+			this.bean.onSuccess(payload, context);
+		}
+
+		@Override
+		public void onFailure(Object payload, DelayMessageContext context, Throwable failure) throws Exception {
+			this.bean.onFailure(payload, context, failure);
+		}
+
+		@Override
+		public void after(Object payload, DelayMessageContext context) throws Exception {
+			this.bean.after(payload, context);
+		}
+
+		@Override
+		public int getOrder() {
+			return this.order;
+		}
+
+		@Override
+		public String toString() {
+			return this.bean + " (order " + this.order + ")";
+		}
+
+	}
+
+	/** A batch interceptor bean with the order of its {@code @Bean} method. */
+	private record OrderedBatchInterceptor(DelayBatchInterceptor bean,
+			int order) implements DelayBatchInterceptor, Ordered {
+
+		@Override
+		public boolean accept(Object payload, DelayMessageContext context) throws Exception {
+			return this.bean.accept(payload, context);
+		}
+
+		@Override
+		public void before(List<?> payloads, List<DelayMessageContext> contexts) throws Exception {
+			this.bean.before(payloads, contexts);
+		}
+
+		@Override
+		public void onSuccess(List<?> payloads, List<DelayMessageContext> contexts) throws Exception {
+			this.bean.onSuccess(payloads, contexts);
+		}
+
+		@Override
+		public void onFailure(List<?> payloads, List<DelayMessageContext> contexts, Throwable failure)
+				throws Exception {
+			this.bean.onFailure(payloads, contexts, failure);
+		}
+
+		@Override
+		public void after(List<?> payloads, List<DelayMessageContext> contexts) throws Exception {
+			this.bean.after(payloads, contexts);
+		}
+
+		@Override
+		public int getOrder() {
+			return this.order;
+		}
+
+		@Override
+		public String toString() {
+			return this.bean + " (order " + this.order + ")";
+		}
+
 	}
 
 }
