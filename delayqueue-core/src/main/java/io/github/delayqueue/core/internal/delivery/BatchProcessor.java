@@ -145,7 +145,7 @@ final class BatchProcessor {
 			for (int i = 0; i < running.size(); i++) {
 				Delivery delivery = running.get(i);
 				Throwable failure = failures.get(delivery);
-				Duration inPlace = (failure != null) ? this.processor.inPlaceBackoff(delivery, failure) : null;
+				Duration inPlace = (failure != null) ? this.processor.retries().backoff(delivery, failure) : null;
 				if (inPlace == null) {
 					this.processor.finish(delivery, failure);
 					// in ordered mode its partition's next message may run now
@@ -160,7 +160,7 @@ final class BatchProcessor {
 			if (again.isEmpty()) {
 				return;
 			}
-			running = this.processor.waitInPlace(again, backoff, worker);
+			running = this.processor.retries().await(again, backoff, worker);
 			payloads = new ArrayList<>();
 			for (Delivery delivery : running) {
 				payloads.add(againPayloads.get(again.indexOf(delivery)));

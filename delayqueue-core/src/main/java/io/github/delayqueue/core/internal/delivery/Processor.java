@@ -18,7 +18,6 @@ package io.github.delayqueue.core.internal.delivery;
 
 import java.lang.reflect.Type;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -28,9 +27,7 @@ import org.apache.commons.logging.LogFactory;
 import io.github.delayqueue.core.codec.MessageDecodingException;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
-import io.github.delayqueue.core.listener.RateLimitedException;
 import io.github.delayqueue.core.listener.SnoozeException;
-import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 import io.micrometer.observation.Observation;
@@ -71,6 +68,8 @@ final class Processor {
 
 	private final LeaseFence fence;
 
+	private final InPlaceRetries retries;
+
 	/** The container's interceptors, {@code null} when it has none. */
 	private final InterceptorChain interceptors;
 
@@ -95,6 +94,7 @@ final class Processor {
 		this.handler = (DelayMessageHandler<Object>) handler;
 		this.acceptsNull = acceptsNull;
 		this.settlements = new Settlements(context, holdings, this.permits);
+		this.retries = new InPlaceRetries(context, holdings, fence);
 	}
 
 	void prepare() {
@@ -119,11 +119,11 @@ final class Processor {
 			}
 			Throwable failure = handle(payload, delivery);
 			while (failure != null) {
-				Duration backoff = inPlaceBackoff(delivery, failure);
+				Duration backoff = this.retries.backoff(delivery, failure);
 				if (backoff == null) {
 					break;
 				}
-				if (waitInPlace(List.of(delivery), backoff, worker).isEmpty()) {
+				if (this.retries.await(List.of(delivery), backoff, worker).isEmpty()) {
 					return;
 				}
 				failure = handle(payload, delivery);
@@ -295,94 +295,15 @@ final class Processor {
 	}
 
 	/**
-	 * An ordered listener with blocking retries retries a failed message in place: its
-	 * worker waits out the backoff (the lease renewed meanwhile), then runs the handler
-	 * again with the next attempt, so the messages of its partition stay behind it.
-	 * Attempts made in place are counted in memory: if the container stops during the
-	 * backoff, the entry is left pending for the partition's next owner, which starts
-	 * again from the attempt recorded in Redis.
-	 * @return the backoff of the retry in place; {@code null} when the failure is settled
-	 * as usual (a retry through Redis, or a dead letter)
+	 * @return the retries in place of an ordered listener with blocking retries
 	 */
-	Duration inPlaceBackoff(Delivery delivery, Throwable failure) {
-		RetryPolicy policy = this.context.settings().retryPolicy();
-		if (failure == InterceptorChain.FILTERED || !this.context.settings().blockingRetries()
-				|| failure instanceof RateLimitedException || failure instanceof SnoozeException
-				|| !policy.isRetryable(failure) || delivery.attempt >= delivery.maxAttempts) {
-			return null;
-		}
-		Duration backoff = policy.backoff(delivery.attempt);
-		if (expiresWithin(delivery, backoff.toMillis())) {
-			// retries stop at expiry: the nack script expires it
-			return null;
-		}
-		delivery
-			.inTrace(() -> logger.warn("Attempt " + delivery.attempt + " of " + delivery.maxAttempts + " of message '"
-					+ delivery.messageId + "' (" + delivery.context.label() + ") failed, retrying in place in "
-					+ backoff.toMillis() + " ms (the messages of its partition wait): " + Failures.summary(failure)));
-		this.context.observer().retried(this.context.queue(), this.context.group(), delivery.processingTime(), failure);
-		return backoff;
+	InPlaceRetries retries() {
+		return this.retries;
 	}
 
-	/**
-	 * Waits out the backoff of deliveries retried in place, then counts their next
-	 * attempt. A delivery given up meanwhile, whose lease was lost, or whose worker
-	 * stops, is left pending (for the partition's next owner).
-	 * @return the deliveries to run again
-	 */
-	List<Delivery> waitInPlace(List<Delivery> deliveries, Duration backoff, WorkerPool.Worker worker) {
-		long until = System.nanoTime() + backoff.toNanos();
-		List<Delivery> waiting = new ArrayList<>(deliveries);
-		for (Delivery delivery : waiting) {
-			delivery.keepAliveUntilNanos = until + this.context.settings().leaseRenewalLimit().toNanos();
-		}
-		while (until - System.nanoTime() > 0) {
-			waiting.removeIf((delivery) -> {
-				if (delivery.isSettled() || delivery.leaseLost || worker == null || !worker.active()) {
-					if (delivery.settle()) {
-						// stopping, or the entry went to another consumer: left pending
-						this.holdings.finished(delivery);
-					}
-					return true;
-				}
-				return false;
-			});
-			if (waiting.isEmpty()) {
-				return waiting;
-			}
-			Settlements.sleep(Math.min(50, Math.max(1, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime()))));
-		}
-		// the lease (and the partition's) surely held before each runs again
-		waiting.removeIf((delivery) -> {
-			long fenced = this.fence.await(delivery, worker);
-			if (fenced != StartPermits.START && delivery.settle()) {
-				this.holdings.finished(delivery);
-			}
-			return fenced != StartPermits.START;
-		});
-		for (Delivery delivery : waiting) {
-			delivery.attempt++;
-			delivery.startedNanos = System.nanoTime();
-			delivery.keepAliveUntilNanos = delivery.startedNanos
-					+ this.context.settings().leaseRenewalLimit().toNanos();
-		}
-		return waiting;
-	}
-
-	/**
-	 * Whether a delivery's message expired, by the Redis clock (estimated late: see
-	 * {@link io.github.delayqueue.core.internal.redis.RedisClock}).
-	 */
+	/** Whether a delivery's message expired, by the Redis clock. */
 	private boolean expired(Delivery delivery) {
-		return expiresWithin(delivery, 0);
-	}
-
-	private boolean expiresWithin(Delivery delivery, long millis) {
-		long expiry = delivery.envelope.expiry();
-		// a time to live not yet turned into an expiry cannot be seen here: a due
-		// message's
-		// envelope always holds its expiry (prelude.lua)
-		return expiry > 0 && this.context.redisClock().millis(delivery.context.keys()) + millis >= expiry;
+		return this.retries.expiresWithin(delivery, 0);
 	}
 
 	private Object decode(Delivery delivery) {
