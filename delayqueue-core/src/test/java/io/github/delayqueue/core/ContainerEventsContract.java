@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.github.delayqueue.core.event.ContainerFailedToStartEvent;
 import io.github.delayqueue.core.event.ContainerIdleEvent;
 import io.github.delayqueue.core.event.ContainerStartedEvent;
 import io.github.delayqueue.core.event.ContainerStoppedEvent;
@@ -37,6 +38,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -92,6 +94,35 @@ abstract class ContainerEventsContract extends QueueTestFixture {
 		assertThat(recorder.of(ContainerStoppedEvent.class).get(0).reason())
 			.isEqualTo(ContainerStoppedEvent.Reason.NORMAL);
 		assertThat(recorder.threads).allMatch((thread) -> thread.startsWith("delayqueue-events"));
+	}
+
+	@Test
+	void aContainerThatCannotStartSaysWhyAndLeavesNothingRunning() {
+		Recorder recorder = new Recorder();
+		DelayQueueEngine engine = engine(recorder);
+		// what Thread.start throws when the JVM can make no more threads
+		Error noThreads = new OutOfMemoryError("unable to create native thread: possibly out of memory");
+		DelayQueueListenerContainer container = engine
+			.listenerContainer(this.queue, "g", String.class, (payload, context) -> {
+			})
+			.executor((worker) -> {
+				throw noThreads;
+			})
+			.build();
+		assertThatThrownBy(container::start).isSameAs(noThreads);
+		assertThat(container.isRunning()).isFalse();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !recorder.of(ContainerFailedToStartEvent.class).isEmpty());
+		ContainerFailedToStartEvent failed = recorder.of(ContainerFailedToStartEvent.class).get(0);
+		assertThat(failed.cause()).isSameAs(noThreads);
+		assertThat(failed.consumer()).isEqualTo(container.consumerName());
+		assertThat(recorder.of(ContainerStartedEvent.class)).isEmpty();
+		// the parts that had started (acker, watchdog) were stopped again
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.noneMatch((thread) -> thread.isAlive() && thread.getName().contains("-g-")
+						&& thread.getName().contains(this.queue)));
 	}
 
 	@Test

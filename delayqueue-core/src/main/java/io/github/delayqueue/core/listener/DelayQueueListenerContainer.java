@@ -249,33 +249,49 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			if (this.running) {
 				return;
 			}
-			this.partitions.forEach((partition) -> this.engine.schedulers().join(partition, group()));
-			synchronized (this.layoutLock) {
-				this.layoutOpen = true;
-			}
-			// the pause state first: a paused queue starts no handler
-			this.engine.controls().watch(queue());
-			this.runtime.readWhile(this.engine.masterWatch()::readsAllowed);
 			try {
-				this.runtime.start();
+				doStart();
 			}
 			catch (RuntimeException | Error ex) {
 				this.engine.events()
 					.publish((time) -> new ContainerFailedToStartEvent(queue(), group(), consumerName(), ex, time));
-				// not running: undo what stop() would
-				synchronized (this.layoutLock) {
-					this.layoutOpen = false;
-				}
-				this.partitions.forEach((partition) -> this.engine.schedulers().leave(partition, group()));
-				this.engine.controls().unwatch(queue());
 				throw ex;
 			}
-			// through a failover: its connections follow the master, its recent
-			// acknowledgements go to the new one
-			this.engine.masterWatch().add(this.runtime, true);
-			this.running = true;
 			this.engine.events().publish((time) -> new ContainerStartedEvent(queue(), group(), consumerName(), time));
 		}
+	}
+
+	/** Starts every part; undoes what it did when one cannot start. */
+	private void doStart() {
+		this.partitions.forEach((partition) -> this.engine.schedulers().join(partition, group()));
+		synchronized (this.layoutLock) {
+			this.layoutOpen = true;
+		}
+		// the pause state first: a paused queue starts no handler
+		this.engine.controls().watch(queue());
+		this.runtime.readWhile(this.engine.masterWatch()::readsAllowed);
+		try {
+			this.runtime.start();
+		}
+		catch (RuntimeException | Error ex) {
+			// not running: undo what stop() would, the parts that started included
+			try {
+				this.runtime.stop();
+			}
+			catch (RuntimeException | Error stopFailed) {
+				ex.addSuppressed(stopFailed);
+			}
+			synchronized (this.layoutLock) {
+				this.layoutOpen = false;
+			}
+			this.partitions.forEach((partition) -> this.engine.schedulers().leave(partition, group()));
+			this.engine.controls().unwatch(queue());
+			throw ex;
+		}
+		// through a failover: its connections follow the master, its recent
+		// acknowledgements go to the new one
+		this.engine.masterWatch().add(this.runtime, true);
+		this.running = true;
 	}
 
 	@Override

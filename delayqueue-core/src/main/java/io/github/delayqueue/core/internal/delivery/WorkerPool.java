@@ -138,6 +138,12 @@ final class WorkerPool {
 						+ this.context.settings().concurrency() + " run); trying again at the next check", ex);
 				return;
 			}
+			catch (Error ex) {
+				// no thread for it (the JVM can make no more): not counted, and the start
+				// fails
+				this.live--;
+				throw ex;
+			}
 		}
 	}
 
