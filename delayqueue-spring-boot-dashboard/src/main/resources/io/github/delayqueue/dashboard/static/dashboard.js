@@ -715,11 +715,16 @@
         return b;
       })));
       var per = history.intervalSeconds >= 3600 ? 'hour' : history.intervalSeconds >= 900 ? '15 min' : 'minute';
-      body.appendChild(el('div', { 'class': 'charts' }, [
+      var charts = [
         chart('Acked per ' + per, history.points, 'acked', '#276b2f', count),
         chart('Lateness p99', history.points, 'latenessP99Ms', '#1f5fa8', lateness),
         chart('Retries per ' + per, history.points, 'retried', '#9a6400', count),
-        chart('Dead letters per ' + per, history.points, 'dead', '#a33', count)]));
+        chart('Dead letters per ' + per, history.points, 'dead', '#a33', count)];
+      // messages an interceptor filtered out: shown when there are any
+      if (history.points.some(function (p) { return p.filtered > 0; })) {
+        charts.push(chart('Filtered per ' + per, history.points, 'filtered', '#666', count));
+      }
+      body.appendChild(el('div', { 'class': 'charts' }, charts));
       body.appendChild(el('p', { text: 'All instances; each adds its counts about every 10 s.' }));
     });
   }

@@ -115,7 +115,8 @@ class ReadOnlyDashboardTests {
 			.contains("Span must be 'hour', 'day' or 'week'");
 		assertThat(get("/delayqueue/api/queues/shown-bad-input/in-flight?order=age").body())
 			.contains("Order must be 'idle' or 'deliveries'");
-		assertThat(get("/delayqueue/api/queues/shown-bad-input/history?span=day").body()).contains("\"span\":\"DAY\"");
+		assertThat(get("/delayqueue/api/queues/shown-bad-input/history?span=day").body()).contains("\"span\":\"DAY\"")
+			.contains("\"filtered\":0");
 	}
 
 	/**
