@@ -21,12 +21,16 @@ import org.apache.commons.logging.LogFactory;
 import io.github.delayqueue.core.event.DelayQueueEvent;
 import io.github.delayqueue.core.event.DelayQueueEventListener;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * Publishes the engine's container events as application events: an
- * {@code @EventListener} method taking a {@code ContainerIdleEvent} (or any
- * {@link DelayQueueEvent}) receives them, on the engine's event thread.
+ * Publishes the engine's container events as application events (an
+ * {@code @EventListener} method taking a {@code ContainerIdleEvent}, or any
+ * {@link DelayQueueEvent}, receives them), then hands them to the
+ * {@link DelayQueueEventListener} beans; all on the engine's event thread. The beans are
+ * looked up at each event, not when the engine is made, so that a listener may depend on
+ * the engine's beans (the admin, the template).
  */
 final class ApplicationEventBridge implements DelayQueueEventListener {
 
@@ -34,12 +38,23 @@ final class ApplicationEventBridge implements DelayQueueEventListener {
 
 	private final ApplicationEventPublisher publisher;
 
-	ApplicationEventBridge(ApplicationEventPublisher publisher) {
+	private final ObjectProvider<DelayQueueEventListener> listeners;
+
+	ApplicationEventBridge(ApplicationEventPublisher publisher, ObjectProvider<DelayQueueEventListener> listeners) {
 		this.publisher = publisher;
+		this.listeners = listeners;
 	}
 
 	@Override
 	public void onEvent(DelayQueueEvent event) {
+		this.listeners.orderedStream().forEach((listener) -> {
+			try {
+				listener.onEvent(event);
+			}
+			catch (RuntimeException | Error ex) {
+				logger.warn("The container event listener " + listener + " failed on " + event + ": " + ex, ex);
+			}
+		});
 		try {
 			this.publisher.publishEvent(event);
 		}

@@ -138,9 +138,9 @@ public final class DelayQueueAutoConfiguration {
 		}
 		codec.ifAvailable(builder::codec);
 		observers.orderedStream().forEach(builder::observer);
-		// container events as application events (@EventListener), and to listener beans
-		builder.eventListener(new ApplicationEventBridge(events));
-		eventListeners.orderedStream().forEach(builder::eventListener);
+		// container events to the listener beans and as application events
+		// (@EventListener)
+		builder.eventListener(new ApplicationEventBridge(events, eventListeners));
 		return builder.build();
 	}
 

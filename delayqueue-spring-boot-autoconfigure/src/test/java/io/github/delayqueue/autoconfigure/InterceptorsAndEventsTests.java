@@ -23,12 +23,15 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.github.delayqueue.core.DelayMessage;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.annotation.DelayListener;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.event.ContainerIdleEvent;
 import io.github.delayqueue.core.event.ContainerStartedEvent;
 import io.github.delayqueue.core.event.DelayQueueEvent;
+import io.github.delayqueue.core.event.DelayQueueEventListener;
+import io.github.delayqueue.core.event.QueuePausedEvent;
 import io.github.delayqueue.core.listener.DelayMessageContext;
 import io.github.delayqueue.core.listener.DelayMessageInterceptor;
 import io.github.delayqueue.test.RedisServer;
@@ -128,6 +131,17 @@ class InterceptorsAndEventsTests {
 		finally {
 			logger.detachAppender(appender);
 		}
+	}
+
+	@Test
+	void anEventListenerBeanMayDependOnTheEnginesBeans() {
+		this.runner.withUserConfiguration(PausedAlerts.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			context.getBean(DelayQueueAdmin.class).pause("orders");
+			PausedAlerts alerts = context.getBean(PausedAlerts.class);
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !alerts.paused.isEmpty());
+			assertThat(alerts.paused).containsExactly("orders paused: true");
+		});
 	}
 
 	@Test
@@ -241,6 +255,31 @@ class InterceptorsAndEventsTests {
 		@Override
 		public int getOrder() {
 			return 5;
+		}
+
+	}
+
+	/** Reads the queue's state when it hears of a pause: it needs the admin bean. */
+	@Configuration(proxyBeanMethods = false)
+	static class PausedAlerts implements DelayQueueEventListener {
+
+		final List<String> paused = new CopyOnWriteArrayList<>();
+
+		private final DelayQueueAdmin admin;
+
+		PausedAlerts(DelayQueueAdmin admin) {
+			this.admin = admin;
+		}
+
+		@Override
+		public void onEvent(DelayQueueEvent event) {
+			if (event instanceof QueuePausedEvent pause) {
+				this.paused.add(pause.queue() + " paused: " + this.admin.controls(pause.queue()).paused());
+			}
+		}
+
+		@DelayListener(queue = "orders", group = "shop")
+		void order(String order) {
 		}
 
 	}
