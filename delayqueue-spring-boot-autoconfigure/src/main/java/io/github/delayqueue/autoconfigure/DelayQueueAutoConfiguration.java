@@ -137,7 +137,8 @@ public final class DelayQueueAutoConfiguration {
 						processConvention.getIfUnique(), properties.getObservation().isLegacyKeyValues())));
 		}
 		codec.ifAvailable(builder::codec);
-		observers.orderedStream().forEach(builder::observer);
+		// looked up at the first report: an observer may depend on the template or admin
+		builder.observer(new BeanObservers(observers));
 		// container events to the listener beans and as application events
 		// (@EventListener)
 		builder.eventListener(new ApplicationEventBridge(events, eventListeners));

@@ -24,6 +24,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.github.delayqueue.core.DelayMessage;
 import io.github.delayqueue.core.DelayQueueAdmin;
+import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.annotation.DelayListener;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
@@ -137,10 +138,21 @@ class InterceptorsAndEventsTests {
 	void anEventListenerBeanMayDependOnTheEnginesBeans() {
 		this.runner.withUserConfiguration(PausedAlerts.class).run((context) -> {
 			assertThat(context).hasNotFailed();
-			context.getBean(DelayQueueAdmin.class).pause("orders");
+			context.getBean(DelayQueueAdmin.class).pause("paused-orders");
 			PausedAlerts alerts = context.getBean(PausedAlerts.class);
 			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !alerts.paused.isEmpty());
-			assertThat(alerts.paused).containsExactly("orders paused: true");
+			assertThat(alerts.paused).containsExactly("paused-orders paused: true");
+		});
+	}
+
+	@Test
+	void anObserverBeanMayDependOnTheEnginesBeansToo() {
+		this.runner.withUserConfiguration(ForwardingObserver.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			context.getBean(DelayQueueTemplate.class).send("forwarded", "o-1", Duration.ZERO);
+			ForwardingObserver observer = context.getBean(ForwardingObserver.class);
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> observer.acked.size() == 1);
+			assertThat(observer.acked).containsExactly("forwarded");
 		});
 	}
 
@@ -278,7 +290,32 @@ class InterceptorsAndEventsTests {
 			}
 		}
 
-		@DelayListener(queue = "orders", group = "shop")
+		@DelayListener(queue = "paused-orders", group = "shop")
+		void order(String order) {
+		}
+
+	}
+
+	/** An observer that would send on: it needs the template bean. */
+	@Configuration(proxyBeanMethods = false)
+	static class ForwardingObserver implements DelayQueueObserver {
+
+		final List<String> acked = new CopyOnWriteArrayList<>();
+
+		private final DelayQueueTemplate template;
+
+		ForwardingObserver(DelayQueueTemplate template) {
+			this.template = template;
+		}
+
+		@Override
+		public void acked(String queue, String group, Duration processing) {
+			if (this.template != null) {
+				this.acked.add(queue);
+			}
+		}
+
+		@DelayListener(queue = "forwarded", group = "shop")
 		void order(String order) {
 		}
 
