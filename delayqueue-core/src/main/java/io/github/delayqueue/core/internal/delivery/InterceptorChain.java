@@ -105,17 +105,24 @@ public final class InterceptorChain {
 		for (int i = entered - 1; i >= 0; i--) {
 			DelayMessageInterceptor interceptor = this.messages[i];
 			if (!filtered) {
-				Throwable seen = failure;
-				failure = add(failure, call(() -> {
-					if (seen == null) {
+				try {
+					if (failure == null) {
 						interceptor.onSuccess(payload, context);
 					}
 					else {
-						interceptor.onFailure(payload, context, seen);
+						interceptor.onFailure(payload, context, failure);
 					}
-				}));
+				}
+				catch (Throwable ex) {
+					failure = add(failure, ex);
+				}
 			}
-			failure = add(failure, call(() -> interceptor.after(payload, context)));
+			try {
+				interceptor.after(payload, context);
+			}
+			catch (Throwable ex) {
+				failure = add(failure, ex);
+			}
 		}
 		return (failure == null && filtered) ? FILTERED : failure;
 	}
@@ -162,16 +169,23 @@ public final class InterceptorChain {
 		}
 		for (int i = entered - 1; i >= 0; i--) {
 			DelayBatchInterceptor interceptor = this.batches[i];
-			Throwable seen = failure;
-			failure = add(failure, call(() -> {
-				if (seen == null) {
+			try {
+				if (failure == null) {
 					interceptor.onSuccess(payloads, contexts);
 				}
 				else {
-					interceptor.onFailure(payloads, contexts, seen);
+					interceptor.onFailure(payloads, contexts, failure);
 				}
-			}));
-			failure = add(failure, call(() -> interceptor.after(payloads, contexts)));
+			}
+			catch (Throwable ex) {
+				failure = add(failure, ex);
+			}
+			try {
+				interceptor.after(payloads, contexts);
+			}
+			catch (Throwable ex) {
+				failure = add(failure, ex);
+			}
 		}
 		return failure;
 	}
