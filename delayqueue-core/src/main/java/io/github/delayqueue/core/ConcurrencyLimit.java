@@ -19,6 +19,8 @@ package io.github.delayqueue.core;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.delayqueue.core.internal.InputText;
+
 /**
  * A concurrency limit on handlers: at most {@code max} running at once across every
  * instance, for the whole consumer group, or for each message key on its own. A slot is
@@ -77,15 +79,16 @@ public record ConcurrencyLimit(int max, boolean perKey) {
 	public static ConcurrencyLimit parse(String text) {
 		Matcher matcher = (text != null) ? TEXT.matcher(text) : null;
 		if (matcher == null || !matcher.matches()) {
-			throw new IllegalArgumentException(
-					"Concurrency limit '" + text + "' is not max[/key] (e.g. 10, or 2/key for each message key)");
+			throw new IllegalArgumentException("Concurrency limit " + InputText.quote(text)
+					+ " is not max[/key] (e.g. 10, or 2/key for each message key)");
 		}
 		try {
 			return new ConcurrencyLimit(Integer.parseInt(matcher.group(1)), matcher.group(2) != null);
 		}
 		catch (NumberFormatException ex) {
+			// not chained: its message repeats the digits whole
 			throw new IllegalArgumentException(
-					"Concurrency limit must be from 1 to " + MAX + ", but was '" + text.trim() + "'", ex);
+					"Concurrency limit must be from 1 to " + MAX + ", but was " + InputText.quote(text.trim()));
 		}
 	}
 

@@ -30,6 +30,7 @@ import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import io.github.delayqueue.core.internal.outbox.OutboxSettings;
@@ -103,7 +104,7 @@ public final class DelayQueueOutbox {
 	static String checkTable(String table) {
 		if (table == null || !TABLE.matcher(table).matches()) {
 			throw new IllegalArgumentException("Outbox table name must be letters, digits and '_' (optionally "
-					+ "'schema.table'), at most 63 characters each, but was '" + table + "'");
+					+ "'schema.table'), at most 63 characters each, but was " + InputText.quote(table));
 		}
 		return table;
 	}

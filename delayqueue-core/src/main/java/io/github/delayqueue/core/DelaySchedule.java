@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.scheduling.Ticks;
 
@@ -74,8 +75,8 @@ public final class DelaySchedule {
 				this.ticks = Ticks.cron(builder.cron, builder.zone).requireTickAfter(System.currentTimeMillis());
 			}
 			catch (IllegalArgumentException | java.time.DateTimeException ex) {
-				throw new IllegalArgumentException("Invalid cron expression '" + builder.cron + "' of schedule '"
-						+ this.name + "': " + ex.getMessage(), ex);
+				throw InputText.refusal("Invalid cron expression " + InputText.quote(builder.cron) + " of schedule "
+						+ InputText.quote(this.name), ex);
 			}
 		}
 		else {

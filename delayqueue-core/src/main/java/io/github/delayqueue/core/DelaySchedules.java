@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.WireFormat;
@@ -253,7 +254,8 @@ public class DelaySchedules {
 				}
 			}
 			throw new IllegalArgumentException(
-					"Schedule action must be 'pause', 'resume', 'trigger' or 'delete', but was '" + name + "'");
+					"Schedule action must be 'pause', 'resume', 'trigger' or 'delete', but was "
+							+ InputText.quote(name));
 		}
 
 	}

@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.delayqueue.core.internal.InputText;
+
 /**
  * A rate limit on handler starts: at most {@code permits} per {@code period} across every
  * instance, plus a burst. Enforced in Redis with GCRA (the generic cell rate algorithm):
@@ -109,8 +111,8 @@ public record RateLimit(int permits, Duration period, int burst, boolean perKey)
 	public static RateLimit parse(String text) {
 		Matcher matcher = (text != null) ? TEXT.matcher(text) : null;
 		if (matcher == null || !matcher.matches()) {
-			throw new IllegalArgumentException("Rate limit '" + text
-					+ "' is not permits/period[/burst][/key] with a period such as 500ms, 1s, 1m, 1h or 1d "
+			throw new IllegalArgumentException("Rate limit " + InputText.quote(text)
+					+ " is not permits/period[/burst][/key] with a period such as 500ms, 1s, 1m, 1h or 1d "
 					+ "(e.g. 500/1s, 100/1m/10, 5/1s/key)");
 		}
 		try {
@@ -126,7 +128,9 @@ public record RateLimit(int permits, Duration period, int burst, boolean perKey)
 			return new RateLimit(Integer.parseInt(matcher.group(1)), period, burst, matcher.group(5) != null);
 		}
 		catch (NumberFormatException | ArithmeticException ex) {
-			throw new IllegalArgumentException("Rate limit '" + text + "' has a number out of range", ex);
+			// not chained: a NumberFormatException's message repeats the number whole
+			throw new IllegalArgumentException("Rate limit " + InputText.quote(text) + " has a number out of range ("
+					+ ex.getClass().getSimpleName() + ")");
 		}
 	}
 

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.config.DelayListenerContainerFactory;
 import io.github.delayqueue.core.listener.ListenerSetters;
 import io.github.delayqueue.core.listener.ListenerSettings;
@@ -151,10 +152,10 @@ public class DelayListenerContainerFactoryConfigurer {
 				type = ClassUtils.forName(name.strip(), DelayListenerContainerFactoryConfigurer.class.getClassLoader());
 			}
 			catch (ClassNotFoundException | LinkageError ex) {
-				throw new IllegalArgumentException("class '" + name + "' not found");
+				throw new IllegalArgumentException("class " + InputText.quote(name) + " not found");
 			}
 			if (!Throwable.class.isAssignableFrom(type)) {
-				throw new IllegalArgumentException("'" + name + "' is not a Throwable");
+				throw new IllegalArgumentException(InputText.quote(name) + " is not a Throwable");
 			}
 			types.add(type.asSubclass(Throwable.class));
 		}

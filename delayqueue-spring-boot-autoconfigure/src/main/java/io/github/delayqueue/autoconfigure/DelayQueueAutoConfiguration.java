@@ -21,6 +21,7 @@ import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueEngineBuilder;
@@ -301,7 +302,8 @@ public final class DelayQueueAutoConfiguration {
 				apply.accept(value);
 			}
 			catch (IllegalArgumentException ex) {
-				throw new IllegalStateException("delayqueue.queues." + queue + "." + key + ": " + ex.getMessage());
+				throw new IllegalStateException(
+						"delayqueue.queues." + InputText.abbreviate(queue) + "." + key + ": " + ex.getMessage());
 			}
 		}
 	}

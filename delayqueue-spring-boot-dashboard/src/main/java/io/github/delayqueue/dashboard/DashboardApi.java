@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelaySchedules;
 import io.github.delayqueue.core.DelayQueueException;
@@ -191,7 +192,8 @@ class DashboardApi {
 			sort = InFlightMessage.Order.valueOf(order.toUpperCase(java.util.Locale.ROOT));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Order must be 'idle' or 'deliveries', but was '" + order + "'");
+			throw new IllegalArgumentException(
+					"Order must be 'idle' or 'deliveries', but was " + InputText.quote(order));
 		}
 		return this.engine.admin().inFlight(queue, sort, count).stream().map((message) -> {
 			Map<String, Object> shown = new LinkedHashMap<>();
@@ -229,7 +231,8 @@ class DashboardApi {
 			read = QueueHistory.Span.valueOf(span.toUpperCase(java.util.Locale.ROOT));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Span must be 'hour', 'day' or 'week', but was '" + span + "'");
+			throw new IllegalArgumentException(
+					"Span must be 'hour', 'day' or 'week', but was " + InputText.quote(span));
 		}
 		QueueHistory history = this.engine.admin().history(queue, read);
 		List<Map<String, Object>> points = new ArrayList<>();
@@ -264,8 +267,8 @@ class DashboardApi {
 		String done = this.engine.admin()
 			.schedules()
 			.apply(queue, name, act)
-			.orElseThrow(
-					() -> new DashboardAccess.NotFoundException("No schedule '" + name + "' in queue '" + queue + "'"));
+			.orElseThrow(() -> new DashboardAccess.NotFoundException(
+					"No schedule " + InputText.quote(name) + " in queue '" + queue + "'"));
 		DashboardAccess.audit(request, queue, "did '" + action + "' to schedule '" + name + "'");
 		return Map.of("queue", queue, "schedule", name, "done", action, "result", done);
 	}
@@ -333,7 +336,7 @@ class DashboardApi {
 		}
 		catch (DateTimeParseException ex) {
 			throw new IllegalArgumentException(
-					"Delay '" + delay + "' is not a duration: use e.g. 30s, 5m, 2h or PT1H30M");
+					"Delay " + InputText.quote(delay) + " is not a duration: use e.g. 30s, 5m, 2h or PT1H30M");
 		}
 		if (parsed.isNegative()) {
 			throw new IllegalArgumentException("Delay must not be negative, but was " + delay);

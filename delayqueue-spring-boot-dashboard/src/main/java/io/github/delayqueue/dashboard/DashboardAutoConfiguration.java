@@ -19,6 +19,7 @@ package io.github.delayqueue.dashboard;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.autoconfigure.DashboardProperties;
 import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueProperties;
@@ -69,7 +70,7 @@ public final class DashboardAutoConfiguration {
 		String link = properties.getTraceLink();
 		if (link != null && !(link.matches("(?i)https?://[^\\s\"'<>]+") && link.contains("{traceId}"))) {
 			throw new IllegalStateException("delayqueue.dashboard.trace-link must be an http or https URL with "
-					+ "{traceId} where the trace id goes, but was '" + link + "'");
+					+ "{traceId} where the trace id goes, but was " + InputText.quote(link));
 		}
 	}
 

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.DeadLetterError;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.ScheduledPosition;
@@ -81,7 +82,8 @@ class DashboardBulkApi {
 			case "due-now" -> each(queue, ids, "made due now", "selected messages", request,
 					(id) -> this.engine.template().reschedule(queue, id, Duration.ZERO));
 			default -> throw new IllegalArgumentException(
-					"Selected messages are cancelled or made due now ('cancel', 'due-now'), not '" + action + "'");
+					"Selected messages are cancelled or made due now ('cancel', 'due-now'), not "
+							+ InputText.quote(action));
 		};
 	}
 
@@ -94,7 +96,7 @@ class DashboardBulkApi {
 			case "delete" -> each(queue, ids, "deleted", "selected dead letters", request,
 					(id) -> this.engine.admin().deleteDeadLetter(queue, id));
 			default -> throw new IllegalArgumentException(
-					"Selected dead letters are replayed or deleted, not '" + action + "'");
+					"Selected dead letters are replayed or deleted, not " + InputText.quote(action));
 		};
 	}
 
@@ -164,7 +166,7 @@ class DashboardBulkApi {
 		boolean replay = "replay".equals(action);
 		if (!replay && !"delete".equals(action)) {
 			throw new IllegalArgumentException(
-					"Dead letters of an error are replayed or deleted, not '" + action + "'");
+					"Dead letters of an error are replayed or deleted, not " + InputText.quote(action));
 		}
 		this.access.requireWritable(queue, request);
 		DeadLetterError error = new DeadLetterError(errorClass, reasonPrefix, 0, Instant.EPOCH);

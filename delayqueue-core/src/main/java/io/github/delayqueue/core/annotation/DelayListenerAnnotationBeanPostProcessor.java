@@ -31,6 +31,7 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelaySchedule;
 import io.github.delayqueue.core.listener.DeadLetterConsumer;
@@ -364,8 +365,10 @@ public class DelayListenerAnnotationBeanPostProcessor
 			return parser.apply(value);
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalArgumentException(
-					name + " '" + value + "' (from \"" + raw + "\") cannot be read: " + ex.getMessage(), ex);
+			throw InputText.refusal(
+					name + " " + InputText.quote(value)
+							+ (value.equals(raw) ? "" : " (from " + InputText.quote(raw) + ")") + " cannot be read",
+					ex);
 		}
 	}
 

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.DelaySchedule;
 
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -58,7 +59,8 @@ final class RecurringDeclarations {
 				builder.cron(cron, StringUtils.hasText(zone) ? ZoneId.of(zone) : java.time.ZoneOffset.UTC);
 			}
 			else if (StringUtils.hasText(zone)) {
-				throw new IllegalArgumentException("zone '" + zone + "' is set without a cron expression");
+				throw new IllegalArgumentException(
+						"zone " + InputText.quote(zone) + " is set without a cron expression");
 			}
 			if (StringUtils.hasText(every)) {
 				builder.every(DelayListenerAnnotationBeanPostProcessor.duration(every));
@@ -67,7 +69,7 @@ final class RecurringDeclarations {
 				String resolved = resolve.apply(header);
 				int equals = resolved.indexOf('=');
 				if (equals < 1) {
-					throw new IllegalArgumentException("header '" + resolved + "' is not name=value");
+					throw new IllegalArgumentException("header " + InputText.quote(resolved) + " is not name=value");
 				}
 				builder.header(resolved.substring(0, equals).trim(), resolved.substring(equals + 1).trim());
 			}
@@ -77,7 +79,8 @@ final class RecurringDeclarations {
 					builder.missedTicks(DelaySchedule.MissedTicks.valueOf(missedTicks.toUpperCase(Locale.ROOT)));
 				}
 				catch (IllegalArgumentException ex) {
-					throw new IllegalArgumentException("missedTicks '" + missedTicks + "' is not FIRE_ONCE or SKIP");
+					throw new IllegalArgumentException(
+							"missedTicks " + InputText.quote(missedTicks) + " is not FIRE_ONCE or SKIP");
 				}
 			}
 			String missedAfter = resolve.apply(recurring.missedAfter());
@@ -87,7 +90,7 @@ final class RecurringDeclarations {
 			return builder.build();
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalArgumentException("@Recurring '" + name + "': " + ex.getMessage(), ex);
+			throw InputText.refusal("@Recurring " + InputText.quote(name), ex);
 		}
 	}
 

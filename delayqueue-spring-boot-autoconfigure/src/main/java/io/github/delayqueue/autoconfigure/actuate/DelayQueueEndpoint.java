@@ -25,6 +25,7 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.DeadLetter;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelaySchedules;
@@ -253,7 +254,8 @@ public class DelayQueueEndpoint {
 			}
 			case "pause-schedule", "resume-schedule", "trigger-schedule", "delete-schedule" ->
 				result.put("schedule", actOnSchedule(queue, action, schedule));
-			default -> throw new IllegalArgumentException("Unknown action '" + action + "'; use " + ACTIONS);
+			default ->
+				throw new IllegalArgumentException("Unknown action " + InputText.quote(action) + "; use " + ACTIONS);
 		}
 		return result;
 	}
@@ -272,13 +274,14 @@ public class DelayQueueEndpoint {
 
 	private Object actOnSchedule(String queue, String action, @Nullable String schedule) {
 		if (schedule == null) {
-			throw new IllegalArgumentException("Action '" + action + "' needs a schedule (its name)");
+			throw new IllegalArgumentException("Action " + InputText.quote(action) + " needs a schedule (its name)");
 		}
 		DelaySchedules.Action act = DelaySchedules.Action.parse(action.substring(0, action.indexOf('-')));
 		String done = this.engine.admin()
 			.schedules()
 			.apply(queue, schedule, act)
-			.orElseThrow(() -> new NotFoundException("No schedule '" + schedule + "' in queue '" + queue + "'"));
+			.orElseThrow(() -> new NotFoundException(
+					"No schedule " + InputText.quote(schedule) + " in queue " + InputText.quote(queue)));
 		return (act == DelaySchedules.Action.TRIGGER) ? Map.of("name", schedule, "messageId", done) : schedule;
 	}
 

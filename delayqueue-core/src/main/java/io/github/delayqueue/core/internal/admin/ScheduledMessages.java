@@ -28,6 +28,7 @@ import java.util.Optional;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.zset.Tuple;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
@@ -251,8 +252,8 @@ public final class ScheduledMessages {
 			catch (NumberFormatException ex) {
 				// said below
 			}
-			throw new IllegalArgumentException("Cursor '" + text
-					+ "' is not <due epoch ms>:<id>: pass the cursor() of the last message of the previous page");
+			throw new IllegalArgumentException("Cursor " + InputText.quote(text)
+					+ " is not <due epoch ms>:<id>: pass the cursor() of the last message of the previous page");
 		}
 
 		/**

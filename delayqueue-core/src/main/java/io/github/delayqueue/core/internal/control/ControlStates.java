@@ -28,6 +28,7 @@ import java.util.function.Function;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.RateLimit;
@@ -103,7 +104,8 @@ final class ControlStates {
 		catch (IllegalArgumentException ex) {
 			// read every poll: said once per text
 			if (UNREADABLE.add(queue + "\n" + text)) {
-				logger.warn("Ignoring the limit '" + text + "' of queue '" + queue + "' in Redis: " + ex.getMessage());
+				logger.warn("Ignoring the limit " + InputText.quote(text) + " of queue '" + queue + "' in Redis: "
+						+ ex.getMessage());
 			}
 			return null;
 		}

@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.delayqueue.core.internal.InputText;
+
 /**
  * Validates queue names, group names, message ids and dead-letter entry ids before
  * anything reaches Redis. A name becomes part of a key (inside its hash tag), so braces,
@@ -275,18 +277,14 @@ public final class QueueNames {
 	}
 
 	/**
-	 * Shows a value in an error message: its first 40 characters, control characters
+	 * Shows a value in an error message: its first characters, control characters
 	 * escaped.
 	 * @param value the value
 	 * @return how the message shows it
+	 * @see InputText#abbreviate(String)
 	 */
 	public static String abbreviate(String value) {
-		String shown = (value.length() > 40) ? value.substring(0, 40) + "..." : value;
-		StringBuilder printable = new StringBuilder();
-		shown.codePoints()
-			.forEach((c) -> printable.append((Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE)
-					? String.format("\\u%04x", c) : Character.toString(c)));
-		return printable.toString();
+		return InputText.abbreviate(value);
 	}
 
 }

@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import io.github.delayqueue.core.internal.InputText;
+
 import org.springframework.scheduling.support.CronExpression;
 
 /**
@@ -106,7 +108,7 @@ public final class Ticks {
 			int space = rest.indexOf(' ');
 			return cron(rest.substring(space + 1), ZoneId.of(rest.substring(0, space)));
 		}
-		throw new IllegalArgumentException("Unknown schedule definition '" + definition + "'");
+		throw new IllegalArgumentException("Unknown schedule definition " + InputText.quote(definition));
 	}
 
 	/**
