@@ -16,8 +16,6 @@
 
 package io.github.delayqueue.dashboard;
 
-import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +26,6 @@ import java.util.TreeSet;
 import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelaySchedules;
-import io.github.delayqueue.core.DelayQueueException;
 import io.github.delayqueue.core.InFlightMessage;
 import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.QueueHistory;
@@ -38,9 +35,6 @@ import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -311,86 +305,6 @@ class DashboardApi {
 				"set the rate limit " + ((group != null) ? "of group '" + group + "' " : "") + "to '"
 						+ ((rateLimit != null) ? rateLimit.trim() : "") + "'");
 		return DashboardViews.controls(state);
-	}
-
-	@PostMapping("/queues/{queue}/message/cancel")
-	Map<String, Object> cancel(@PathVariable String queue, @RequestParam String id, HttpServletRequest request) {
-		requireWritable(queue, request);
-		return found(this.engine.template().cancel(queue, id), queue, id, "cancelled", request);
-	}
-
-	@PostMapping("/queues/{queue}/message/due-now")
-	Map<String, Object> dueNow(@PathVariable String queue, @RequestParam String id, HttpServletRequest request) {
-		requireWritable(queue, request);
-		return found(this.engine.template().reschedule(queue, id, Duration.ZERO), queue, id, "dueNow", request);
-	}
-
-	@PostMapping("/queues/{queue}/message/reschedule")
-	Map<String, Object> reschedule(@PathVariable String queue, @RequestParam String id, @RequestParam String delay,
-			HttpServletRequest request) {
-		requireWritable(queue, request);
-		Duration parsed;
-		try {
-			parsed = Duration.parse(delay.trim().toUpperCase(java.util.Locale.ROOT).startsWith("P") ? delay.trim()
-					: "PT" + delay.trim());
-		}
-		catch (DateTimeParseException ex) {
-			throw new IllegalArgumentException(
-					"Delay " + InputText.quote(delay) + " is not a duration: use e.g. 30s, 5m, 2h or PT1H30M");
-		}
-		if (parsed.isNegative()) {
-			throw new IllegalArgumentException("Delay must not be negative, but was " + delay);
-		}
-		return found(this.engine.template().reschedule(queue, id, parsed), queue, id, "rescheduled", request);
-	}
-
-	private static Map<String, Object> found(boolean done, String queue, String id, String what,
-			HttpServletRequest request) {
-		if (!done) {
-			throw new DashboardAccess.NotFoundException("No scheduled message '" + id + "' in queue '" + queue
-					+ "' (never sent, already due, or cancelled)");
-		}
-		DashboardAccess.audit(request, queue, "did '" + what + "' to message '" + id + "'");
-		return Map.of("queue", queue, "id", id, what, true);
-	}
-
-	@PostMapping("/queues/{queue}/dead-letters/{entryId}/replay")
-	Map<String, Object> replay(@PathVariable String queue, @PathVariable String entryId, HttpServletRequest request) {
-		requireWritable(queue, request);
-		return deadLetterFound(this.engine.admin().replay(queue, entryId), queue, entryId, "replayed", request);
-	}
-
-	@PostMapping("/queues/{queue}/dead-letters/replay-all")
-	Map<String, Object> replayAll(@PathVariable String queue, @RequestParam(required = false) String group,
-			HttpServletRequest request) {
-		requireWritable(queue, request);
-		int replayed = this.engine.admin().replayAll(queue, group);
-		DashboardAccess.audit(request, queue, "replayed all " + replayed + " dead letters");
-		return Map.of("queue", queue, "replayed", replayed);
-	}
-
-	@PostMapping("/queues/{queue}/dead-letters/{entryId}/delete")
-	Map<String, Object> delete(@PathVariable String queue, @PathVariable String entryId, HttpServletRequest request) {
-		requireWritable(queue, request);
-		return deadLetterFound(this.engine.admin().deleteDeadLetter(queue, entryId), queue, entryId, "deleted",
-				request);
-	}
-
-	private static Map<String, Object> deadLetterFound(boolean done, String queue, String entryId, String what,
-			HttpServletRequest request) {
-		if (!done) {
-			throw new DashboardAccess.NotFoundException("No dead letter '" + entryId + "' in queue '" + queue + "'");
-		}
-		DashboardAccess.audit(request, queue, what + " dead letter '" + entryId + "'");
-		return Map.of("queue", queue, "entryId", entryId, what, 1);
-	}
-
-	@PostMapping("/queues/{queue}/dead-letters/purge")
-	Map<String, Object> purge(@PathVariable String queue, HttpServletRequest request) {
-		requireWritable(queue, request);
-		long purged = this.engine.admin().purgeDeadLetters(queue);
-		DashboardAccess.audit(request, queue, "purged " + purged + " dead letters");
-		return Map.of("queue", queue, "purged", purged);
 	}
 
 	private void requireWritable(String queue, HttpServletRequest request) {

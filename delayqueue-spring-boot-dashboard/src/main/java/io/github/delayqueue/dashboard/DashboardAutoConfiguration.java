@@ -119,6 +119,11 @@ public final class DashboardAutoConfiguration {
 	}
 
 	@Bean
+	DashboardMessageApi delayQueueDashboardMessageApi(DelayQueueEngine engine, DashboardAccess access) {
+		return new DashboardMessageApi(engine, access);
+	}
+
+	@Bean
 	DashboardOutboxApi delayQueueDashboardOutboxApi(DelayQueueEngine engine) {
 		return new DashboardOutboxApi(engine);
 	}

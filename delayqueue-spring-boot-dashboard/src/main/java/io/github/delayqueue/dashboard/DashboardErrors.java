@@ -29,7 +29,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * 404 for what does not exist or may not be seen, 400 for bad input, 403 or 405 for a
  * refused write, and 503 when Redis could not be reached.
  */
-@RestControllerAdvice(assignableTypes = { DashboardApi.class, DashboardBulkApi.class, DashboardConcurrencyApi.class })
+@RestControllerAdvice(assignableTypes = { DashboardApi.class, DashboardBulkApi.class, DashboardConcurrencyApi.class,
+		DashboardMessageApi.class })
 class DashboardErrors {
 
 	@ExceptionHandler(DashboardWrites.RefusedException.class)
