@@ -145,7 +145,7 @@ public final class Benchmark {
 			case "large" -> results.add(new LargeScenario(factory, scenarios).run(or(n, 10_000_000),
 					Integer.parseInt(options.getOrDefault("rate", "40000"))));
 			case "sends" -> results.add(sendScenarios.sends(or(n, 50_000), or(threads, 64)));
-			case "idle" -> results.add(scenarios.idle(idle));
+			case "idle" -> results.add(new IdleScenario(factory, scenarios).run(idle));
 			case "pause" -> results.add(new PauseScenario(factory, scenarios).run(or(n, 20_000), 20));
 			case "rate" -> results.add(new RateLimitScenario(factory, scenarios).run(or(n, 10_000), 500, 10));
 			case "concurrency" -> results.addAll(new ConcurrencyScenario(factory, scenarios).run(or(n, 20_000),
@@ -171,7 +171,7 @@ public final class Benchmark {
 				results.add(scenarios.burst(20_000, or(concurrency, 64)));
 				results.add(scenarios.spread(2_000, 8));
 				results.add(sendScenarios.memory(100_000));
-				results.add(scenarios.idle(idle));
+				results.add(new IdleScenario(factory, scenarios).run(idle));
 				results.addAll(scale(scenarios, sendScenarios, 1_000_000, or(concurrency, 64)));
 			}
 			case "smoke" -> {
@@ -181,7 +181,7 @@ public final class Benchmark {
 				// (a
 				// run of 200 on 3 masters once measured -37 B per message)
 				results.add(sendScenarios.memory(Math.max(2000, or(n, 1000))));
-				results.add(scenarios.idle(Duration.ofSeconds(2)));
+				results.add(new IdleScenario(factory, scenarios).run(Duration.ofSeconds(2)));
 				// its own size: a tiny backlog would drain before the first pause
 				results.add(new PauseScenario(factory, scenarios).run(3000, 3));
 				results.add(new RateLimitScenario(factory, scenarios).run(600, 500, 10));

@@ -262,32 +262,6 @@ final class Scenarios {
 		}).concurrency(concurrency).executor(BenchWorkers.executor()).build();
 	}
 
-	Map<String, Object> idle(Duration duration) throws InterruptedException {
-		flush();
-		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
-			DelayQueueListenerContainer container = engine
-				.listenerContainer(QUEUE, "bench", Order.class, (order, context) -> {
-				})
-				.build();
-			container.start();
-			try {
-				Thread.sleep(2000); // start-up commands are not idle cost
-				long before = CommandCount.processed(this.connectionFactory);
-				Thread.sleep(duration.toMillis());
-				long after = CommandCount.processed(this.connectionFactory);
-				Map<String, Object> result = new LinkedHashMap<>();
-				result.put("scenario", "idle");
-				result.put("seconds", duration.toSeconds());
-				// one INFO call of ours falls inside the window
-				result.put("commands_per_s", round((after - before - 1) / (double) duration.toSeconds()));
-				return result;
-			}
-			finally {
-				container.stop();
-			}
-		}
-	}
-
 	/**
 	 * Sends and awaits messages that are not measured, so that the figures describe a
 	 * warm application (JIT-compiled, connections open), as a running service is. They
