@@ -18,6 +18,9 @@ package io.github.delayqueue.modulith;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +60,9 @@ public class PublicationResubmitter implements SmartLifecycle {
 
 	private final AtomicLong staleResubmitted = new AtomicLong();
 
+	/** The publications whose events could not be read, each logged once. */
+	private final Set<UUID> unreadable = ConcurrentHashMap.newKeySet();
+
 	private volatile ScheduledExecutorService executor;
 
 	private volatile Throwable lastFailure;
@@ -90,9 +96,16 @@ public class PublicationResubmitter implements SmartLifecycle {
 	 * staleness limit.
 	 */
 	public void resubmitOnce() {
+		long failedBefore = this.failedResubmitted.get();
+		long staleBefore = this.staleResubmitted.get();
 		try {
-			this.publications.resubmitIncompletePublications(this::due);
+			this.publications.resubmitIncompletePublications(this::dueIfReadable);
 			this.lastFailure = null;
+			long failed = this.failedResubmitted.get() - failedBefore;
+			long stale = this.staleResubmitted.get() - staleBefore;
+			if (failed + stale > 0) {
+				logger.info("Resubmitted " + failed + " failed and " + stale + " stale event publication(s)");
+			}
 		}
 		catch (RuntimeException ex) {
 			if (this.lastFailure == null) {
@@ -100,6 +113,24 @@ public class PublicationResubmitter implements SmartLifecycle {
 						+ this.interval.toMillis() + " ms): " + ex.getMessage(), ex);
 			}
 			this.lastFailure = ex;
+		}
+	}
+
+	/**
+	 * Whether a publication is due; one whose event cannot be read (a class changed since
+	 * it was stored) is left alone, logged once, and does not end the look: the others
+	 * are still resubmitted.
+	 */
+	private boolean dueIfReadable(EventPublication publication) {
+		try {
+			return due(publication);
+		}
+		catch (RuntimeException ex) {
+			if (this.unreadable.add(publication.getIdentifier())) {
+				logger.warn("Cannot resubmit event publication " + publication.getIdentifier()
+						+ ": its event cannot be read (" + ex.getMessage() + "); the others are resubmitted");
+			}
+			return false;
 		}
 	}
 

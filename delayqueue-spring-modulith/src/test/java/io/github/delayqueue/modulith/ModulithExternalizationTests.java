@@ -29,6 +29,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import io.github.delayqueue.modulith.app.DuplicateSends;
 import io.github.delayqueue.modulith.app.OrderChecks;
 import io.github.delayqueue.modulith.app.OrderPlaced;
 import io.github.delayqueue.modulith.app.Orders;
@@ -84,6 +85,7 @@ class ModulithExternalizationTests {
 	@BeforeEach
 	void clear() {
 		OrderChecks.RECEIVED.clear();
+		OrderChecks.PAYMENTS.clear();
 	}
 
 	@Test
@@ -176,6 +178,80 @@ class ModulithExternalizationTests {
 	}
 
 	@Test
+	void atTheDefaultsAMessageIdKeepsASendThatTimedOutButWasAppliedFromBeingDeliveredTwice() throws Exception {
+		// every delayqueue.modulith.* setting and the operation timeout (2 s) at their
+		// defaults
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(OrdersApplication.class)
+			.properties(properties(false))
+			.run()) {
+			long duplicatesBefore = DuplicateSends.COUNT.get();
+			placeAround(context, "m", (id) -> context.getBean(Orders.class).placeWithPaymentCheck(id), () -> {
+				redis.pause();
+				return redis::resume;
+			}, 3500);
+			PublicationResubmitter resubmitter = context.getBean(PublicationResubmitter.class);
+			await().atMost(Duration.ofSeconds(40)).until(() -> incomplete(context) == 0);
+			io.github.delayqueue.core.DelayQueueAdmin admin = context
+				.getBean(io.github.delayqueue.core.DelayQueueAdmin.class);
+			await().atMost(Duration.ofSeconds(60)).until(() -> {
+				io.github.delayqueue.core.QueueStats stats = admin.stats("payment-checks");
+				return stats.scheduled() == 0 && stats.ready() == 0 && stats.inFlight() == 0
+						&& payments("m").size() >= 100;
+			});
+			long duplicates = DuplicateSends.COUNT.get() - duplicatesBefore;
+			System.out.println("Redis paused 3.5 s, defaults: " + resubmitter.failedResubmitted()
+					+ " failed publications resubmitted, " + duplicates + " resubmitted sends found their message "
+					+ "scheduled, " + (payments("m").size() - 100) + " events delivered twice");
+			// the timed-out sends had been applied: their resubmissions met their ids
+			assertThat(payments("m")).as("payment checks, none twice").hasSize(100);
+			assertThat(resubmitter.failedResubmitted()).as("failed publications resubmitted").isPositive();
+			assertThat(duplicates).as("resubmitted sends whose message was still scheduled").isPositive();
+		}
+	}
+
+	@Test
+	void atTheDefaultsAPublicationWhoseEventCannotBeReadHoldsNoOtherResubmissionBack() throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(OrdersApplication.class)
+			.properties(properties(false))
+			.run()) {
+			JdbcTemplate jdbc = new JdbcTemplate(context.getBean(javax.sql.DataSource.class));
+			// a send that times out (2 s) while Redis is paused: its publication fails
+			redis.pause();
+			try {
+				context.getBean(Orders.class).place("u-1", false);
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM event_publication WHERE status = 'FAILED' "
+							+ "AND serialized_event LIKE '%u-1%'", Integer.class) == 1);
+			}
+			finally {
+				redis.resume();
+			}
+			try {
+				// an older failed publication of the same listener whose event no longer
+				// reads (its class changed since)
+				jdbc.update("INSERT INTO event_publication (id, listener_id, event_type, serialized_event, "
+						+ "publication_date, status, completion_attempts, last_resubmission_date) "
+						+ "SELECT gen_random_uuid(), listener_id, event_type, '{\"orderId\":{\"changed\":1}}', "
+						+ "publication_date - INTERVAL '1 second', 'FAILED', 1, NULL FROM event_publication "
+						+ "WHERE serialized_event LIKE '%u-1%'");
+				// the next look (10 s) resubmits u-1 all the same
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> !received("u-1").isEmpty() && jdbc.queryForObject(
+							"SELECT COUNT(*) FROM event_publication WHERE completion_date IS NULL AND serialized_event LIKE ?",
+							Integer.class, "%u-1%") == 0);
+				assertThat(jdbc.queryForObject(
+						"SELECT COUNT(*) FROM event_publication WHERE completion_date IS NULL AND serialized_event LIKE ?",
+						Integer.class, "%changed%"))
+					.as("the unreadable publication, left alone")
+					.isEqualTo(1);
+			}
+			finally {
+				jdbc.update("DELETE FROM event_publication WHERE serialized_event LIKE '%changed%'");
+			}
+		}
+	}
+
+	@Test
 	void publicationsARedisRestartLeftIncompleteAreResubmittedWhileTheApplicationRuns() throws Exception {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(OrdersApplication.class)
 			.properties(properties(false))
@@ -200,6 +276,12 @@ class ModulithExternalizationTests {
 	private static void placeAround(ConfigurableApplicationContext context, String prefix,
 			java.util.function.Supplier<Runnable> outage) throws InterruptedException {
 		Orders orders = context.getBean(Orders.class);
+		placeAround(context, prefix, (id) -> orders.place(id, false), outage, 3000);
+	}
+
+	private static void placeAround(ConfigurableApplicationContext context, String prefix,
+			java.util.function.Consumer<String> place, java.util.function.Supplier<Runnable> outage, long outageMillis)
+			throws InterruptedException {
 		Runnable end = null;
 		long outageStarted = 0;
 		for (int i = 0; i < 100; i++) {
@@ -207,15 +289,15 @@ class ModulithExternalizationTests {
 				end = outage.get();
 				outageStarted = System.nanoTime();
 			}
-			if (end != null && System.nanoTime() - outageStarted > TimeUnit.SECONDS.toNanos(3)) {
+			if (end != null && System.nanoTime() - outageStarted > TimeUnit.MILLISECONDS.toNanos(outageMillis)) {
 				end.run();
 				end = null;
 			}
-			orders.place(prefix + "-" + i, false);
+			place.accept(prefix + "-" + i);
 			Thread.sleep(30);
 		}
 		if (end != null) {
-			Thread.sleep(Math.max(0, 3000 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageStarted)));
+			Thread.sleep(Math.max(0, outageMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageStarted)));
 			end.run();
 		}
 	}
@@ -291,6 +373,10 @@ class ModulithExternalizationTests {
 
 	private static List<OrderChecks.Check> received(String orderId) {
 		return OrderChecks.RECEIVED.stream().filter((check) -> check.orderId().equals(orderId)).toList();
+	}
+
+	private static List<OrderChecks.Check> payments(String prefix) {
+		return OrderChecks.PAYMENTS.stream().filter((check) -> check.orderId().startsWith(prefix + "-")).toList();
 	}
 
 	private static int incomplete(ConfigurableApplicationContext context) {

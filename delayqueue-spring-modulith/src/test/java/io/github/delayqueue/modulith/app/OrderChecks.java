@@ -25,13 +25,23 @@ import io.github.delayqueue.core.listener.DelayMessageContext;
 import org.springframework.stereotype.Component;
 
 /**
- * Receives the externalized {@link OrderPlaced} events from delayqueue.
+ * Receives the externalized {@link OrderPlaced} and {@link PaymentDue} events from
+ * delayqueue.
  */
 @Component
 public class OrderChecks {
 
 	/** What every instance in this JVM received. */
 	public static final List<Check> RECEIVED = new CopyOnWriteArrayList<>();
+
+	/** The payment checks every instance in this JVM received. */
+	public static final List<Check> PAYMENTS = new CopyOnWriteArrayList<>();
+
+	@DelayListener(queue = "payment-checks", group = "checks")
+	void checkPayment(PaymentDue event, DelayMessageContext context) {
+		PAYMENTS.add(
+				new Check(event.orderId(), context.id(), context.dueTime().toEpochMilli(), System.currentTimeMillis()));
+	}
 
 	@DelayListener(queue = "order-checks", group = "checks")
 	void check(OrderPlaced event, DelayMessageContext context) {

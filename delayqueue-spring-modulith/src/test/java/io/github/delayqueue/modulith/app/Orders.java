@@ -37,6 +37,17 @@ public class Orders {
 	}
 
 	/**
+	 * Places an order whose payment is checked later ({@link PaymentDue}, with a message
+	 * id).
+	 * @param id the order id
+	 */
+	@Transactional
+	public void placeWithPaymentCheck(String id) {
+		this.jdbc.update("INSERT INTO orders (id) VALUES (?)", id);
+		this.events.publishEvent(new PaymentDue(id));
+	}
+
+	/**
 	 * Places an order.
 	 * @param id the order id
 	 * @param fail whether the transaction fails after the event was published

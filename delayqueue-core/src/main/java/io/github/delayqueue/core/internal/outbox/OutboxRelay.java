@@ -33,6 +33,7 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.internal.redis.WireFormat;
+import io.github.delayqueue.core.internal.runtime.BoundedCalls;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import io.github.delayqueue.core.internal.send.SendBatch.Prepared;
@@ -305,13 +306,16 @@ public final class OutboxRelay implements SupervisedLoop.Job {
 
 	/**
 	 * Whether a failure is Redis (or the connection to it) being away, slow or in a
-	 * passing state, rather than something about the rows.
+	 * passing state, rather than something about the rows. A send that Redis did not
+	 * answer within the operation timeout is one: while the client reconnects it queues
+	 * the commands, and a send then times out rather than being refused.
 	 */
 	public static boolean isUnavailable(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof DataAccessResourceFailureException || cause instanceof TransientDataAccessException
 					|| cause instanceof QueryTimeoutException || cause instanceof java.io.IOException
 					|| cause instanceof java.util.concurrent.TimeoutException
+					|| cause instanceof BoundedCalls.TimeoutException
 					|| cause.getClass().getName().startsWith("io.lettuce.core.RedisConnectionException")
 					|| cause.getClass().getName().startsWith("io.lettuce.core.RedisCommandTimeoutException")) {
 				return true;
