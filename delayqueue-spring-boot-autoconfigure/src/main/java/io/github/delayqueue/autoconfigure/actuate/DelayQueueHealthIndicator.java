@@ -25,6 +25,7 @@ import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.internal.runtime.BoundedCalls;
+import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -91,9 +92,9 @@ public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
 				DelayQueueListenerContainer container = registry.getListenerContainer(id);
 				boolean running = container.isRunning();
 				String problem = running ? container.unhealthyReason() : null;
-				Map<String, Object> details = new LinkedHashMap<>(Map.of("queue", container.queue(), "group",
-						container.group(), "running", running, "healthy", running && problem == null,
-						"abandonedHandlers", container.abandonedHandlers()));
+				Map<String, Object> details = new LinkedHashMap<>(
+						Map.of("queue", container.queue(), "group", container.group(), "running", running, "healthy",
+								running && problem == null, "abandonedHandlers", container.abandonedHandlers()));
 				if (problem != null) {
 					details.put("reason", problem);
 				}
@@ -110,15 +111,16 @@ public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
 		}
 		Map<String, Object> queueDetails = new LinkedHashMap<>();
 		for (String queue : queues) {
-			QueueStats stats = this.engine.admin().stats(queue);
-			QueueControlState controls = this.engine.admin().controls(queue);
-			Map<String, Object> details = new LinkedHashMap<>(
-					Map.of("scheduled", stats.scheduled(), "ready", stats.ready(), "inFlight", stats.inFlight(), "dead",
-							stats.dead(), "paused", controls.paused(), "pausedGroups", controls.pausedGroups()));
-			limits(details, "rateLimit", controls.rateLimit(), "groupRateLimits", controls.groupRateLimits());
-			limits(details, "concurrencyLimit", controls.concurrencyLimit(), "groupConcurrencyLimits",
-					controls.groupConcurrencyLimits());
-			queueDetails.put(queue, details);
+			try {
+				queueDetails.put(queue, queueDetails(queue));
+			}
+			catch (RuntimeException ex) {
+				// one queue's keys of the wrong type: the others and the listeners are
+				// still reported
+				String error = Failures.describe(ex);
+				queueDetails.put(queue, Map.of("error", error));
+				down = (down != null) ? down : "cannot read the counts of queue '" + queue + "': " + error;
+			}
 		}
 		if (down != null) {
 			builder.down().withDetail("reason", down);
@@ -127,6 +129,18 @@ public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
 			builder.up();
 		}
 		builder.withDetail("listeners", listenerDetails).withDetail("queues", queueDetails);
+	}
+
+	private Map<String, Object> queueDetails(String queue) {
+		QueueStats stats = this.engine.admin().stats(queue);
+		QueueControlState controls = this.engine.admin().controls(queue);
+		Map<String, Object> details = new LinkedHashMap<>(
+				Map.of("scheduled", stats.scheduled(), "ready", stats.ready(), "inFlight", stats.inFlight(), "dead",
+						stats.dead(), "paused", controls.paused(), "pausedGroups", controls.pausedGroups()));
+		limits(details, "rateLimit", controls.rateLimit(), "groupRateLimits", controls.groupRateLimits());
+		limits(details, "concurrencyLimit", controls.concurrencyLimit(), "groupConcurrencyLimits",
+				controls.groupConcurrencyLimits());
+		return details;
 	}
 
 	/** Shows a queue's limit and its groups' own, as text, when set. */
