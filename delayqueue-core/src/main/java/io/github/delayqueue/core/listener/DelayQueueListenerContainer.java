@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -31,6 +30,7 @@ import io.github.delayqueue.core.event.ContainerFailedToStartEvent;
 import io.github.delayqueue.core.event.ContainerStartedEvent;
 import io.github.delayqueue.core.event.ContainerStoppedEvent;
 import io.github.delayqueue.core.internal.EngineContext;
+import io.github.delayqueue.core.internal.delivery.ContainerParts;
 import io.github.delayqueue.core.internal.delivery.InterceptorChain;
 import io.github.delayqueue.core.internal.delivery.ListenerContext;
 import io.github.delayqueue.core.internal.delivery.ListenerRuntime;
@@ -64,21 +64,12 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 	private final ListenerContext context;
 
+	/** Its runtime and its share of the engine's services. */
+	private final ContainerParts parts;
+
 	private final ListenerRuntime runtime;
 
-	/**
-	 * The keys of the queue's partitions, partition 0 first, then old partitions that
-	 * drain after a change of the partition count.
-	 */
-	private final List<QueueKeys> partitions = new CopyOnWriteArrayList<>();
-
 	private final Object lifecycleLock = new Object();
-
-	/** Guards adding partitions against a stop. */
-	private final Object layoutLock = new Object();
-
-	/** Whether old partitions may be added: between start and stop. */
-	private boolean layoutOpen;
 
 	private volatile boolean running;
 
@@ -101,39 +92,12 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		int count = builder.engine.partitions().apply(builder.queue);
 		List<ListenerContext> contexts = new ArrayList<>();
 		for (int partition = 0; partition < count; partition++) {
-			QueueKeys partitionKeys = keys.partition(partition, count);
-			contexts.add((partition == 0) ? this.context : this.context.forPartition(partitionKeys));
-			this.partitions.add(partitionKeys);
+			contexts.add((partition == 0) ? this.context : this.context.forPartition(keys.partition(partition, count)));
 		}
-		// each partition's reader checks the queue's partition count when it connects
 		this.interceptors = List.copyOf((builder.handler != null) ? builder.interceptors : builder.batchInterceptors);
-		this.runtime = new ListenerRuntime(contexts, builder.payloadType, builder.handler, builder.batchHandler,
-				InterceptorChain.of(builder.interceptors, builder.batchInterceptors), this::checkLayout);
-	}
-
-	/**
-	 * Checks the queue's partition count against Redis (once per engine), and reads the
-	 * old partitions that a change of the count left to drain too.
-	 */
-	private void checkLayout() {
-		List<QueueKeys> draining = this.engine.registry().apply(queue());
-		if (draining.isEmpty() || this.partitions.containsAll(draining)) {
-			return;
-		}
-		synchronized (this.layoutLock) {
-			if (!this.layoutOpen) {
-				return;
-			}
-			for (QueueKeys old : draining) {
-				if (!this.partitions.contains(old)) {
-					logger.info("Reading old partition " + old.partition() + " ({" + old.tag() + "}) of "
-							+ this.context.label() + " until it drains: the queue's partition count is changing");
-					this.partitions.add(old);
-					this.engine.schedulers().join(old, group());
-					this.runtime.addPartition(this.context.forPartition(old));
-				}
-			}
-		}
+		this.parts = new ContainerParts(builder.engine, contexts, builder.payloadType, builder.handler,
+				builder.batchHandler, InterceptorChain.of(builder.interceptors, builder.batchInterceptors));
+		this.runtime = this.parts.runtime();
 	}
 
 	/**
@@ -250,48 +214,18 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				return;
 			}
 			try {
-				doStart();
+				this.parts.start();
 			}
 			catch (RuntimeException | Error ex) {
+				// also when the engine is closed: then on this thread
 				this.engine.events()
-					.publish((time) -> new ContainerFailedToStartEvent(queue(), group(), consumerName(), ex, time));
+					.publishEvenIfClosed(
+							(time) -> new ContainerFailedToStartEvent(queue(), group(), consumerName(), ex, time));
 				throw ex;
 			}
+			this.running = true;
 			this.engine.events().publish((time) -> new ContainerStartedEvent(queue(), group(), consumerName(), time));
 		}
-	}
-
-	/** Starts every part; undoes what it did when one cannot start. */
-	private void doStart() {
-		this.partitions.forEach((partition) -> this.engine.schedulers().join(partition, group()));
-		synchronized (this.layoutLock) {
-			this.layoutOpen = true;
-		}
-		// the pause state first: a paused queue starts no handler
-		this.engine.controls().watch(queue());
-		this.runtime.readWhile(this.engine.masterWatch()::readsAllowed);
-		try {
-			this.runtime.start();
-		}
-		catch (RuntimeException | Error ex) {
-			// not running: undo what stop() would, the parts that started included
-			try {
-				this.runtime.stop();
-			}
-			catch (RuntimeException | Error stopFailed) {
-				ex.addSuppressed(stopFailed);
-			}
-			synchronized (this.layoutLock) {
-				this.layoutOpen = false;
-			}
-			this.partitions.forEach((partition) -> this.engine.schedulers().leave(partition, group()));
-			this.engine.controls().unwatch(queue());
-			throw ex;
-		}
-		// through a failover: its connections follow the master, its recent
-		// acknowledgements go to the new one
-		this.engine.masterWatch().add(this.runtime, true);
-		this.running = true;
 	}
 
 	@Override
@@ -301,18 +235,12 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				return;
 			}
 			this.running = false;
-			this.engine.masterWatch().remove(this.runtime);
-			synchronized (this.layoutLock) {
-				this.layoutOpen = false;
-			}
 			ContainerStoppedEvent.Reason reason = ContainerStoppedEvent.Reason.ERROR;
 			try {
-				reason = this.runtime.stop() ? ContainerStoppedEvent.Reason.NORMAL
+				reason = this.parts.stop() ? ContainerStoppedEvent.Reason.NORMAL
 						: ContainerStoppedEvent.Reason.SHUTDOWN_TIMEOUT;
 			}
 			finally {
-				this.partitions.forEach((partition) -> this.engine.schedulers().leave(partition, group()));
-				this.engine.controls().unwatch(queue());
 				ContainerStoppedEvent.Reason stopped = reason;
 				this.engine.events()
 					.publish((time) -> new ContainerStoppedEvent(queue(), group(), consumerName(), stopped, time));
@@ -336,17 +264,25 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 	}
 
 	/**
-	 * Returns whether the container runs and is served: its reader, watchdog and acker
-	 * loops are alive, all its workers are there, the queue's scheduler runs on this
-	 * node, and the queue's pause state was read within the last few seconds (until it is
-	 * read, nothing starts). A container can be running and not healthy only briefly,
-	 * while a part that ended is being replaced, or while Redis does not answer.
-	 * @return whether it is healthy
+	 * @return whether the container runs and every part of it is served: see
+	 * {@link #unhealthyReason()}
 	 */
 	public boolean isHealthy() {
-		return this.running && this.runtime.isServing()
-				&& this.partitions.stream().allMatch((partition) -> this.engine.schedulers().isServing(partition))
-				&& this.engine.controls().isCurrent(queue());
+		return unhealthyReason() == null;
+	}
+
+	/**
+	 * Tells why the container is not healthy: it does not run; its reader, watchdog,
+	 * acker or partition ownership ended (it is being replaced) or has failed for 3 s on
+	 * end (Redis unreachable, a key of the wrong type, a command its ACL refuses, Redis
+	 * out of memory); a worker is missing or waits for a thread of the executor; the
+	 * queue's scheduler on this node is not served (the same); or the queue's pause state
+	 * was not read within the last few seconds (until it is, nothing starts).
+	 * @return the first reason found, e.g. {@code "the reader of queue 'orders', group
+	 * 'billing' has failed for 4 s: WRONGTYPE …"}; {@code null} while healthy
+	 */
+	public String unhealthyReason() {
+		return this.running ? this.parts.problem() : "not running";
 	}
 
 	@Override

@@ -25,6 +25,7 @@ import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.QueueStats;
 import io.github.delayqueue.core.config.DelayListenerEndpointRegistry;
 import io.github.delayqueue.core.internal.runtime.BoundedCalls;
+import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,9 +33,13 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Health of delayqueue: {@code DOWN} when Redis cannot be reached, or when a listener
- * that should run (auto-startup on, application started) is not running; {@code UP}
- * otherwise. Details: each listener (queue, group, running) and each queue's counts.
+ * Health of delayqueue: {@code DOWN} when Redis cannot be reached, when a listener that
+ * should run (auto-startup on, application started) is not running, or when a running
+ * listener is not healthy (a part of it ended, or has failed for seconds on end: see
+ * {@link DelayQueueListenerContainer#unhealthyReason()}); {@code UP} otherwise. Details:
+ * each listener (queue, group, running, healthy, and the reason when it is not) and each
+ * queue's counts; when DOWN for a listener, {@code reason} names the first such listener
+ * and why.
  */
 public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
 
@@ -79,34 +84,63 @@ public class DelayQueueHealthIndicator extends AbstractHealthIndicator {
 	private void check(Health.Builder builder) {
 		TreeSet<String> queues = new TreeSet<>(this.engine.admin().queues());
 		Map<String, Object> listenerDetails = new LinkedHashMap<>();
-		boolean stopped = false;
+		String down = null;
 		DelayListenerEndpointRegistry registry = this.listeners.getIfAvailable();
 		if (registry != null) {
 			queues.addAll(registry.getQueues());
 			for (String id : registry.getListenerContainerIds()) {
 				DelayQueueListenerContainer container = registry.getListenerContainer(id);
-				boolean healthy = container.isHealthy();
-				listenerDetails.put(id, Map.of("queue", container.queue(), "group", container.group(), "running",
-						container.isRunning(), "healthy", healthy, "abandonedHandlers", container.abandonedHandlers()));
-				// running but not served (a part being replaced) is not healthy either
-				stopped |= (registry.isRunning() && container.isAutoStartup() && !container.isRunning())
-						|| (container.isRunning() && !healthy);
+				boolean running = container.isRunning();
+				String problem = running ? container.unhealthyReason() : null;
+				Map<String, Object> details = new LinkedHashMap<>(
+						Map.of("queue", container.queue(), "group", container.group(), "running", running, "healthy",
+								running && problem == null, "abandonedHandlers", container.abandonedHandlers()));
+				if (problem != null) {
+					details.put("reason", problem);
+				}
+				listenerDetails.put(id, details);
+				// running but not served (a part being replaced, failing) is not healthy
+				// either
+				if (down == null && registry.isRunning() && container.isAutoStartup() && !running) {
+					down = "listener '" + id + "' is not running";
+				}
+				else if (down == null && problem != null) {
+					down = "listener '" + id + "' is not healthy: " + problem;
+				}
 			}
 		}
 		Map<String, Object> queueDetails = new LinkedHashMap<>();
 		for (String queue : queues) {
-			QueueStats stats = this.engine.admin().stats(queue);
-			QueueControlState controls = this.engine.admin().controls(queue);
-			Map<String, Object> details = new LinkedHashMap<>(
-					Map.of("scheduled", stats.scheduled(), "ready", stats.ready(), "inFlight", stats.inFlight(), "dead",
-							stats.dead(), "paused", controls.paused(), "pausedGroups", controls.pausedGroups()));
-			limits(details, "rateLimit", controls.rateLimit(), "groupRateLimits", controls.groupRateLimits());
-			limits(details, "concurrencyLimit", controls.concurrencyLimit(), "groupConcurrencyLimits",
-					controls.groupConcurrencyLimits());
-			queueDetails.put(queue, details);
+			try {
+				queueDetails.put(queue, queueDetails(queue));
+			}
+			catch (RuntimeException ex) {
+				// one queue's keys of the wrong type: the others and the listeners are
+				// still reported
+				String error = Failures.describe(ex);
+				queueDetails.put(queue, Map.of("error", error));
+				down = (down != null) ? down : "cannot read the counts of queue '" + queue + "': " + error;
+			}
 		}
-		(stopped ? builder.down() : builder.up()).withDetail("listeners", listenerDetails)
-			.withDetail("queues", queueDetails);
+		if (down != null) {
+			builder.down().withDetail("reason", down);
+		}
+		else {
+			builder.up();
+		}
+		builder.withDetail("listeners", listenerDetails).withDetail("queues", queueDetails);
+	}
+
+	private Map<String, Object> queueDetails(String queue) {
+		QueueStats stats = this.engine.admin().stats(queue);
+		QueueControlState controls = this.engine.admin().controls(queue);
+		Map<String, Object> details = new LinkedHashMap<>(
+				Map.of("scheduled", stats.scheduled(), "ready", stats.ready(), "inFlight", stats.inFlight(), "dead",
+						stats.dead(), "paused", controls.paused(), "pausedGroups", controls.pausedGroups()));
+		limits(details, "rateLimit", controls.rateLimit(), "groupRateLimits", controls.groupRateLimits());
+		limits(details, "concurrencyLimit", controls.concurrencyLimit(), "groupConcurrencyLimits",
+				controls.groupConcurrencyLimits());
+		return details;
 	}
 
 	/** Shows a queue's limit and its groups' own, as text, when set. */

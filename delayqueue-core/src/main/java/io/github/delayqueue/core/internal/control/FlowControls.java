@@ -104,8 +104,8 @@ public final class FlowControls {
 	 */
 	private final Map<String, Long> appliedVersions = new ConcurrentHashMap<>();
 
-	/** By queue: when its state was last read ({@code System.nanoTime()}). */
-	private final Map<String, Long> readAt = new ConcurrentHashMap<>();
+	/** When each queue's state was last read, and why its reads fail. */
+	private final ControlReads reads = new ControlReads();
 
 	/** Queues whose notifications are subscribed. */
 	private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
@@ -271,8 +271,8 @@ public final class FlowControls {
 	 * @param queue the queue
 	 */
 	public void watch(String queue) {
-		// a queue just watched has the grace of a fresh read (see isCurrent)
-		this.readAt.putIfAbsent(queue, System.nanoTime());
+		// a queue just watched has the grace of a fresh read (see problem)
+		this.reads.watched(queue);
 		this.watched.merge(queue, 1, Integer::sum);
 		startPolling();
 		this.poller.wake();
@@ -304,6 +304,7 @@ public final class FlowControls {
 			}
 			catch (RuntimeException ex) {
 				// the other queues are read all the same; the loop logs and backs off
+				this.reads.failed(queue, ex);
 				first = (first != null) ? first : ex;
 			}
 		}
@@ -335,21 +336,17 @@ public final class FlowControls {
 		}
 		Versioned read = read(this.keys.apply(queue));
 		apply(read.state(), read.version());
-		this.readAt.put(queue, System.nanoTime());
+		this.reads.read(queue);
 	}
 
 	/**
-	 * Whether a queue's pause state was read within the last three poll periods (or the
-	 * queue was first watched that recently). When it was not, its gates may be stale,
-	 * and closed for good if it was never read (an ACL that refuses the read, a Redis
-	 * that answers errors): the queue's listeners report it as unhealthy rather than stay
-	 * idle unnoticed.
+	 * Tells why a queue's gates may be stale: its state was not read within the last
+	 * three poll periods (see {@link ControlReads}).
 	 * @param queue the queue
-	 * @return whether its state is current
+	 * @return the reason, {@code null} while its state is current
 	 */
-	public boolean isCurrent(String queue) {
-		Long at = this.readAt.get(queue);
-		return at != null && System.nanoTime() - at < 3 * TimeUnit.MILLISECONDS.toNanos(POLL_PERIOD_MILLIS);
+	public String problem(String queue) {
+		return this.reads.problem(queue);
 	}
 
 	/** Subscribes to a queue's notifications unless done; Redis down: the next poll. */

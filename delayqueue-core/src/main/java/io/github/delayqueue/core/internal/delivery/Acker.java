@@ -86,8 +86,8 @@ final class Acker implements SupervisedLoop.Job {
 		this.loop.start();
 	}
 
-	boolean isServing() {
-		return this.loop.isServing();
+	String problem() {
+		return this.loop.problem();
 	}
 
 	void add(Delivery delivery) {

@@ -120,8 +120,8 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		this.loop.stop(java.time.Duration.ofSeconds(5));
 	}
 
-	boolean isServing() {
-		return this.loop.isServing();
+	String problem() {
+		return this.loop.problem();
 	}
 
 	/**

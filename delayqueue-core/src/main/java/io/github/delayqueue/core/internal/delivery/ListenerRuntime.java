@@ -196,12 +196,21 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	}
 
 	/**
-	 * @return whether every part runs: the reader, the watchdog, the acker, all workers
+	 * Tells which part does not serve: a reader, the ownership, the watchdog, the acker
+	 * (each stopped, being replaced, or failing for seconds), or a worker missing.
+	 * @return the first such part's problem, {@code null} while every part serves
 	 */
-	public boolean isServing() {
-		return this.readers.values().stream().allMatch(StreamReader::isServing)
-				&& (this.ownership == null || this.ownership.isServing()) && this.leases.isServing()
-				&& this.acker.isServing() && this.workers.isServing();
+	public String problem() {
+		for (StreamReader reader : this.readers.values()) {
+			String problem = reader.problem();
+			if (problem != null) {
+				return problem;
+			}
+		}
+		String problem = (this.ownership != null) ? this.ownership.problem() : null;
+		problem = (problem != null) ? problem : this.leases.problem();
+		problem = (problem != null) ? problem : this.acker.problem();
+		return (problem != null) ? problem : this.workers.problem();
 	}
 
 	/**

@@ -100,8 +100,8 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 		this.loop.start();
 	}
 
-	boolean isServing() {
-		return this.loop.isServing();
+	String problem() {
+		return this.loop.problem();
 	}
 
 	/**

@@ -107,10 +107,8 @@ final class StreamReader implements SupervisedLoop.Job {
 	/** When a connected reader runs the check of the queue again (System.nanoTime). */
 	private long nextCheck;
 
-	/**
-	 * Whether the last check of the queue refused this reader (a configuration error).
-	 */
-	private volatile boolean refused;
+	/** Why the last check of the queue refused this reader (a configuration error). */
+	private volatile String refusal;
 
 	/**
 	 * @param onConnected runs once a connection is ready, before the groups are created,
@@ -140,11 +138,14 @@ final class StreamReader implements SupervisedLoop.Job {
 	}
 
 	/**
-	 * Whether the reader's loop runs and the queue accepted it: a reader refused by the
-	 * queue (an engine declaring another partition count) retries, but does not serve.
+	 * Why the reader does not read, or {@code null}: its loop is not served (stopped,
+	 * being replaced, failing for seconds), or the queue refused it (an engine declaring
+	 * another partition count: it retries, but does not serve).
 	 */
-	boolean isServing() {
-		return this.loop.isServing() && !this.refused;
+	String problem() {
+		String problem = this.loop.problem();
+		String refused = this.refusal;
+		return (problem != null || refused == null) ? problem : "the queue refuses its reader: " + refused;
 	}
 
 	@Override
@@ -169,8 +170,10 @@ final class StreamReader implements SupervisedLoop.Job {
 			if (!this.loop.isRunning()) {
 				// stopped while connecting: interrupt() may have missed the connection
 				closeConnection();
+				return 0;
 			}
-			return 0;
+			// on to a read in the same step: a connection that works but cannot read is
+			// a step that fails, not one that works and one that fails, again and again
 		}
 		if (!this.context.gate().awaitOpen(PAUSED_WAIT_MILLIS)) {
 			// paused: read nothing; what was read ahead stays held, unstarted
@@ -213,10 +216,10 @@ final class StreamReader implements SupervisedLoop.Job {
 	private void check() {
 		try {
 			this.onConnected.run();
-			this.refused = false;
+			this.refusal = null;
 		}
 		catch (IllegalStateException ex) {
-			this.refused = true;
+			this.refusal = Failures.describe(ex);
 			throw ex;
 		}
 		finally {
@@ -398,18 +401,13 @@ final class StreamReader implements SupervisedLoop.Job {
 	 */
 	private List<ByteRecord> readGroup(RedisConnection connection, StreamReadOptions options, ReadOffset offset,
 			String... streams) {
-		StreamOffset<byte[]>[] offsets = offsets(offset, streams);
-		return SlotRetries.call(() -> connection.streamCommands()
-			.xReadGroup(Consumer.from(this.context.group(), this.context.consumer()), options, offsets));
-	}
-
-	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static StreamOffset<byte[]>[] offsets(ReadOffset offset, String... streams) {
+		@SuppressWarnings({ "unchecked", "rawtypes" })
 		StreamOffset<byte[]>[] offsets = new StreamOffset[streams.length];
 		for (int i = 0; i < streams.length; i++) {
 			offsets[i] = StreamOffset.create(QueueKeys.bytes(streams[i]), offset);
 		}
-		return offsets;
+		return SlotRetries.call(() -> connection.streamCommands()
+			.xReadGroup(Consumer.from(this.context.group(), this.context.consumer()), options, offsets));
 	}
 
 	/**

@@ -16,7 +16,9 @@
 
 package io.github.delayqueue.core.internal.delivery;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +29,7 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.runtime.DaemonThreads;
 import io.github.delayqueue.core.internal.runtime.Failures;
+import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 
 /**
  * The workers of one container: {@code concurrency} of them take waiting deliveries and
@@ -36,6 +39,12 @@ import io.github.delayqueue.core.internal.runtime.Failures;
  * runs is logged at ERROR and replaced; a worker whose handler hangs past the lease
  * renewal limit is {@link #abandon abandoned} (interrupted, no longer counted) and
  * replaced.
+ * <p>
+ * Each worker runs for as long as the pool does, so the executor must run each on a
+ * thread of its own at once: a start fails when the executor refuses a worker or has not
+ * run every worker within {@link SupervisedLoop#FAILING_TOO_LONG} (a pool of fewer
+ * threads than the concurrency, a busy pool), and later a worker it refuses or leaves
+ * waiting that long makes the pool {@link #problem() not serve}.
  */
 final class WorkerPool {
 
@@ -61,6 +70,12 @@ final class WorkerPool {
 	/** Workers counted against the concurrency: started and not ended or abandoned. */
 	private int live;
 
+	/** Workers handed to the executor that have not begun to run, and since when. */
+	private final Map<Worker, Long> handed = new LinkedHashMap<>();
+
+	/** Why the executor refused the last worker, while one is missing for that. */
+	private String refusal;
+
 	WorkerPool(ListenerContext context, Holdings holdings, Processor processor, BatchProcessor batches) {
 		this.context = context;
 		this.holdings = holdings;
@@ -75,9 +90,34 @@ final class WorkerPool {
 		}
 	}
 
+	/**
+	 * Starts the workers missing, and waits until each runs.
+	 * @throws IllegalStateException when the executor refuses one, or has not run them
+	 * all within {@link SupervisedLoop#FAILING_TOO_LONG}
+	 */
 	synchronized void start() {
 		this.running = true;
-		fill();
+		fill(true);
+		long deadline = System.nanoTime() + SupervisedLoop.FAILING_TOO_LONG.toNanos();
+		try {
+			while (!this.handed.isEmpty() && deadline - System.nanoTime() > 0) {
+				TimeUnit.NANOSECONDS.timedWait(this, deadline - System.nanoTime());
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (!this.handed.isEmpty()) {
+			int waiting = this.handed.size();
+			// not counted: should the executor run one later, it ends at once
+			this.handed.keySet().forEach(this::detach);
+			this.handed.clear();
+			throw new IllegalStateException("The executor of " + this.context.label() + " (" + this.executor
+					+ ") did not run " + waiting + " of its " + this.context.settings().concurrency()
+					+ " workers within " + SupervisedLoop.FAILING_TOO_LONG.toSeconds() + " s: each worker runs "
+					+ "as long as the listener, so the executor must run each on a thread of its own at once (give "
+					+ "it at least as many free threads as the concurrency, or no executor)");
+		}
 	}
 
 	/** Lets the workers end once their handler returned; {@link #awaitIdle} waits. */
@@ -115,41 +155,83 @@ final class WorkerPool {
 	}
 
 	/**
-	 * @return whether the pool runs with all its workers
+	 * @return why the pool does not run all its workers, {@code null} while it does
 	 */
-	synchronized boolean isServing() {
-		return this.running && this.live == this.context.settings().concurrency();
+	synchronized String problem() {
+		int concurrency = this.context.settings().concurrency();
+		if (!this.running) {
+			return "its workers are stopped";
+		}
+		if (this.refusal != null) {
+			return this.refusal;
+		}
+		Long oldest = this.handed.isEmpty() ? null : this.handed.values().iterator().next();
+		long waitingMillis = (oldest != null) ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - oldest) : 0;
+		if (waitingMillis >= SupervisedLoop.FAILING_TOO_LONG.toMillis()) {
+			return this.handed.size() + " of its " + concurrency + " workers have waited " + (waitingMillis / 1000)
+					+ " s for a thread of the executor " + this.executor;
+		}
+		return (this.live < concurrency) ? "only " + this.live + " of its " + concurrency + " workers run" : null;
 	}
 
 	long abandonedCount() {
 		return this.abandoned.get();
 	}
 
-	private void fill() {
-		while (this.running && this.live < this.context.settings().concurrency()) {
+	/**
+	 * Hands the missing workers to the executor.
+	 * @param starting whether the pool starts: then a refusal is thrown, else logged
+	 * (once until all run again) and tried again at the next check
+	 */
+	private void fill(boolean starting) {
+		int concurrency = this.context.settings().concurrency();
+		while (this.running && this.live < concurrency) {
 			Worker worker = new Worker();
 			this.live++;
+			this.handed.put(worker, System.nanoTime());
 			try {
 				this.executor.execute(worker);
 			}
 			catch (RuntimeException ex) {
 				this.live--;
-				logger.error("Cannot start a worker of " + this.context.label() + " (" + this.live + " of "
-						+ this.context.settings().concurrency() + " run); trying again at the next check", ex);
+				this.handed.remove(worker);
+				String reason = "the executor " + this.executor + " refused a worker (" + this.live + " of "
+						+ concurrency + " run): " + Failures.describe(ex);
+				if (starting) {
+					throw new IllegalStateException(
+							"Cannot start the workers of " + this.context.label() + ": " + reason, ex);
+				}
+				if (this.refusal == null) {
+					logger.warn("Cannot start a worker of " + this.context.label() + "; trying again at each lease "
+							+ "renewal, not healthy until all run: " + reason);
+				}
+				this.refusal = reason;
 				return;
 			}
 			catch (Error ex) {
 				// no thread for it (the JVM can make no more): not counted, and the start
 				// fails
 				this.live--;
+				this.handed.remove(worker);
 				throw ex;
 			}
+		}
+		if (this.refusal != null && this.live == concurrency) {
+			this.refusal = null;
+			logger.info("All " + concurrency + " workers of " + this.context.label() + " run again");
 		}
 	}
 
 	/** Starts workers missing after an executor refused one; called by the watchdog. */
 	synchronized void replenish() {
-		fill();
+		fill(false);
+	}
+
+	/** A worker runs: no longer waiting for a thread. */
+	private synchronized void begun(Worker worker) {
+		if (this.handed.remove(worker) != null) {
+			notifyAll();
+		}
 	}
 
 	private boolean goOn(Worker worker) {
@@ -188,7 +270,7 @@ final class WorkerPool {
 					"A worker of " + this.context.label() + " ended unexpectedly ("
 							+ ((death != null) ? Failures.summary(death) : "no exception") + "); starting another",
 					death);
-			fill();
+			fill(false);
 		}
 	}
 
@@ -204,7 +286,7 @@ final class WorkerPool {
 			}
 			detach(worker);
 			this.abandoned.incrementAndGet();
-			fill();
+			fill(false);
 		}
 		Thread thread = worker.thread;
 		if (thread != null) {
@@ -228,6 +310,7 @@ final class WorkerPool {
 		@Override
 		public void run() {
 			this.thread = Thread.currentThread();
+			begun(this);
 			Throwable death = null;
 			boolean normal = false;
 			try {

@@ -106,6 +106,21 @@ public final class EventDispatcher {
 	}
 
 	/**
+	 * Publishes an event as {@link #publish} does, and also once the dispatcher is closed
+	 * (a container started on a closed engine): then the listeners get it at once, on the
+	 * caller's thread.
+	 * @param event builds the event from the time it happened
+	 */
+	public void publishEvenIfClosed(Function<Instant, DelayQueueEvent> event) {
+		if (this.waiting != null && this.closed) {
+			dispatch(event.apply(this.clock.instant()));
+		}
+		else {
+			publish(event);
+		}
+	}
+
+	/**
 	 * @return how many events were dropped because the listeners fell behind
 	 */
 	public long dropped() {

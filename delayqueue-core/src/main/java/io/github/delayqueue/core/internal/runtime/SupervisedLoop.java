@@ -35,7 +35,9 @@ import org.apache.commons.logging.LogFactory;
  * <ul>
  * <li>a failing step is retried with the same backoff (100 ms doubling to 500 ms);</li>
  * <li>the first failure of an outage is logged at WARN with its reason, the recovery at
- * INFO; the failures in between at DEBUG;</li>
+ * INFO; the failures in between at DEBUG, but for one more line at WARN once the steps
+ * have failed for {@link #FAILING_TOO_LONG} (the loop is not {@link #problem() serving}
+ * then);</li>
  * <li>a thread that ends while the loop should run (an {@link Error} escaping the failure
  * handling, say) is logged at ERROR and replaced at once;</li>
  * <li>an interrupt does not end the loop: only {@link #stop(Duration)} does.</li>
@@ -71,6 +73,22 @@ public final class SupervisedLoop {
 	private volatile int restarts;
 
 	/**
+	 * How long a loop's steps may fail, one after the other, before the loop no longer
+	 * counts as serving its job: a failover or a short outage is ridden out, a key of the
+	 * wrong type, a refused command, a Redis out of memory are not.
+	 */
+	public static final Duration FAILING_TOO_LONG = Duration.ofSeconds(3);
+
+	/** When the current run of failing steps began (System.nanoTime), 0 for none. */
+	private volatile long failingSince;
+
+	/** Why the last step failed, while steps fail. */
+	private volatile String failure;
+
+	/** Whether the current run of failures was logged as too long. */
+	private boolean failingReported;
+
+	/**
 	 * Creates a loop; it runs once {@link #start() started}.
 	 * @param name what the loop does, for thread names and log lines, e.g.
 	 * {@code "reader of queue 'orders', group 'billing'"}
@@ -92,6 +110,8 @@ public final class SupervisedLoop {
 		}
 		this.running = true;
 		this.backoffMillis = 0;
+		this.failingSince = 0;
+		this.failure = null;
 		spawn();
 	}
 
@@ -157,11 +177,39 @@ public final class SupervisedLoop {
 	}
 
 	/**
-	 * @return whether the loop runs and its thread is alive: the job is served
+	 * @return whether the loop runs, its thread is alive, and its steps have not failed
+	 * for {@link #FAILING_TOO_LONG}: the job is served
 	 */
 	public boolean isServing() {
+		return problem() == null;
+	}
+
+	/**
+	 * Tells why the job is not served now: the loop is not running, its thread ended (it
+	 * is being replaced), or its steps have failed for {@link #FAILING_TOO_LONG} or
+	 * longer.
+	 * @return the reason, e.g. {@code "the reader of queue 'orders', group 'billing' has
+	 * failed for 4 s: WRONGTYPE …"}; {@code null} while it is served
+	 */
+	public String problem() {
 		Thread current = this.thread;
-		return this.running && current != null && current.isAlive();
+		if (!this.running) {
+			return "the " + this.name + " is not running";
+		}
+		if (current == null || !current.isAlive()) {
+			return "the " + this.name + " ended and is being replaced";
+		}
+		long since = this.failingSince;
+		String reason = this.failure;
+		long failingMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
+		if (since == 0 || reason == null || failingMillis < FAILING_TOO_LONG.toMillis()) {
+			return null;
+		}
+		return "the " + this.name + " has failed for " + seconds(failingMillis) + ": " + reason;
+	}
+
+	private static String seconds(long millis) {
+		return (millis / 1000) + " s";
 	}
 
 	/**
@@ -196,8 +244,7 @@ public final class SupervisedLoop {
 			try {
 				sleepNanos = this.job.runOnce();
 				if (this.backoffMillis > 0) {
-					this.backoffMillis = 0;
-					logger.info("The " + this.name + " works again");
+					recovered();
 				}
 			}
 			catch (Throwable ex) {
@@ -222,13 +269,37 @@ public final class SupervisedLoop {
 		}
 	}
 
+	private void recovered() {
+		long failingMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.failingSince);
+		this.backoffMillis = 0;
+		this.failingSince = 0;
+		this.failure = null;
+		this.failingReported = false;
+		logger.info("The " + this.name + " works again"
+				+ ((failingMillis >= 1000) ? " after failing for " + seconds(failingMillis) : ""));
+	}
+
 	private long failed(Throwable ex) {
 		boolean first = this.backoffMillis == 0;
 		this.backoffMillis = first ? FIRST_BACKOFF_MILLIS : Math.min(MAX_BACKOFF_MILLIS, this.backoffMillis * 2);
-		String message = "The " + this.name + " failed, retrying in " + this.backoffMillis + " ms: "
-				+ Failures.describe(ex);
+		String reason = Failures.describe(ex);
+		long now = System.nanoTime();
+		if (first) {
+			// never 0: that means "not failing"
+			this.failingSince = (now != 0) ? now : 1;
+			this.failingReported = false;
+		}
+		this.failure = reason;
+		String message = "The " + this.name + " failed, retrying in " + this.backoffMillis + " ms: " + reason;
+		long failingMillis = TimeUnit.NANOSECONDS.toMillis(now - this.failingSince);
 		if (first) {
 			logger.warn(message);
+		}
+		else if (!this.failingReported && failingMillis >= FAILING_TOO_LONG.toMillis()) {
+			this.failingReported = true;
+			logger.warn("The " + this.name + " has failed for " + seconds(failingMillis)
+					+ " and is not healthy until it works again; retrying every " + MAX_BACKOFF_MILLIS + " ms: "
+					+ reason);
 		}
 		else if (logger.isDebugEnabled()) {
 			logger.debug(message);

@@ -107,8 +107,8 @@ final class QueueScheduler implements SupervisedLoop.Job {
 		return this.groups.isEmpty();
 	}
 
-	boolean isServing() {
-		return this.loop.isServing();
+	String problem() {
+		return this.loop.problem();
 	}
 
 	void wake() {

@@ -122,13 +122,14 @@ public final class Schedulers implements AutoCloseable {
 	}
 
 	/**
-	 * Returns whether a queue has a scheduler on this node whose loop is served.
+	 * Tells why a queue has no scheduler on this node whose loop is served: none runs, or
+	 * it is being replaced, or its promotions have failed for seconds.
 	 * @param queue the keys of the queue (or of one of its partitions)
-	 * @return whether it does
+	 * @return the reason, {@code null} while it is served
 	 */
-	public synchronized boolean isServing(QueueKeys queue) {
+	public synchronized String problem(QueueKeys queue) {
 		QueueScheduler scheduler = this.byQueue.get(queue);
-		return scheduler != null && scheduler.isServing();
+		return (scheduler != null) ? scheduler.problem() : "no scheduler of queue '" + queue.queue() + "' runs";
 	}
 
 	/**
