@@ -132,10 +132,10 @@ final class OutboxScenario {
 		boolean outbox = mode.equals("outbox");
 		DelayQueueEngineBuilder builder = DelayQueueEngine.builder(this.connectionFactory);
 		if (outbox) {
-			builder.outbox(dataSource)
-				.outboxInitializeSchema(true)
-				.outboxBatchSize(Integer.getInteger("outbox.batch-size", 500))
-				.outboxRelayWorkers(Integer.getInteger("outbox.relay-workers", 2));
+			builder.outbox(dataSource,
+					(declared) -> declared.initializeSchema(true)
+						.batchSize(Integer.getInteger("outbox.batch-size", 500))
+						.relayWorkers(Integer.getInteger("outbox.relay-workers", 2)));
 		}
 		DelayQueueEngine engine = builder.build();
 		TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));

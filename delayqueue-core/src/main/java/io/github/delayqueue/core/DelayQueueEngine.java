@@ -66,10 +66,6 @@ public final class DelayQueueEngine implements AutoCloseable {
 
 	DelayQueueEngine(EngineSettings settings) {
 		OutboxSettings outbox = settings.outbox();
-		if (outbox.sendThroughOutbox() && outbox.dataSource() == null) {
-			throw new IllegalArgumentException(
-					"sendThroughOutbox needs an outbox: DelayQueueEngineBuilder.outbox(dataSource)");
-		}
 		this.settings = settings;
 		this.parts = new EngineParts(settings, (queue) -> admin().schedules().registerDeclared(queue));
 		this.template = new DelayQueueTemplate(this, this.parts.sends());

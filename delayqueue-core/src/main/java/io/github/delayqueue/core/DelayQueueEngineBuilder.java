@@ -218,65 +218,16 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * The outbox table (default {@value DelayQueueOutbox#DEFAULT_TABLE}).
-	 * @param table letters, digits and '_', optionally {@code schema.table}
+	 * Gives the engine a transactional outbox in a table of this data source, with its
+	 * settings ({@link OutboxDeclaration}: table, schema creation, relay, sends through
+	 * it).
+	 * @param dataSource the data source of the application's transactions
+	 * @param declaration the outbox's settings
 	 * @return this builder
 	 */
-	public DelayQueueEngineBuilder outboxTable(String table) {
-		this.settings.outbox().setTable(DelayQueueOutbox.checkTable(table));
-		return this;
-	}
-
-	/**
-	 * Whether the engine creates a missing outbox table (default off: migrations do).
-	 * @param initialize whether to create it
-	 * @return this builder
-	 */
-	public DelayQueueEngineBuilder outboxInitializeSchema(boolean initialize) {
-		this.settings.outbox().setInitializeSchema(initialize);
-		return this;
-	}
-
-	/**
-	 * How long the relay waits between two looks at an empty outbox (default 500 ms).
-	 * @param interval at least 1 ms
-	 * @return this builder
-	 */
-	public DelayQueueEngineBuilder outboxPollInterval(Duration interval) {
-		this.settings.outbox().setPollInterval(interval);
-		return this;
-	}
-
-	/**
-	 * How many relay workers move the outbox's rows on this instance (default 2), each
-	 * the rows of its share of the message ids (see {@code docs/outbox.md}).
-	 * @param workers from 1 to 16
-	 * @return this builder
-	 */
-	public DelayQueueEngineBuilder outboxRelayWorkers(int workers) {
-		this.settings.outbox().setRelayWorkers(workers);
-		return this;
-	}
-
-	/**
-	 * The most rows the relay moves per database transaction (default 500).
-	 * @param size from 1 to 10,000
-	 * @return this builder
-	 */
-	public DelayQueueEngineBuilder outboxBatchSize(int size) {
-		this.settings.outbox().setBatchSize(size);
-		return this;
-	}
-
-	/**
-	 * Makes every send inside a transaction of the outbox's data source write to the
-	 * outbox, as {@link DelayQueueOperations#sendWithOutbox(DelayMessage)} does (default
-	 * off).
-	 * @param throughOutbox whether sends in a transaction go through the outbox
-	 * @return this builder
-	 */
-	public DelayQueueEngineBuilder sendThroughOutbox(boolean throughOutbox) {
-		this.settings.outbox().setSendThroughOutbox(throughOutbox);
+	public DelayQueueEngineBuilder outbox(javax.sql.DataSource dataSource, Consumer<OutboxDeclaration> declaration) {
+		outbox(dataSource);
+		declaration.accept(new OutboxDeclaration(this.settings.outbox()));
 		return this;
 	}
 

@@ -136,7 +136,7 @@ public final class DelayQueueOutbox {
 			catch (SQLException ex) {
 				throw new IllegalStateException("The outbox table '" + this.table + "' is missing or lacks columns ("
 						+ ex.getMessage() + "). Create it with your migration tool, or set "
-						+ "delayqueue.outbox.initialize-schema=true (DelayQueueEngineBuilder.outboxInitializeSchema): \n"
+						+ "delayqueue.outbox.initialize-schema=true (OutboxDeclaration.initializeSchema): \n"
 						+ found.ddl(this.table));
 			}
 			if (!OutboxDialect.hasIdIndex(connection, this.table)) {

@@ -86,9 +86,7 @@ class HungRedisTests {
 		database = new SimpleDriverDataSource(new org.h2.Driver(), "jdbc:h2:mem:hung;DB_CLOSE_DELAY=-1");
 		engine = DelayQueueEngine.builder(factory)
 			.operationTimeout(OPERATION_TIMEOUT)
-			.outbox(database)
-			.outboxInitializeSchema(true)
-			.outboxPollInterval(Duration.ofMillis(200))
+			.outbox(database, (outbox) -> outbox.initializeSchema(true).pollInterval(Duration.ofMillis(200)))
 			.build();
 		engine.template().send("warm-up", "x", Duration.ofHours(1));
 	}

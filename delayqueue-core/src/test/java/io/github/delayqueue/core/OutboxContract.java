@@ -108,9 +108,7 @@ abstract class OutboxContract extends QueueTestFixture {
 
 	private DelayQueueEngine engine() {
 		return build(DelayQueueEngine.builder(this.connectionFactory)
-			.outbox(this.dataSource)
-			.outboxInitializeSchema(true)
-			.outboxPollInterval(Duration.ofMillis(100)));
+			.outbox(this.dataSource, (outbox) -> outbox.initializeSchema(true).pollInterval(Duration.ofMillis(100))));
 	}
 
 	private Map<String, Integer> listen(DelayQueueEngine engine) {
@@ -253,9 +251,8 @@ abstract class OutboxContract extends QueueTestFixture {
 		factory.start();
 		try {
 			relayAfterAnOutage(build(DelayQueueEngine.builder(factory)
-				.outbox(this.dataSource)
-				.outboxInitializeSchema(true)
-				.outboxPollInterval(Duration.ofMillis(100))));
+				.outbox(this.dataSource,
+						(outbox) -> outbox.initializeSchema(true).pollInterval(Duration.ofMillis(100)))));
 		}
 		finally {
 			stop();
@@ -381,11 +378,11 @@ abstract class OutboxContract extends QueueTestFixture {
 
 	private DelayQueueEngine orderedRelay(int workers) {
 		return build(DelayQueueEngine.builder(this.connectionFactory)
-			.outbox(this.dataSource)
-			.outboxInitializeSchema(true)
-			.outboxPollInterval(Duration.ofMillis(20))
-			.outboxBatchSize(3)
-			.outboxRelayWorkers(workers));
+			.outbox(this.dataSource,
+					(outbox) -> outbox.initializeSchema(true)
+						.pollInterval(Duration.ofMillis(20))
+						.batchSize(3)
+						.relayWorkers(workers)));
 	}
 
 	private void writeVersionsAndCheckTheLastWins(DelayQueueEngine first, DelayQueueEngine second) throws Exception {
@@ -451,9 +448,7 @@ abstract class OutboxContract extends QueueTestFixture {
 	@Test
 	void sendThroughOutboxMakesEverySendInATransactionAnOutboxSend() {
 		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
-			.outbox(this.dataSource)
-			.outboxInitializeSchema(true)
-			.sendThroughOutbox(true));
+			.outbox(this.dataSource, (outbox) -> outbox.initializeSchema(true).sendThroughOutbox(true)));
 		Map<String, Integer> received = listen(engine);
 		List<SendResult> results = this.transactions.execute((status) -> engine.template()
 			.sendAll(List.of(message("a", Duration.ZERO), message("b", Duration.ZERO))));
@@ -481,11 +476,11 @@ abstract class OutboxContract extends QueueTestFixture {
 		// (here one waiting for its retry, as after a refusal) must not wait until the
 		// writers stop
 		DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
-			.outbox(this.dataSource)
-			.outboxInitializeSchema(true)
-			.outboxPollInterval(Duration.ofMillis(200))
-			.outboxBatchSize(5)
-			.outboxRelayWorkers(1));
+			.outbox(this.dataSource,
+					(outbox) -> outbox.initializeSchema(true)
+						.pollInterval(Duration.ofMillis(200))
+						.batchSize(5)
+						.relayWorkers(1)));
 		Map<String, Integer> received = listen(engine);
 		this.transactions.executeWithoutResult((status) -> {
 			engine.template().sendWithOutbox(message("held", Duration.ZERO));
@@ -546,8 +541,7 @@ abstract class OutboxContract extends QueueTestFixture {
 		logger.addAppender(appender);
 		try {
 			DelayQueueEngine engine = build(DelayQueueEngine.builder(this.connectionFactory)
-				.outbox(this.dataSource)
-				.outboxPollInterval(Duration.ofMillis(100)));
+				.outbox(this.dataSource, (outbox) -> outbox.pollInterval(Duration.ofMillis(100))));
 			assertThat(appender.list).anySatisfy((event) -> assertThat(event.getFormattedMessage())
 				.contains("The outbox table 'delayqueue_outbox' has no index on message_id")
 				.contains("CREATE INDEX"));
@@ -566,8 +560,7 @@ abstract class OutboxContract extends QueueTestFixture {
 	void aMissingTableFailsTheBuildWithItsDdl() {
 		assertThatIllegalStateException()
 			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory)
-				.outbox(this.dataSource)
-				.outboxTable("no_such_outbox")
+				.outbox(this.dataSource, (outbox) -> outbox.table("no_such_outbox"))
 				.build())
 			.withMessageContaining("The outbox table 'no_such_outbox' is missing")
 			.withMessageContaining("CREATE TABLE IF NOT EXISTS no_such_outbox (");
@@ -576,9 +569,7 @@ abstract class OutboxContract extends QueueTestFixture {
 	@Test
 	void withEverySendThroughTheOutboxAPlainSendInAnotherDataSourcesTransactionIsRefusedOrWaitsForItsCommit() {
 		DelayQueueEngine through = build(DelayQueueEngine.builder(this.connectionFactory)
-			.outbox(this.dataSource)
-			.outboxInitializeSchema(true)
-			.sendThroughOutbox(true));
+			.outbox(this.dataSource, (outbox) -> outbox.initializeSchema(true).sendThroughOutbox(true)));
 		DataSource other = new org.springframework.jdbc.datasource.DriverManagerDataSource(
 				"jdbc:h2:mem:other-plain;DB_CLOSE_DELAY=-1");
 		TransactionTemplate otherTransactions = new TransactionTemplate(new DataSourceTransactionManager(other));
@@ -602,9 +593,7 @@ abstract class OutboxContract extends QueueTestFixture {
 
 		// with sendAfterCommit too, it waits for that transaction's commit instead
 		DelayQueueEngine deferring = build(DelayQueueEngine.builder(this.connectionFactory)
-			.outbox(this.dataSource)
-			.outboxInitializeSchema(true)
-			.sendThroughOutbox(true)
+			.outbox(this.dataSource, (outbox) -> outbox.initializeSchema(true).sendThroughOutbox(true))
 			.sendAfterCommit(true));
 		otherTransactions.executeWithoutResult((status) -> {
 			assertThat(deferring.template().send(message("rolled-back", Duration.ZERO)).status())
@@ -620,14 +609,13 @@ abstract class OutboxContract extends QueueTestFixture {
 	@Test
 	void badSettingsAndMisuseAreRefused() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory).outboxTable("orders; DROP TABLE x"))
+			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory)
+				.outbox(this.dataSource, (outbox) -> outbox.table("orders; DROP TABLE x")))
 			.withMessageContaining("Outbox table name must be letters, digits and '_'");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory).outboxRelayWorkers(0))
+			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory)
+				.outbox(this.dataSource, (outbox) -> outbox.relayWorkers(0)))
 			.withMessage("Outbox relay workers must be between 1 and 16, but was 0");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> DelayQueueEngine.builder(this.connectionFactory).sendThroughOutbox(true).build())
-			.withMessageContaining("sendThroughOutbox needs an outbox");
 		DelayQueueEngine plain = build(DelayQueueEngine.builder(this.connectionFactory));
 		assertThatIllegalStateException().isThrownBy(() -> plain.template().sendWithOutbox(message("x", Duration.ZERO)))
 			.withMessageContaining("The engine has no outbox");

@@ -272,13 +272,13 @@ public final class DelayQueueAutoConfiguration {
 							: "more than one: build the DelayQueueEngine bean with DelayQueueEngineBuilder.outbox"));
 		}
 		try {
-			builder.outbox(dataSource)
-				.outboxTable(outbox.getTable())
-				.outboxInitializeSchema(outbox.isInitializeSchema())
-				.outboxPollInterval(outbox.getPollInterval())
-				.outboxBatchSize(outbox.getBatchSize())
-				.outboxRelayWorkers(outbox.getRelayWorkers())
-				.sendThroughOutbox(true);
+			builder.outbox(dataSource,
+					(declared) -> declared.table(outbox.getTable())
+						.initializeSchema(outbox.isInitializeSchema())
+						.pollInterval(outbox.getPollInterval())
+						.batchSize(outbox.getBatchSize())
+						.relayWorkers(outbox.getRelayWorkers())
+						.sendThroughOutbox(true));
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("delayqueue.outbox: " + ex.getMessage());

@@ -107,8 +107,7 @@ class OutboxCrashTests {
 		this.jdbc.execute("CREATE TABLE orders (id VARCHAR(100) PRIMARY KEY)");
 		this.jdbc.execute("DROP TABLE IF EXISTS delayqueue_outbox");
 		try (DelayQueueEngine schema = DelayQueueEngine.builder(this.connectionFactory)
-			.outbox(this.dataSource)
-			.outboxInitializeSchema(true)
+			.outbox(this.dataSource, (outbox) -> outbox.initializeSchema(true))
 			.build()) {
 			// the table, created once
 		}
@@ -148,8 +147,7 @@ class OutboxCrashTests {
 		assertThat(rows()).isEqualTo(COUNT);
 		Map<String, Instant> firstAt = new ConcurrentHashMap<>();
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory)
-			.outbox(this.dataSource)
-			.outboxPollInterval(Duration.ofMillis(50))
+			.outbox(this.dataSource, (outbox) -> outbox.pollInterval(Duration.ofMillis(50)))
 			.build()) {
 			Map<String, Integer> received = receive(engine, firstAt);
 			await().atMost(WAIT).until(() -> received.size() == COUNT);
@@ -192,8 +190,7 @@ class OutboxCrashTests {
 		assertThat(rows()).isEqualTo(COUNT);
 		Map<String, Instant> firstAt = new ConcurrentHashMap<>();
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory)
-			.outbox(this.dataSource)
-			.outboxPollInterval(Duration.ofMillis(50))
+			.outbox(this.dataSource, (outbox) -> outbox.pollInterval(Duration.ofMillis(50)))
 			.build()) {
 			// the rows go again: Redis has them scheduled, nothing twice
 			await().atMost(WAIT).until(() -> rows() == 0);
@@ -221,8 +218,7 @@ class OutboxCrashTests {
 			List<String> committed = new CopyOnWriteArrayList<>();
 			AtomicBoolean producing = new AtomicBoolean(true);
 			try (DelayQueueEngine engine = DelayQueueEngine.builder(factory)
-				.outbox(this.dataSource)
-				.outboxPollInterval(Duration.ofMillis(50))
+				.outbox(this.dataSource, (outbox) -> outbox.pollInterval(Duration.ofMillis(50)))
 				.build()) {
 				Map<String, Integer> received = receive(engine, new ConcurrentHashMap<>());
 				Thread producer = new Thread(() -> {

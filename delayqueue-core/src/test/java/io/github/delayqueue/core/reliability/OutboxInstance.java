@@ -50,8 +50,7 @@ public final class OutboxInstance {
 		dataSource.setJdbcUrl(args[1]);
 		dataSource.setUsername(args[2]);
 		DelayQueueEngine engine = DelayQueueEngine.builder(factory)
-			.outbox(dataSource)
-			.outboxPollInterval(Duration.ofMillis(50))
+			.outbox(dataSource, (outbox) -> outbox.pollInterval(Duration.ofMillis(50)))
 			.build();
 		String queue = args[3];
 		if (args[4].equals("commit")) {
