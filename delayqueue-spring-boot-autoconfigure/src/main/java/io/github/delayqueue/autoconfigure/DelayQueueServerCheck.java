@@ -24,8 +24,9 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
- * Checks the Redis server's settings at start-up: an eviction policy other than
- * {@code noeviction} is logged as a warning (or fails the start-up with
+ * Checks the Redis server's settings at start-up and logs which server it is
+ * ({@code Redis 7.0.15}, {@code Valkey 8.0.1 (redis_version 7.2.4)}): an eviction policy
+ * other than {@code noeviction} is logged as a warning (or fails the start-up with
  * {@code delayqueue.server-check.fail-on-eviction=true}); AOF switched off is logged. A
  * Redis that cannot be reached, or that hides its configuration, is logged and does not
  * stop the application.
@@ -55,12 +56,14 @@ class DelayQueueServerCheck implements SmartInitializingSingleton {
 			logger.warn("Cannot check the Redis server's settings now: " + ex.getMessage());
 			return;
 		}
+		logger.info("delayqueue runs on " + check.describeServer());
+		String product = check.product();
 		if (check.maxmemoryPolicy() == null) {
-			logger.info("Cannot read Redis's maxmemory-policy (CONFIG is not available to this client); "
-					+ "make sure it is noeviction, or messages may be lost when Redis runs out of memory");
+			logger.info("Cannot read " + product + "'s maxmemory-policy (CONFIG is not available to this client); "
+					+ "make sure it is noeviction, or messages may be lost when " + product + " runs out of memory");
 		}
 		for (String problem : check.problems()) {
-			if (check.mayEvict() && problem.startsWith("Redis maxmemory-policy")) {
+			if (check.mayEvict() && problem.startsWith(product + " maxmemory-policy")) {
 				if (this.failOnEviction) {
 					throw new IllegalStateException(
 							problem + ". (Start-up stopped by delayqueue.server-check.fail-on-eviction=true.)");

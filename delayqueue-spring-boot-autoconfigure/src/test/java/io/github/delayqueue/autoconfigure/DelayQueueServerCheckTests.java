@@ -18,6 +18,7 @@ package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.ServerCheck;
+import io.github.delayqueue.test.RedisBinary;
 import io.github.delayqueue.test.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,7 +62,7 @@ class DelayQueueServerCheckTests {
 			assertThat(check.mayEvict()).isTrue();
 		});
 		assertThat(output).contains("WARN")
-			.contains("Redis maxmemory-policy is 'allkeys-lru'")
+			.contains(product(evicting) + " maxmemory-policy is 'allkeys-lru'")
 			.contains("Set maxmemory-policy to noeviction");
 	}
 
@@ -91,12 +92,36 @@ class DelayQueueServerCheckTests {
 	}
 
 	@Test
+	void namesTheServerAsItNamesItselfAtStartUp(CapturedOutput output) {
+		String redisVersion = safe.version();
+		String expected = "valkey".equals(safe.info("server_name"))
+				? "Valkey " + safe.info("valkey_version") + " (redis_version " + redisVersion + ")"
+				: "Redis " + redisVersion;
+		if (RedisBinary.VALKEY.equals(System.getProperty(RedisBinary.PROPERTY))) {
+			assertThat(expected).as("the valkey-8.0 execution runs on Valkey").startsWith("Valkey ");
+		}
+		AllAutoConfigurations.runner(safe).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(DelayQueueEngine.class).admin().checkServer().describeServer())
+				.isEqualTo(expected);
+		});
+		assertThat(output).contains("delayqueue runs on " + expected + "\n")
+			.doesNotContain("Redis maxmemory-policy")
+			.doesNotContain("Valkey maxmemory-policy");
+	}
+
+	@Test
 	void canBeSwitchedOff(CapturedOutput output) {
 		AllAutoConfigurations.runner(evicting)
 			.withPropertyValues("delayqueue.server-check.enabled=false",
 					"delayqueue.server-check.fail-on-eviction=true")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(DelayQueueServerCheck.class));
 		assertThat(output).doesNotContain("maxmemory-policy is");
+	}
+
+	/** What the server check calls the server: Valkey says server_name:valkey. */
+	private static String product(RedisServer server) {
+		return "valkey".equals(server.info("server_name")) ? "Valkey" : "Redis";
 	}
 
 }

@@ -29,8 +29,11 @@ import java.util.Locale;
  * Finds a {@code redis-server} executable, in this order:
  * <ol>
  * <li>the path in the {@code delayqueue.test.redis-server} system property or the
- * {@code DELAYQUEUE_REDIS_SERVER} environment variable, or {@code embedded} there for the
- * binary of the embedded-redis artifact (Redis 6.2) whatever else the machine has;</li>
+ * {@code DELAYQUEUE_REDIS_SERVER} environment variable, or a name there: {@code embedded}
+ * for the binary of the embedded-redis artifact (Redis 6.2), {@code valkey} for
+ * {@code valkey-server} on the {@code PATH} (Valkey), whatever else the machine has. A
+ * named server that is not there fails the test: its run proves a row of the
+ * compatibility table, so it must not pass on another server, nor be skipped;</li>
  * <li>{@code redis-server} on the {@code PATH};</li>
  * <li>the binary shipped in {@code com.github.codemonstur:embedded-redis} (Redis 6.2,
  * Linux and macOS), extracted once into the temp directory.</li>
@@ -44,6 +47,9 @@ public final class RedisBinary {
 
 	/** Environment variable naming the redis-server executable to use. */
 	public static final String ENVIRONMENT = "DELAYQUEUE_REDIS_SERVER";
+
+	/** The {@link #PROPERTY} value that chooses Valkey's {@code valkey-server}. */
+	public static final String VALKEY = "valkey";
 
 	private RedisBinary() {
 	}
@@ -63,6 +69,15 @@ public final class RedisBinary {
 			}
 			return embedded;
 		}
+		if (VALKEY.equals(configured)) {
+			Path valkey = onPath("valkey-server");
+			if (valkey == null) {
+				throw new IllegalStateException(PROPERTY + "=valkey, but there is no valkey-server on the PATH "
+						+ "(Debian 12: 'apt-get install -t bookworm-backports valkey-server', as .ci/run does; "
+						+ "macOS: 'brew install valkey')");
+			}
+			return valkey;
+		}
 		if (configured != null && !configured.isBlank()) {
 			Path path = Paths.get(configured);
 			if (!Files.isExecutable(path)) {
@@ -80,6 +95,17 @@ public final class RedisBinary {
 	 * @return the executable or {@code null}
 	 */
 	public static Path onPath() {
+		return onPath("redis-server");
+	}
+
+	/**
+	 * Returns the executable of this name from the {@code PATH}, or {@code null}. The
+	 * path is not resolved: Debian's {@code valkey-server} is a link that the binary
+	 * reads its mode from.
+	 * @param name the executable's name, e.g. {@code valkey-server}
+	 * @return the executable or {@code null}
+	 */
+	static Path onPath(String name) {
 		String path = System.getenv("PATH");
 		if (path == null) {
 			return null;
@@ -88,7 +114,7 @@ public final class RedisBinary {
 			if (directory.isEmpty()) {
 				continue;
 			}
-			Path candidate = Paths.get(directory, "redis-server");
+			Path candidate = Paths.get(directory, name);
 			if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
 				return candidate;
 			}

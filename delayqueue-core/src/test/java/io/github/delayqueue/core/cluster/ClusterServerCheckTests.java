@@ -56,6 +56,8 @@ class ClusterServerCheckTests {
 		try (DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build()) {
 			ServerCheck check = engine.admin().checkServer();
 			assertThat(check.version()).isEqualTo(evicting.version());
+			assertThat(check.server()).isEqualTo("valkey".equals(evicting.info("server_name"))
+					? "Valkey " + evicting.info("valkey_version") : "Redis " + evicting.version());
 			assertThat(check.maxmemoryPolicy()).isEqualTo("allkeys-lru");
 			assertThat(check.mayEvict()).isTrue();
 			assertThat(check.appendOnly()).isFalse();

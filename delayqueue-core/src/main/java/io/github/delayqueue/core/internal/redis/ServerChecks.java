@@ -18,6 +18,7 @@ package io.github.delayqueue.core.internal.redis;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.function.Function;
 
@@ -77,9 +78,37 @@ public final class ServerChecks {
 			// CONFIG disabled or not permitted (managed Redis, ACL): unknown
 		}
 		String aof = (persistence != null) ? persistence.getProperty("aof_enabled") : null;
-		return new ServerCheck((server != null) ? server.getProperty("redis_version") : null, policy,
-				(aof != null) ? "1".equals(aof.trim()) : null, fsync,
-				(replication != null) ? number(replication.getProperty("connected_slaves")) : null, minReplicas);
+		String version = (server != null) ? server.getProperty("redis_version") : null;
+		return new ServerCheck(version, policy, (aof != null) ? "1".equals(aof.trim()) : null, fsync,
+				(replication != null) ? number(replication.getProperty("connected_slaves")) : null, minReplicas,
+				name(server));
+	}
+
+	/**
+	 * Names the server as it names itself in {@code INFO server}: Valkey says
+	 * {@code server_name:valkey} and {@code valkey_version:8.0.1} (its
+	 * {@code redis_version} stays 7.2.4); Redis has no {@code server_name}.
+	 * @param server the {@code INFO server} section, or {@code null}
+	 * @return e.g. {@code Valkey 8.0.1} or {@code Redis 7.0.15}, or {@code null} when
+	 * unknown
+	 */
+	static String name(Properties server) {
+		if (server == null) {
+			return null;
+		}
+		String version = value(server, "redis_version");
+		String name = value(server, "server_name");
+		if (name == null || name.equalsIgnoreCase("redis")) {
+			return (version != null) ? "Redis " + version : null;
+		}
+		String own = value(server, name.toLowerCase(Locale.ROOT) + "_version");
+		String product = Character.toUpperCase(name.charAt(0)) + name.substring(1);
+		return (own != null) ? product + " " + own : product;
+	}
+
+	private static String value(Properties properties, String key) {
+		String value = properties.getProperty(key);
+		return (value != null && !value.isBlank()) ? value.trim() : null;
 	}
 
 	private static Integer number(String value) {
@@ -92,8 +121,9 @@ public final class ServerChecks {
 	}
 
 	/**
-	 * Reads the server's version ({@code INFO server}); on a cluster, the version of the
-	 * master that serves a key.
+	 * Reads the Redis version the server implements ({@code redis_version} of
+	 * {@code INFO server}: Valkey 8.0.1 reports 7.2.4, the Redis release it continues,
+	 * and has its commands); on a cluster, the version of the master that serves a key.
 	 * @param connection the connection
 	 * @param key a key, for a cluster
 	 * @return the version, or {@code null} when the server does not say
