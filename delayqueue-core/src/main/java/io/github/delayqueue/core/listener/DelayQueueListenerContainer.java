@@ -268,7 +268,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			this.layoutOpen = true;
 		}
 		// the pause state first: a paused queue starts no handler
-		this.engine.controls().watch(queue());
+		this.engine.controls().watch(queue(), group());
 		this.runtime.readWhile(this.engine.masterWatch()::readsAllowed);
 		try {
 			this.runtime.start();
@@ -285,7 +285,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 				this.layoutOpen = false;
 			}
 			this.partitions.forEach((partition) -> this.engine.schedulers().leave(partition, group()));
-			this.engine.controls().unwatch(queue());
+			this.engine.controls().unwatch(queue(), group());
 			throw ex;
 		}
 		// through a failover: its connections follow the master, its recent
@@ -312,7 +312,7 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 			}
 			finally {
 				this.partitions.forEach((partition) -> this.engine.schedulers().leave(partition, group()));
-				this.engine.controls().unwatch(queue());
+				this.engine.controls().unwatch(queue(), group());
 				ContainerStoppedEvent.Reason stopped = reason;
 				this.engine.events()
 					.publish((time) -> new ContainerStoppedEvent(queue(), group(), consumerName(), stopped, time));
