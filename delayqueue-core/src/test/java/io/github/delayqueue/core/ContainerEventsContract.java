@@ -185,6 +185,35 @@ abstract class ContainerEventsContract extends QueueTestFixture {
 	}
 
 	@Test
+	void onlyStartedContainersHearOfPausesAndOneStartingWhilePausedIsTold() {
+		Recorder recorder = new Recorder();
+		DelayQueueEngine engine = engine(recorder);
+		engine.admin().pause(this.queue);
+		start(engine.listenerContainer(this.queue, "g", String.class, (payload, context) -> {
+		}).build());
+		DelayQueueListenerContainer unstarted = engine
+			.listenerContainer(this.queue, "h", String.class, (payload, context) -> {
+			})
+			.build();
+		await().atMost(Duration.ofSeconds(5)).until(() -> recorder.of(QueuePausedEvent.class).size() == 1);
+		// polled again meanwhile: the container built but not started hears nothing
+		sleep(1500);
+		assertThat(recorder.of(QueuePausedEvent.class)).extracting(QueuePausedEvent::group).containsExactly("g");
+		start(unstarted);
+		await().atMost(Duration.ofSeconds(5)).until(() -> recorder.of(QueuePausedEvent.class).size() == 2);
+		assertThat(recorder.of(QueuePausedEvent.class).get(1).group()).isEqualTo("h");
+		// stopped and started again while paused: told again
+		unstarted.stop();
+		unstarted.start();
+		await().atMost(Duration.ofSeconds(5)).until(() -> recorder.of(QueuePausedEvent.class).size() == 3);
+		assertThat(recorder.of(QueuePausedEvent.class).get(2).group()).isEqualTo("h");
+		engine.admin().resume(this.queue);
+		await().atMost(Duration.ofSeconds(5)).until(() -> recorder.of(QueueResumedEvent.class).size() == 2);
+		assertThat(recorder.of(QueueResumedEvent.class)).extracting(QueueResumedEvent::group)
+			.containsExactlyInAnyOrder("g", "h");
+	}
+
+	@Test
 	void aHungHandlerIsReportedNonResponsiveAndDeliveryGoesOn() {
 		Recorder recorder = new Recorder();
 		DelayQueueEngine engine = engine(recorder);

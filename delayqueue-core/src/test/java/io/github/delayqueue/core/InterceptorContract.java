@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.core.listener.BatchFailedException;
@@ -32,6 +33,7 @@ import io.github.delayqueue.core.listener.DelayMessageInterceptor;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -157,6 +159,7 @@ abstract class InterceptorContract extends QueueTestFixture {
 	void aFilteredMessageIsAcknowledgedUnhandledCountedAndInTheHistory() {
 		DelayQueueEngine engine = engine();
 		AtomicInteger filteredCount = new AtomicInteger();
+		AtomicInteger delivered = new AtomicInteger();
 		DelayQueueEngine counted = build(DelayQueueEngine.builder(this.connectionFactory)
 			.partitions(this.queue, 3)
 			.observer(new DelayQueueObserver() {
@@ -166,21 +169,41 @@ abstract class InterceptorContract extends QueueTestFixture {
 					filteredCount.incrementAndGet();
 				}
 
+				@Override
+				public void delivered(String queue, String group, int attempt, Duration lateness) {
+					delivered.incrementAndGet();
+				}
+
 			}));
 		List<String> handled = new CopyOnWriteArrayList<>();
+		List<String> leaked = new CopyOnWriteArrayList<>();
 		Recording outer = new First();
-		DelayMessageInterceptor retiredTenant = new DelayMessageInterceptor() {
+		// puts why it refuses in the MDC (for its log line), and clears it in after
+		DelayMessageInterceptor retiredTenant = new Recording("filter") {
 
 			@Override
-			public boolean before(Object payload, DelayMessageContext context) {
-				return !"retired".equals(context.headers().get("tenant"));
+			public boolean before(Object payload, DelayMessageContext context) throws Exception {
+				super.before(payload, context);
+				if ("retired".equals(context.headers().get("tenant"))) {
+					MDC.put("refused", "retired tenant");
+					return false;
+				}
+				return true;
+			}
+
+			@Override
+			public void after(Object payload, DelayMessageContext context) throws Exception {
+				super.after(payload, context);
+				MDC.remove("refused");
 			}
 
 		};
-		start(counted.listenerContainer(this.queue, "g", String.class, (payload, context) -> handled.add(payload))
-			.addInterceptor(outer)
-			.addInterceptor(retiredTenant)
-			.build());
+		start(counted.listenerContainer(this.queue, "g", String.class, (payload, context) -> {
+			if (MDC.get("refused") != null) {
+				leaked.add(payload);
+			}
+			handled.add(payload);
+		}).addInterceptor(outer).addInterceptor(retiredTenant).concurrency(1).build());
 		for (int i = 0; i < 10; i++) {
 			engine.template()
 				.send(DelayMessage.builder("m" + i)
@@ -190,8 +213,11 @@ abstract class InterceptorContract extends QueueTestFixture {
 		}
 		await().atMost(Duration.ofSeconds(10)).until(() -> filteredCount.get() == 5 && handled.size() == 5);
 		assertThat(handled).containsExactlyInAnyOrder("m1", "m3", "m5", "m7", "m9");
-		// the interceptor before the filter is told after, not of a success or failure
-		assertThat(callsOf("m0")).containsExactly("first.before m0", "first.after m0");
+		// the filter and the interceptor before it are told after, not of a success or
+		// failure: nothing the filter set up leaks into the next messages
+		assertThat(callsOf("m0")).containsExactly("first.before m0", "filter.before m0", "filter.after m0",
+				"first.after m0");
+		assertThat(leaked).isEmpty();
 		await().atMost(Duration.ofSeconds(5)).until(() -> engine.admin().stats(this.queue).inFlight() == 0);
 		sleep(500);
 		assertThat(handled).hasSize(5);
@@ -201,17 +227,20 @@ abstract class InterceptorContract extends QueueTestFixture {
 		QueueHistory.Point total = engine.admin().history(this.queue, QueueHistory.Span.HOUR).total();
 		assertThat(total.filtered()).isEqualTo(5);
 		assertThat(total.acked()).isEqualTo(5);
-		assertThat(total.delivered()).isEqualTo(10);
+		// handed to the handler: the filtered ones are not
+		assertThat(total.delivered()).isEqualTo(5);
+		assertThat(delivered.get()).isEqualTo(5);
 	}
 
 	@Test
 	void anInterceptorThrowingBeforeTheHandlerFailsTheAttemptWhichIsRetried() {
 		DelayQueueEngine engine = engine();
 		List<String> handled = new CopyOnWriteArrayList<>();
-		DelayMessageInterceptor failing = new DelayMessageInterceptor() {
+		DelayMessageInterceptor failing = new Recording("failing") {
 
 			@Override
-			public boolean before(Object payload, DelayMessageContext context) {
+			public boolean before(Object payload, DelayMessageContext context) throws Exception {
+				super.before(payload, context);
 				if (context.attempt() == 1) {
 					throw new IllegalStateException("refused at first");
 				}
@@ -226,8 +255,62 @@ abstract class InterceptorContract extends QueueTestFixture {
 			.build());
 		engine.template().send(this.queue, "m", Duration.ZERO);
 		await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() == 1);
-		assertThat(callsOf("m")).startsWith("first.before m", "first.onFailure m refused at first", "first.after m",
-				"first.before m", "first.onSuccess m", "first.after m");
+		// the one that threw is told after too (what its before set up is undone)
+		assertThat(callsOf("m")).startsWith("first.before m", "failing.before m", "failing.after m",
+				"first.onFailure m refused at first", "first.after m", "first.before m", "failing.before m",
+				"failing.onSuccess m", "failing.after m", "first.onSuccess m", "first.after m");
+	}
+
+	@Test
+	void aHandlerReturningAfterItWasGivenUpIsAFailureToItsInterceptors() throws Exception {
+		DelayQueueEngine engine = engine();
+		CountDownLatch release = new CountDownLatch(1);
+		List<Integer> returned = new CopyOnWriteArrayList<>();
+		start(engine.listenerContainer(this.queue, "g", String.class, (payload, context) -> {
+			if (context.attempt() == 1) {
+				// hung past the watchdog's interrupt, as in a call that ignores it
+				boolean interrupted = false;
+				while (release.getCount() > 0) {
+					try {
+						release.await();
+					}
+					catch (InterruptedException ex) {
+						interrupted = true;
+					}
+				}
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			returned.add(context.attempt());
+		})
+			.addInterceptor(new First())
+			.visibilityTimeout(Duration.ofMillis(600))
+			.leaseRenewalLimit(Duration.ofSeconds(1))
+			.concurrency(2)
+			.retryPolicy(RetryPolicy.fixed(3, Duration.ofMillis(50)))
+			.build());
+		try {
+			engine.template().send(this.queue, "hung", Duration.ZERO);
+			// given up and retried meanwhile: the retry succeeds
+			await().atMost(Duration.ofSeconds(10)).until(() -> returned.contains(2));
+		}
+		finally {
+			release.countDown();
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> returned.contains(1) && callsOf("hung").size() == 6);
+		// the retry's success, then the given-up attempt's return: not a success
+		assertThat(callsOf("hung")).filteredOn((call) -> !call.startsWith("first.onFailure"))
+			.containsExactly("first.before hung", "first.before hung", "first.onSuccess hung", "first.after hung",
+					"first.after hung");
+		assertThat(callsOf("hung")).filteredOn((call) -> call.startsWith("first.onFailure"))
+			.singleElement()
+			.satisfies((call) -> assertThat(call).startsWith("first.onFailure hung The handler returned after ")
+				.endsWith(" ms, past the lease renewal limit (PT1S): it had been abandoned, and its message "
+						+ "retried or dead-lettered meanwhile"));
+		assertThat(callsOf("hung").get(5)).isEqualTo("first.after hung");
+		await().atMost(Duration.ofSeconds(5)).until(() -> engine.admin().stats(this.queue).inFlight() == 0);
+		assertThat(engine.admin().stats(this.queue).dead()).isZero();
 	}
 
 	@Test

@@ -231,6 +231,71 @@ abstract class LifecycleAndLeaseContract {
 	}
 
 	@Test
+	void anObserverThrowingAnErrorCostsTheOtherObserversAndTheHandlersNothing(RedisConnectionFactory connectionFactory)
+			throws Exception {
+		// what a metrics library missing a class throws
+		DelayQueueObserver broken = new DelayQueueObserver() {
+			@Override
+			public void sent(SendResult result) {
+				throw new NoClassDefFoundError("io/micrometer/Missing");
+			}
+
+			@Override
+			public void delivered(String queue, String group, int attempt, Duration lateness) {
+				throw new NoClassDefFoundError("io/micrometer/Missing");
+			}
+
+			@Override
+			public void acked(String queue, String group, Duration processing) {
+				throw new AssertionError("acked");
+			}
+		};
+		List<String> seen = new CopyOnWriteArrayList<>();
+		DelayQueueObserver counting = new DelayQueueObserver() {
+			@Override
+			public void sent(SendResult result) {
+				seen.add("sent");
+			}
+
+			@Override
+			public void delivered(String queue, String group, int attempt, Duration lateness) {
+				seen.add("delivered");
+			}
+
+			@Override
+			public void acked(String queue, String group, Duration processing) {
+				seen.add("acked");
+			}
+		};
+		try (DelayQueueEngine observed = DelayQueueEngine.builder(connectionFactory)
+			.observer(broken)
+			.observer(counting)
+			.build()) {
+			List<Integer> attempts = new CopyOnWriteArrayList<>();
+			DelayQueueListenerContainer container = observed
+				.listenerContainer(this.queue, "g", String.class, (payload, context) -> attempts.add(context.attempt()))
+				.concurrency(1)
+				.build();
+			container.start();
+			try {
+				for (int i = 0; i < 5; i++) {
+					observed.template().send(this.queue, "m" + i, Duration.ZERO);
+				}
+				await().atMost(Duration.ofSeconds(10)).until(() -> attempts.size() == 5);
+				await().atMost(Duration.ofSeconds(5)).until(() -> seen.stream().filter("acked"::equals).count() == 5);
+				assertThat(seen).filteredOn("sent"::equals).hasSize(5);
+				assertThat(seen).filteredOn("delivered"::equals).hasSize(5);
+				// each handled once: no attempt failed for the observer
+				assertThat(attempts).containsOnly(1);
+				assertThat(observed.admin().stats(this.queue).inFlight()).isZero();
+			}
+			finally {
+				container.stop();
+			}
+		}
+	}
+
+	@Test
 	void gracefulShutdownFinishesRunningHandlersAndLosesNothing() throws Exception {
 		Set<String> started = ConcurrentHashMap.newKeySet();
 		Set<String> completed = ConcurrentHashMap.newKeySet();

@@ -15,6 +15,8 @@
  */
 package io.github.delayqueue.autoconfigure;
 
+import java.util.List;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -23,14 +25,16 @@ import io.github.delayqueue.core.event.DelayQueueEventListener;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.support.AbstractApplicationContext;
 
 /**
- * Publishes the engine's container events as application events (an
- * {@code @EventListener} method taking a {@code ContainerIdleEvent}, or any
- * {@link DelayQueueEvent}, receives them), then hands them to the
- * {@link DelayQueueEventListener} beans; all on the engine's event thread. The beans are
- * looked up at each event, not when the engine is made, so that a listener may depend on
- * the engine's beans (the admin, the template).
+ * Hands the engine's container events to the {@link DelayQueueEventListener} beans, then
+ * publishes them as application events (an {@code @EventListener} method taking a
+ * {@code ContainerIdleEvent}, or any {@link DelayQueueEvent}, receives them); all on the
+ * engine's event thread. Each listener is called on its own: one that throws is logged
+ * and the others still get the event (see {@link GuardedApplicationEvents}). The beans
+ * are looked up at each event, not when the engine is made, so that a listener may depend
+ * on the engine's beans (the admin, the template).
  */
 final class ApplicationEventBridge implements DelayQueueEventListener {
 
@@ -47,25 +51,29 @@ final class ApplicationEventBridge implements DelayQueueEventListener {
 
 	@Override
 	public void onEvent(DelayQueueEvent event) {
-		this.listeners.orderedStream().forEach((listener) -> {
+		List<DelayQueueEventListener> beans;
+		try {
+			beans = this.listeners.orderedStream().toList();
+		}
+		catch (RuntimeException ex) {
+			// a listener bean that cannot be made: the application events still go out
+			logger.warn("Cannot look up the DelayQueueEventListener beans for " + event + ": " + ex, ex);
+			beans = List.of();
+		}
+		for (DelayQueueEventListener listener : beans) {
 			try {
 				listener.onEvent(event);
 			}
 			catch (RuntimeException | Error ex) {
 				logger.warn("The container event listener " + listener + " failed on " + event + ": " + ex, ex);
 			}
-		});
-		try {
-			this.publisher.publishEvent(event);
 		}
-		catch (IllegalStateException ex) {
-			String message = String.valueOf(ex.getMessage());
-			if (!message.contains("not initialized") && !message.contains("closed")) {
-				// a listener's own failure: the dispatcher logs it
-				throw ex;
-			}
-			// the context is closing: nobody can receive it
-			logger.debug("Cannot publish " + event + " as an application event: " + message);
+		if (this.publisher instanceof AbstractApplicationContext context) {
+			GuardedApplicationEvents.publish(context, event);
+		}
+		else {
+			// another publisher: it calls its listeners as it does
+			this.publisher.publishEvent(event);
 		}
 	}
 

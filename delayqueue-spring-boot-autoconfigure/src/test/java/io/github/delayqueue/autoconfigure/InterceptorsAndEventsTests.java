@@ -157,6 +157,21 @@ class InterceptorsAndEventsTests {
 	}
 
 	@Test
+	void aListenersOwnInterceptorsTakeTheirPlaceByTheirOrderWhereverItIsGiven() {
+		this.runner.withUserConfiguration(OrderedInterceptors.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			context.getBean(DelayQueueTemplate.class).send("ordered", "o-1", Duration.ZERO);
+			OrderedInterceptors interceptors = context.getBean(OrderedInterceptors.class);
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> interceptors.befores.size() == 11);
+			// own ones (own...) by their order on their class, by Ordered, or on their
+			// @Bean method, as the shared ones; at equal order after them
+			assertThat(interceptors.befores).containsExactly("beanOrderMinus5", "ownZero", "beanOrder1", "ownClass3",
+					"orderedFive", "ownOrdered7", "classOrder10", "ownTen", "beanOrder20", "unorderedClass",
+					"unorderedBean");
+		});
+	}
+
+	@Test
 	void aListenerNamingAMissingOrWrongInterceptorFailsTheStartNamingIt() {
 		this.runner.withUserConfiguration(NamesMissing.class)
 			.run((context) -> assertThat(context).getFailure()
@@ -267,6 +282,133 @@ class InterceptorsAndEventsTests {
 		@Override
 		public int getOrder() {
 			return 5;
+		}
+
+	}
+
+	/** Shared and own interceptors, ordered every way there is, and some not. */
+	@Configuration(proxyBeanMethods = false)
+	static class OrderedInterceptors {
+
+		final List<String> befores = new CopyOnWriteArrayList<>();
+
+		@Bean
+		@Order(-5)
+		DelayMessageInterceptor beanOrderMinus5() {
+			return new Named("beanOrderMinus5", this.befores);
+		}
+
+		@Bean
+		@Order(1)
+		DelayMessageInterceptor beanOrder1() {
+			return new Named("beanOrder1", this.befores);
+		}
+
+		@Bean
+		DelayMessageInterceptor orderedFive() {
+			return new OrderedNamed("orderedFive", 5, this.befores);
+		}
+
+		@Bean
+		DelayMessageInterceptor classOrder10() {
+			return new Order10("classOrder10", this.befores);
+		}
+
+		@Bean
+		@Order(20)
+		DelayMessageInterceptor beanOrder20() {
+			return new Named("beanOrder20", this.befores);
+		}
+
+		@Bean
+		DelayMessageInterceptor unorderedClass() {
+			return new Named("unorderedClass", this.befores);
+		}
+
+		@Bean
+		DelayMessageInterceptor unorderedBean() {
+			return new Named("unorderedBean", this.befores);
+		}
+
+		@Bean
+		@Order(10)
+		DelayMessageInterceptor ownTen() {
+			return new Named("ownTen", this.befores);
+		}
+
+		@Bean
+		@Order(0)
+		DelayMessageInterceptor ownZero() {
+			return new Named("ownZero", this.befores);
+		}
+
+		@Bean
+		DelayMessageInterceptor ownClass3() {
+			return new Order3("ownClass3", this.befores);
+		}
+
+		@Bean
+		DelayMessageInterceptor ownOrdered7() {
+			return new OrderedNamed("ownOrdered7", 7, this.befores);
+		}
+
+		@DelayListener(queue = "ordered", group = "shop",
+				interceptors = { "ownTen", "ownZero", "ownClass3", "ownOrdered7" })
+		void order(String order) {
+		}
+
+	}
+
+	/** Records its name at each {@code before}. */
+	static class Named implements DelayMessageInterceptor {
+
+		private final String name;
+
+		private final List<String> befores;
+
+		Named(String name, List<String> befores) {
+			this.name = name;
+			this.befores = befores;
+		}
+
+		@Override
+		public boolean before(Object payload, DelayMessageContext context) {
+			this.befores.add(this.name);
+			return true;
+		}
+
+	}
+
+	static final class OrderedNamed extends Named implements Ordered {
+
+		private final int order;
+
+		OrderedNamed(String name, int order, List<String> befores) {
+			super(name, befores);
+			this.order = order;
+		}
+
+		@Override
+		public int getOrder() {
+			return this.order;
+		}
+
+	}
+
+	@Order(3)
+	static final class Order3 extends Named {
+
+		Order3(String name, List<String> befores) {
+			super(name, befores);
+		}
+
+	}
+
+	@Order(10)
+	static final class Order10 extends Named {
+
+		Order10(String name, List<String> befores) {
+			super(name, befores);
 		}
 
 	}

@@ -38,7 +38,10 @@ import org.springframework.core.annotation.OrderUtils;
  * ({@link DelayMessageInterceptor}: listeners of one message at a time and dead-letter
  * listeners; {@link DelayBatchInterceptor}: batch listeners), in the beans' order, except
  * the beans a listener names in its {@code interceptors} attribute: those are its own,
- * and apply only to the listeners that name them, after the shared ones.
+ * and apply only to the listeners that name them, among the shared ones by their order
+ * (at equal order after them). A bean's order is that of its class ({@code @Order},
+ * {@link Ordered}) or, failing that, the {@code @Order} of its {@code @Bean} method, for
+ * shared and own ones alike.
  */
 final class InterceptorBeans {
 
@@ -133,7 +136,8 @@ final class InterceptorBeans {
 				throw new IllegalStateException("it names the interceptor '" + name + "', a "
 						+ bean.getClass().getName() + ", but " + kind + " takes " + type.getSimpleName() + "s");
 			}
-			own.add(type.cast(bean));
+			// ordered as a shared bean is: by its class, Ordered, or its @Bean method
+			own.add(ordered(name, type.cast(bean), type));
 		}
 		return own;
 	}

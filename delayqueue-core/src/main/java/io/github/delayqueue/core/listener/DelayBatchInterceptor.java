@@ -21,9 +21,10 @@ import java.util.List;
  * Runs around every call of a batch listener's handler ({@link DelayBatchHandler}), as a
  * {@link DelayMessageInterceptor} does around a handler of one message. Before the call,
  * {@link #accept} is asked of each message, so that one message of a batch can be
- * filtered out; then {@link #before} with the batch, the handler, {@link #onSuccess} or
- * {@link #onFailure}, and {@link #after}, in reverse order for those whose {@code before}
- * ran.
+ * filtered out; then {@link #before} with the batch, the handler, and, in reverse order,
+ * {@link #onSuccess} or {@link #onFailure} for those whose {@code before} returned and
+ * {@link #after} for every one whose {@code before} was called (the one that threw
+ * included).
  * <p>
  * A method that throws fails every message of the batch, as a handler that throws does
  * (except {@link #accept}, which fails its one message); a handler that failed some
@@ -63,7 +64,10 @@ public interface DelayBatchInterceptor {
 	}
 
 	/**
-	 * Called when the handler, or an interceptor's {@link #before}, threw.
+	 * Called when the handler, or a later interceptor's {@link #before}, threw; also when
+	 * the handler returned after the container gave some of its messages up (past the
+	 * lease renewal limit): then with a {@link BatchFailedException} naming those, each
+	 * with a {@link HandlerTimeoutException}.
 	 * @param payloads the payloads
 	 * @param contexts the deliveries
 	 * @param failure what was thrown (a {@link BatchFailedException} when the handler
@@ -74,7 +78,8 @@ public interface DelayBatchInterceptor {
 	}
 
 	/**
-	 * Called last, whatever happened.
+	 * Called last, whatever happened, for every interceptor whose {@link #before} was
+	 * called (the one that threw included).
 	 * @param payloads the payloads
 	 * @param contexts the deliveries
 	 * @throws Exception to fail the batch

@@ -22,10 +22,12 @@ package io.github.delayqueue.core.listener;
  * <p>
  * A container's interceptors run in their order ({@link org.springframework.core.Ordered}
  * or {@link org.springframework.core.annotation.Order @Order}, lowest first): each one's
- * {@link #before} in that order, then the handler, then {@link #onSuccess} or
- * {@link #onFailure}, then {@link #after}, in the reverse order, for those whose
- * {@code before} ran. All run on the handler's thread, inside the attempt's observation
- * (its trace is current).
+ * {@link #before} in that order, then the handler, then, in the reverse order,
+ * {@link #onSuccess} or {@link #onFailure} for those whose {@code before} returned
+ * {@code true}, and {@link #after} for every one whose {@code before} was called (the one
+ * that filtered the message out or threw included): what a {@code before} sets up, its
+ * {@code after} can always undo. All run on the handler's thread, inside the attempt's
+ * observation (its trace is current).
  * <p>
  * A method that throws fails the attempt as a handler failure would: the message is
  * retried per the retry policy or dead-lettered; a {@link SnoozeException} snoozes it. An
@@ -40,9 +42,10 @@ public interface DelayMessageInterceptor {
 	 * @param context the delivery: queue, group, id, attempt, headers, due time
 	 * @return {@code true} to go on; {@code false} to filter the message out: the handler
 	 * is not called, the message is acknowledged and counted as filtered
-	 * ({@code DelayQueueObserver.filtered}, the queue's history), and the interceptors
-	 * that ran before this one get {@link #after}
-	 * @throws Exception to fail the attempt without calling the handler
+	 * ({@code DelayQueueObserver.filtered}, the queue's history, not {@code delivered}),
+	 * and this interceptor and those before it get {@link #after}
+	 * @throws Exception to fail the attempt without calling the handler (this interceptor
+	 * still gets {@link #after})
 	 */
 	default boolean before(Object payload, DelayMessageContext context) throws Exception {
 		return true;
@@ -58,7 +61,10 @@ public interface DelayMessageInterceptor {
 	}
 
 	/**
-	 * Called when the handler, or an interceptor's {@link #before}, threw.
+	 * Called when the handler, or a later interceptor's {@link #before}, threw; also when
+	 * the handler returned after the container gave it up (it ran past the lease renewal
+	 * limit, and its message was retried or dead-lettered meanwhile): then with a
+	 * {@link HandlerTimeoutException}, never {@link #onSuccess}.
 	 * @param payload the payload
 	 * @param context the delivery
 	 * @param failure what was thrown
@@ -68,7 +74,9 @@ public interface DelayMessageInterceptor {
 	}
 
 	/**
-	 * Called last, whatever happened (a filter included), e.g. to clear the MDC.
+	 * Called last, whatever happened, for every interceptor whose {@link #before} was
+	 * called (the one that filtered the message out or threw included), e.g. to clear the
+	 * MDC.
 	 * @param payload the payload
 	 * @param context the delivery
 	 * @throws Exception to fail the attempt (when it had succeeded, the message is

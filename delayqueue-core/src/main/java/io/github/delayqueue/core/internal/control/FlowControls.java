@@ -287,6 +287,28 @@ public final class FlowControls {
 		this.watched.computeIfPresent(queue, (name, count) -> (count > 1) ? count - 1 : null);
 	}
 
+	/**
+	 * Watches a queue for a container of one group that starts: from the state read next
+	 * (at once), its pauses and resumptions are published as events; a group paused then
+	 * is reported paused. A container built but not started hears of none.
+	 * @param queue the queue
+	 * @param group the container's group
+	 */
+	public void watch(String queue, String group) {
+		gate(queue, group).started();
+		watch(queue);
+	}
+
+	/**
+	 * Undoes a {@link #watch(String, String)} for a container that stopped.
+	 * @param queue the queue
+	 * @param group the container's group
+	 */
+	public void unwatch(String queue, String group) {
+		gate(queue, group).stopped();
+		unwatch(queue);
+	}
+
 	private synchronized void startPolling() {
 		if (!this.polling) {
 			this.polling = true;

@@ -44,6 +44,12 @@ public final class FlowGate {
 	/** Whether the queue's state was applied once: until then the gate is closed. */
 	private boolean stateRead;
 
+	/** How many started containers use the gate: only they hear of its changes. */
+	private int started;
+
+	/** Whether they were told it is paused: told again after they all stopped. */
+	private boolean toldPaused;
+
 	private volatile RateLimit rateLimit;
 
 	private volatile ConcurrencyLimit concurrencyLimit;
@@ -182,21 +188,45 @@ public final class FlowGate {
 	/**
 	 * Closes or opens the gate, as the queue's state read from Redis says.
 	 * @param closed whether the queue or group is paused
-	 * @return what changed: a gate closed until the state is first read counts as paused
-	 * only when it stays closed
+	 * @return what its started containers are to be told: nothing while none is started;
+	 * the first state read after one started is a pause when paused (a container that
+	 * starts while paused hears of it), else only changes
 	 */
 	Change set(boolean closed) {
 		this.lock.lock();
 		try {
-			boolean before = this.closed;
-			boolean first = !this.stateRead;
 			this.stateRead = true;
 			this.closed = closed;
 			this.opened.signalAll();
-			if (closed && (first || !before)) {
-				return Change.PAUSED;
+			if (this.started == 0 || closed == this.toldPaused) {
+				return Change.NONE;
 			}
-			return (!closed && before && !first) ? Change.RESUMED : Change.NONE;
+			this.toldPaused = closed;
+			return closed ? Change.PAUSED : Change.RESUMED;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** A container of the gate started: it hears of the state read next, and after. */
+	void started() {
+		this.lock.lock();
+		try {
+			this.started++;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** A container of the gate stopped. */
+	void stopped() {
+		this.lock.lock();
+		try {
+			if (this.started > 0 && --this.started == 0) {
+				this.toldPaused = false;
+			}
 		}
 		finally {
 			this.lock.unlock();

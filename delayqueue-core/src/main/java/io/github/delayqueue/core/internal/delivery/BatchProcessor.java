@@ -19,6 +19,7 @@ package io.github.delayqueue.core.internal.delivery;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -174,9 +175,6 @@ final class BatchProcessor {
 	 * those filtered out); empty when the handler returned
 	 */
 	private Map<Delivery, Throwable> handle(List<Delivery> running, List<Object> payloads) {
-		for (Delivery delivery : running) {
-			this.processor.delivered(delivery);
-		}
 		Map<Delivery, Throwable> failed = new IdentityHashMap<>();
 		List<Delivery> called = running;
 		List<Object> calledPayloads = payloads;
@@ -212,8 +210,9 @@ final class BatchProcessor {
 		try {
 			List<Object> batchPayloads = Collections.unmodifiableList(new ArrayList<>(calledPayloads));
 			List<DelayMessageContext> contexts = List.copyOf(called);
+			List<Delivery> handed = called;
 			Throwable failure = (this.interceptors != null) ? this.interceptors.runBatch(batchPayloads, contexts,
-					() -> this.handler.handle(batchPayloads, contexts)) : call(batchPayloads, contexts);
+					() -> handleNow(handed, batchPayloads, contexts)) : call(handed, batchPayloads, contexts);
 			if (failure == null) {
 				return failed;
 			}
@@ -234,13 +233,36 @@ final class BatchProcessor {
 		}
 	}
 
-	private Throwable call(List<Object> payloads, List<DelayMessageContext> contexts) {
+	private Throwable call(List<Delivery> called, List<Object> payloads, List<DelayMessageContext> contexts) {
 		try {
-			this.handler.handle(payloads, contexts);
+			handleNow(called, payloads, contexts);
 			return null;
 		}
 		catch (Throwable ex) {
 			return ex;
+		}
+	}
+
+	/**
+	 * Calls the handler, each message counted as delivered (those filtered out never
+	 * are); the messages the watchdog gave up while it ran did not succeed (see
+	 * {@link Processor#givenUp}).
+	 */
+	private void handleNow(List<Delivery> called, List<Object> payloads, List<DelayMessageContext> contexts)
+			throws Exception {
+		for (Delivery delivery : called) {
+			this.processor.delivered(delivery);
+		}
+		this.handler.handle(payloads, contexts);
+		Map<Integer, Throwable> givenUp = null;
+		for (int i = 0; i < called.size(); i++) {
+			if (called.get(i).isSettled()) {
+				givenUp = (givenUp != null) ? givenUp : new HashMap<>();
+				givenUp.put(i, this.processor.givenUpFailure(called.get(i)));
+			}
+		}
+		if (givenUp != null) {
+			throw new BatchFailedException(givenUp);
 		}
 	}
 

@@ -123,7 +123,7 @@ public final class ContainerParts {
 			}
 			setLayoutOpen(true);
 			// the pause state first: a paused queue starts no handler
-			this.engine.controls().watch(this.context.queue());
+			this.engine.controls().watch(this.context.queue(), this.context.group());
 			watched = true;
 			this.runtime.readWhile(this.engine.masterWatch()::readsAllowed);
 			this.runtime.start();
@@ -137,7 +137,7 @@ public final class ContainerParts {
 				catch (RuntimeException | Error stopFailed) {
 					ex.addSuppressed(stopFailed);
 				}
-				this.engine.controls().unwatch(this.context.queue());
+				this.engine.controls().unwatch(this.context.queue(), this.context.group());
 			}
 			setLayoutOpen(false);
 			joined.forEach((partition) -> this.engine.schedulers().leave(partition, this.context.group()));
@@ -160,7 +160,7 @@ public final class ContainerParts {
 		}
 		finally {
 			this.partitions.forEach((partition) -> this.engine.schedulers().leave(partition, this.context.group()));
-			this.engine.controls().unwatch(this.context.queue());
+			this.engine.controls().unwatch(this.context.queue(), this.context.group());
 		}
 	}
 

@@ -62,7 +62,8 @@ final class InPlaceRetries {
 	 */
 	Duration backoff(Delivery delivery, Throwable failure) {
 		RetryPolicy policy = this.context.settings().retryPolicy();
-		if (failure == InterceptorChain.FILTERED || !this.context.settings().blockingRetries()
+		// given up by the watchdog: settled already
+		if (failure == InterceptorChain.FILTERED || delivery.isSettled() || !this.context.settings().blockingRetries()
 				|| failure instanceof RateLimitedException || failure instanceof SnoozeException
 				|| !policy.isRetryable(failure) || delivery.attempt >= delivery.maxAttempts) {
 			return null;

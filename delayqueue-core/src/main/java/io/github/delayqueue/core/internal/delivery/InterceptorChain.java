@@ -26,10 +26,12 @@ import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 
 /**
  * Runs a container's interceptors around its handler (see {@link DelayMessageInterceptor}
- * and {@link DelayBatchInterceptor}): {@code before} in order, the handler, then
- * {@code onSuccess} or {@code onFailure} and {@code after} in reverse order for those
- * whose {@code before} ran. Every exception is kept: the first is the attempt's failure,
- * later ones are added to it as suppressed.
+ * and {@link DelayBatchInterceptor}): {@code before} in order, the handler, then, in
+ * reverse order, {@code onSuccess} or {@code onFailure} for those whose {@code before}
+ * returned and {@code after} for every one whose {@code before} was called (the one that
+ * filtered the message out or threw included), so that what a {@code before} set up is
+ * always undone. Every exception is kept: the first is the attempt's failure, later ones
+ * are added to it as suppressed.
  */
 public final class InterceptorChain {
 
@@ -86,6 +88,8 @@ public final class InterceptorChain {
 	public Throwable run(Object payload, DelayMessageContext context, Call handler) {
 		Throwable failure = null;
 		boolean filtered = false;
+		// those whose before returned true; the one after them, if any, filtered or
+		// threw: it gets after only
 		int entered = 0;
 		try {
 			while (entered < this.messages.length) {
@@ -101,6 +105,11 @@ public final class InterceptorChain {
 		}
 		if (!filtered && failure == null) {
 			failure = call(handler);
+		}
+		else {
+			failure = after(this.messages[entered], payload, context, failure);
+			// a filter whose after threw failed the attempt: the others are told
+			filtered = filtered && failure == null;
 		}
 		for (int i = entered - 1; i >= 0; i--) {
 			DelayMessageInterceptor interceptor = this.messages[i];
@@ -125,6 +134,18 @@ public final class InterceptorChain {
 			}
 		}
 		return (failure == null && filtered) ? FILTERED : failure;
+	}
+
+	/** The {@code after} of the interceptor that filtered the message out or threw. */
+	private static Throwable after(DelayMessageInterceptor interceptor, Object payload, DelayMessageContext context,
+			Throwable failure) {
+		try {
+			interceptor.after(payload, context);
+			return failure;
+		}
+		catch (Throwable ex) {
+			return add(failure, ex);
+		}
 	}
 
 	/**
@@ -166,6 +187,15 @@ public final class InterceptorChain {
 		}
 		if (failure == null) {
 			failure = call(handler);
+		}
+		else {
+			// the one whose before threw gets after, not onFailure
+			try {
+				this.batches[entered].after(payloads, contexts);
+			}
+			catch (Throwable ex) {
+				failure = add(failure, ex);
+			}
 		}
 		for (int i = entered - 1; i >= 0; i--) {
 			DelayBatchInterceptor interceptor = this.batches[i];

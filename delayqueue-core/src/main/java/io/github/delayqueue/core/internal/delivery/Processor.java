@@ -27,6 +27,7 @@ import org.apache.commons.logging.LogFactory;
 import io.github.delayqueue.core.codec.MessageDecodingException;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
+import io.github.delayqueue.core.listener.HandlerTimeoutException;
 import io.github.delayqueue.core.listener.SnoozeException;
 import io.github.delayqueue.core.internal.redis.Envelope;
 import io.github.delayqueue.core.internal.redis.WireFormat;
@@ -243,7 +244,10 @@ final class Processor {
 		return false;
 	}
 
-	/** Counts a delivery reaching its handler, with its lateness. */
+	/**
+	 * Counts a delivery reaching its handler, with its lateness: called just before the
+	 * handler, after the interceptors' {@code before}.
+	 */
 	void delivered(Delivery delivery) {
 		long lateness = this.context.clock().millis() - delivery.dueMillis;
 		this.context.observer()
@@ -252,14 +256,13 @@ final class Processor {
 	}
 
 	private Throwable handle(Object payload, Delivery delivery) {
-		delivered(delivery);
 		Observation observation = observe(delivery);
 		// in scope while the handler runs: its logs carry the trace, its calls continue
 		// it
 		Observation.Scope scope = observation.openScope();
 		try {
 			Throwable failure = (this.interceptors != null)
-					? this.interceptors.run(payload, delivery, () -> this.handler.handle(payload, delivery))
+					? this.interceptors.run(payload, delivery, () -> handleNow(payload, delivery))
 					: call(payload, delivery);
 			// a snooze is an outcome the handler chose, not an error of its attempt
 			if (failure != null && failure != InterceptorChain.FILTERED && !(failure instanceof SnoozeException)) {
@@ -277,12 +280,44 @@ final class Processor {
 
 	private Throwable call(Object payload, Delivery delivery) {
 		try {
-			this.handler.handle(payload, delivery);
+			handleNow(payload, delivery);
 			return null;
 		}
 		catch (Throwable ex) {
 			return ex;
 		}
+	}
+
+	/**
+	 * Calls the handler, counted as delivered (a message filtered out by an interceptor
+	 * never is); a handler that returns after the watchdog gave it up did not succeed.
+	 */
+	private void handleNow(Object payload, Delivery delivery) throws Exception {
+		delivered(delivery);
+		this.handler.handle(payload, delivery);
+		givenUp(delivery);
+	}
+
+	/**
+	 * Throws when the watchdog gave a delivery up while its handler ran: a handler that
+	 * returns then did not succeed (its message was retried or dead-lettered meanwhile),
+	 * and its interceptors are told so ({@code onFailure}), not {@code onSuccess}.
+	 * @param delivery the delivery whose handler returned
+	 * @throws HandlerTimeoutException when it was given up
+	 */
+	void givenUp(Delivery delivery) {
+		if (delivery.isSettled()) {
+			throw givenUpFailure(delivery);
+		}
+	}
+
+	/**
+	 * @return the failure of a delivery whose handler returned after it was given up
+	 */
+	HandlerTimeoutException givenUpFailure(Delivery delivery) {
+		return new HandlerTimeoutException("The handler returned after " + delivery.processingTime().toMillis()
+				+ " ms, past the lease renewal limit (" + this.context.settings().leaseRenewalLimit()
+				+ "): it had been abandoned, and its message retried or dead-lettered meanwhile");
 	}
 
 	/** Starts the observation of an attempt; the delivery keeps it for its log lines. */

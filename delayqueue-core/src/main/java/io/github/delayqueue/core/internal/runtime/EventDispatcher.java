@@ -35,8 +35,10 @@ import io.github.delayqueue.core.event.DelayQueueEventListener;
  * Hands an engine's container events to its {@link DelayQueueEventListener}s on one
  * thread of its own (a {@link SupervisedLoop}, started with the first event), through a
  * bounded queue: publishing never blocks, and an event that finds the queue full is
- * dropped and counted. Without listeners, publishing does nothing, not even build the
- * event.
+ * dropped and counted. Drops are logged (WARN) at the first, at most once a minute while
+ * they go on, and when the listeners caught up or the dispatcher closes, each line with
+ * the count since the last line and since the engine started. Without listeners,
+ * publishing does nothing, not even build the event.
  */
 public final class EventDispatcher {
 
@@ -56,6 +58,9 @@ public final class EventDispatcher {
 	private final SupervisedLoop loop;
 
 	private final AtomicLong dropped = new AtomicLong();
+
+	/** The count of drops a WARN line last reported. */
+	private final AtomicLong reported = new AtomicLong();
 
 	private volatile long droppedWarnedAt = System.nanoTime() - DROP_WARN_EVERY_NANOS;
 
@@ -94,14 +99,24 @@ public final class EventDispatcher {
 			start();
 		}
 		if (!this.waiting.offer(event.apply(this.clock.instant()))) {
-			long count = this.dropped.incrementAndGet();
+			this.dropped.incrementAndGet();
 			long now = System.nanoTime();
 			if (now - this.droppedWarnedAt > DROP_WARN_EVERY_NANOS) {
 				this.droppedWarnedAt = now;
-				logger.warn("Container events are dropped: the event listeners fell "
-						+ DelayQueueEventListener.MAX_WAITING + " events behind (" + count
-						+ " dropped since the engine started); a listener is too slow");
+				reportDrops("Container events are dropped: the event listeners fell "
+						+ DelayQueueEventListener.MAX_WAITING + " events behind; a listener is too slow",
+						"; more are counted when they catch up");
 			}
+		}
+	}
+
+	/** Logs the drops since the last line, if any. */
+	private void reportDrops(String what, String next) {
+		long total = this.dropped.get();
+		long before = this.reported.getAndSet(total);
+		if (total > before) {
+			logger.warn(what + " (" + (total - before) + " dropped since the last report, " + total
+					+ " since the engine started)" + next);
 		}
 	}
 
@@ -139,6 +154,9 @@ public final class EventDispatcher {
 		if (event != null) {
 			dispatch(event);
 		}
+		else if (this.dropped.get() != this.reported.get()) {
+			reportDrops("Container events were dropped; the event listeners caught up", "");
+		}
 		return 0;
 	}
 
@@ -172,6 +190,7 @@ public final class EventDispatcher {
 			dispatch(event);
 		}
 		this.waiting.clear();
+		reportDrops("Container events were dropped; the dispatcher is closed", "");
 	}
 
 }

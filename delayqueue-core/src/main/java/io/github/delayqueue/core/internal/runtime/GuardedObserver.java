@@ -28,7 +28,8 @@ import io.github.delayqueue.core.SendResult;
 /**
  * Calls every observer in turn and shields the engine from one that throws: a failing
  * metrics callback must not fail a send that Redis applied, kill a worker, make an ack
- * look failed, or keep the other observers from being called. Failures are logged.
+ * look failed, or keep the other observers from being called. Failures (exceptions,
+ * linkage errors, assertion errors) are logged.
  */
 public final class GuardedObserver implements DelayQueueObserver {
 
@@ -45,7 +46,11 @@ public final class GuardedObserver implements DelayQueueObserver {
 			try {
 				call.accept(delegate);
 			}
-			catch (RuntimeException ex) {
+			catch (RuntimeException | LinkageError | AssertionError ex) {
+				// an Error too (a class a metrics library misses, an assert): it would
+				// skip
+				// the other observers and fail a handled message's attempt; the JVM's own
+				// errors (out of memory) still go up
 				logger.warn("DelayQueueObserver." + callback + " of " + delegate.getClass().getName()
 						+ " threw; ignored: " + ex);
 			}

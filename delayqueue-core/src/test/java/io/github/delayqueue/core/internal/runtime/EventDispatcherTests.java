@@ -23,10 +23,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.github.delayqueue.core.event.DelayQueueEvent;
 import io.github.delayqueue.core.event.DelayQueueEventListener;
 import io.github.delayqueue.core.event.QueuePausedEvent;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -76,6 +80,51 @@ class EventDispatcherTests {
 		assertThat(seen.get(1)).isEqualTo("q1");
 		assertThat(seen.get(seen.size() - 1)).isEqualTo("q" + DelayQueueEventListener.MAX_WAITING);
 		dispatcher.close(Duration.ofSeconds(1));
+	}
+
+	@Test
+	void theWarningsCountEveryDroppedEvent() throws Exception {
+		Logger logger = (Logger) LoggerFactory.getLogger(EventDispatcher.class);
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		logger.addAppender(appender);
+		CountDownLatch stuck = new CountDownLatch(1);
+		CountDownLatch first = new CountDownLatch(1);
+		AtomicInteger seen = new AtomicInteger();
+		EventDispatcher dispatcher = new EventDispatcher(List.of((event) -> {
+			first.countDown();
+			try {
+				stuck.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			seen.incrementAndGet();
+		}), Clock.systemUTC());
+		try {
+			dispatcher.publish((time) -> event(0, time));
+			assertThat(first.await(5, TimeUnit.SECONDS)).isTrue();
+			for (int i = 1; i <= DelayQueueEventListener.MAX_WAITING + 4_414; i++) {
+				int n = i;
+				dispatcher.publish((time) -> event(n, time));
+			}
+			stuck.countDown();
+			await().atMost(Duration.ofSeconds(10)).until(() -> seen.get() == DelayQueueEventListener.MAX_WAITING + 1);
+			// the first drop is told at once, the others when the listeners caught up
+			await().atMost(Duration.ofSeconds(5)).until(() -> appender.list.size() == 2);
+			assertThat(appender.list.get(0).getFormattedMessage())
+				.contains("(1 dropped since the last report, 1 since the engine started)");
+			assertThat(appender.list.get(1).getFormattedMessage())
+				.startsWith("Container events were dropped; the event listeners caught up (4413 dropped since the "
+						+ "last report, 4414 since the engine started)");
+			assertThat(dispatcher.dropped()).isEqualTo(4_414);
+		}
+		finally {
+			logger.detachAppender(appender);
+			dispatcher.close(Duration.ofSeconds(1));
+		}
+		// nothing more to report
+		assertThat(appender.list).hasSize(2);
 	}
 
 	@Test
