@@ -18,7 +18,6 @@ package io.github.delayqueue.core.annotation;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -27,11 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelaySchedule;
 import io.github.delayqueue.core.listener.DeadLetterConsumer;
@@ -50,7 +45,6 @@ import org.springframework.beans.factory.BeanInitializationException;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.beans.factory.config.BeanExpressionContext;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.MethodIntrospector;
@@ -68,8 +62,6 @@ import org.springframework.util.StringUtils;
 public class DelayListenerAnnotationBeanPostProcessor
 		implements BeanPostProcessor, SmartInitializingSingleton, BeanFactoryAware {
 
-	private static final Pattern SIMPLE_DURATION = Pattern.compile("^([+-]?\\d+)(ms|s|m|h|d)?$");
-
 	private final Set<Class<?>> nonAnnotatedClasses = Collections.newSetFromMap(new ConcurrentHashMap<>());
 
 	private final List<Pending> pending = new ArrayList<>();
@@ -81,7 +73,7 @@ public class DelayListenerAnnotationBeanPostProcessor
 
 	private ConfigurableBeanFactory beanFactory;
 
-	private BeanExpressionContext expressionContext;
+	private ListenerAttributes attributes;
 
 	private volatile boolean singletonsInstantiated;
 
@@ -96,7 +88,7 @@ public class DelayListenerAnnotationBeanPostProcessor
 		if (beanFactory instanceof ListableBeanFactory listable) {
 			this.interceptors = new InterceptorBeans(listable);
 		}
-		this.expressionContext = new BeanExpressionContext(configurable, null);
+		this.attributes = new ListenerAttributes(configurable);
 	}
 
 	@Override
@@ -167,19 +159,19 @@ public class DelayListenerAnnotationBeanPostProcessor
 				+ ")";
 		try {
 			Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
-			Boolean batch = attribute(annotation.batch(), "batch", DelayListenerAnnotationBeanPostProcessor::bool);
-			Integer batchSize = attribute(annotation.batchSize(), "batchSize", Integer::valueOf);
-			Duration batchWait = attribute(annotation.batchWait(), "batchWait",
-					DelayListenerAnnotationBeanPostProcessor::duration);
+			Boolean batch = this.attributes.read(annotation.batch(), "batch", ListenerAttributes::bool);
+			Integer batchSize = this.attributes.read(annotation.batchSize(), "batchSize", Integer::valueOf);
+			Duration batchWait = this.attributes.read(annotation.batchWait(), "batchWait",
+					ListenerAttributes::duration);
 			if (!Boolean.TRUE.equals(batch) && (batchSize != null || batchWait != null)) {
 				throw new IllegalStateException(
 						"batchSize and batchWait apply to batch listeners: set batch = \"true\" "
 								+ "(the method then takes a List of payloads)");
 			}
-			String queue = QueueNames.queue(resolve(annotation.queue()));
-			String group = resolve(annotation.group());
+			String queue = QueueNames.queue(this.attributes.resolve(annotation.queue()));
+			String group = this.attributes.resolve(annotation.group());
 			if (!StringUtils.hasText(group)) {
-				group = resolve("${spring.application.name:default}");
+				group = this.attributes.resolve("${spring.application.name:default}");
 			}
 			try {
 				QueueNames.group(group);
@@ -188,7 +180,7 @@ public class DelayListenerAnnotationBeanPostProcessor
 				throw new IllegalArgumentException(ex.getMessage() + (StringUtils.hasText(annotation.group()) ? ""
 						: " (the group defaults to spring.application.name; set group on the annotation)"));
 			}
-			String id = resolve(annotation.id());
+			String id = this.attributes.resolve(annotation.id());
 			String endpointId = StringUtils.hasText(id) ? id : beanName + "." + method.getName();
 			DelayListenerEndpoint endpoint;
 			if (Boolean.TRUE.equals(batch)) {
@@ -202,19 +194,19 @@ public class DelayListenerAnnotationBeanPostProcessor
 				endpoint = new DelayListenerEndpoint(endpointId, queue, group, handler.payloadType(), handler,
 						description);
 			}
-			Integer concurrency = attribute(annotation.concurrency(), "concurrency", Integer::valueOf);
-			Integer maxAttempts = attribute(annotation.maxAttempts(), "maxAttempts", Integer::valueOf);
-			Duration initialBackoff = attribute(annotation.initialBackoff(), "initialBackoff",
-					DelayListenerAnnotationBeanPostProcessor::duration);
-			Double multiplier = attribute(annotation.backoffMultiplier(), "backoffMultiplier", Double::valueOf);
-			Duration maxBackoff = attribute(annotation.maxBackoff(), "maxBackoff",
-					DelayListenerAnnotationBeanPostProcessor::duration);
-			Duration visibilityTimeout = attribute(annotation.visibilityTimeout(), "visibilityTimeout",
-					DelayListenerAnnotationBeanPostProcessor::duration);
-			Boolean autoStartup = attribute(annotation.autoStartup(), "autoStartup",
-					DelayListenerAnnotationBeanPostProcessor::bool);
-			Boolean ordered = attribute(annotation.ordered(), "ordered",
-					DelayListenerAnnotationBeanPostProcessor::bool);
+			Integer concurrency = this.attributes.read(annotation.concurrency(), "concurrency", Integer::valueOf);
+			Integer maxAttempts = this.attributes.read(annotation.maxAttempts(), "maxAttempts", Integer::valueOf);
+			Duration initialBackoff = this.attributes.read(annotation.initialBackoff(), "initialBackoff",
+					ListenerAttributes::duration);
+			Double multiplier = this.attributes.read(annotation.backoffMultiplier(), "backoffMultiplier",
+					Double::valueOf);
+			Duration maxBackoff = this.attributes.read(annotation.maxBackoff(), "maxBackoff",
+					ListenerAttributes::duration);
+			Duration visibilityTimeout = this.attributes.read(annotation.visibilityTimeout(), "visibilityTimeout",
+					ListenerAttributes::duration);
+			Boolean autoStartup = this.attributes.read(annotation.autoStartup(), "autoStartup",
+					ListenerAttributes::bool);
+			Boolean ordered = this.attributes.read(annotation.ordered(), "ordered", ListenerAttributes::bool);
 			endpoint.settings((settings) -> {
 				ifSet(concurrency, settings::concurrency);
 				ifSet(maxAttempts, settings::maxAttempts);
@@ -233,8 +225,8 @@ public class DelayListenerAnnotationBeanPostProcessor
 			// invalid values fail now, naming the method
 			ListenerSettings.builder().apply(endpoint.getSettings()).build();
 			String[] interceptorNames = resolve(annotation.interceptors());
-			return new Pending(endpoint, resolve(annotation.containerFactory()),
-					RecurringDeclarations.of(method, queue, this::resolve), interceptorNames);
+			return new Pending(endpoint, this.attributes.resolve(annotation.containerFactory()),
+					RecurringDeclarations.of(method, queue, this.attributes::resolve), interceptorNames);
 		}
 		catch (RuntimeException ex) {
 			throw new BeanInitializationException(description + " is invalid: " + ex.getMessage(), ex);
@@ -252,10 +244,10 @@ public class DelayListenerAnnotationBeanPostProcessor
 		try {
 			DeadLetterMethod handler = DeadLetterMethod.of(bean,
 					AopUtils.selectInvocableMethod(method, bean.getClass()));
-			String queue = QueueNames.queue(resolve(annotation.queue()));
-			String group = resolve(annotation.group());
+			String queue = QueueNames.queue(this.attributes.resolve(annotation.queue()));
+			String group = this.attributes.resolve(annotation.group());
 			if (!StringUtils.hasText(group)) {
-				group = resolve("${spring.application.name:default}");
+				group = this.attributes.resolve("${spring.application.name:default}");
 			}
 			QueueNames.group(group);
 			String checkedGroup = group;
@@ -340,72 +332,16 @@ public class DelayListenerAnnotationBeanPostProcessor
 		return this.defaultFactories.computeIfAbsent(engine, DelayListenerContainerFactory::new);
 	}
 
-	private String resolve(String value) {
-		String resolved = this.beanFactory.resolveEmbeddedValue(value);
-		if (resolved != null && this.beanFactory.getBeanExpressionResolver() != null) {
-			Object evaluated = this.beanFactory.getBeanExpressionResolver().evaluate(resolved, this.expressionContext);
-			resolved = (evaluated != null) ? evaluated.toString() : null;
-		}
-		return (resolved != null) ? resolved.trim() : "";
-	}
-
-	private static Boolean bool(String value) {
-		if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
-			throw new IllegalArgumentException("not true or false");
-		}
-		return Boolean.valueOf(value);
-	}
-
-	private <T> T attribute(String raw, String name, Function<String, T> parser) {
-		String value = resolve(raw);
-		if (!StringUtils.hasText(value)) {
-			return null;
-		}
-		try {
-			return parser.apply(value);
-		}
-		catch (RuntimeException ex) {
-			throw InputText.refusal(
-					name + " " + InputText.quote(value)
-							+ (value.equals(raw) ? "" : " (from " + InputText.quote(raw) + ")") + " cannot be read",
-					ex);
-		}
-	}
-
-	/**
-	 * Reads a duration: {@code 500ms}, {@code 10s}, {@code 5m}, {@code 1h}, {@code 7d},
-	 * ISO-8601, or a number of milliseconds.
-	 * @param value the text
-	 * @return the duration
-	 */
-	static Duration duration(String value) {
-		Matcher matcher = SIMPLE_DURATION.matcher(value);
-		if (matcher.matches()) {
-			long amount = Long.parseLong(matcher.group(1));
-			String unit = (matcher.group(2) != null) ? matcher.group(2) : "ms";
-			return switch (unit) {
-				case "s" -> Duration.ofSeconds(amount);
-				case "m" -> Duration.ofMinutes(amount);
-				case "h" -> Duration.ofHours(amount);
-				case "d" -> Duration.ofDays(amount);
-				default -> Duration.ofMillis(amount);
-			};
-		}
-		try {
-			return Duration.parse(value);
-		}
-		catch (DateTimeParseException ex) {
-			throw new IllegalArgumentException("not a duration (use e.g. 500ms, 10s, 5m, 1h, 7d or PT10S)");
-		}
-	}
-
 	private record Pending(DelayListenerEndpoint endpoint, String containerFactory, List<DelaySchedule> schedules,
 			String[] interceptors) {
 	}
 
 	/** Resolves each name, and notes them as named by a listener (not shared). */
 	private String[] resolve(String[] names) {
-		String[] resolved = Arrays.stream(names).map(this::resolve).filter(StringUtils::hasText).toArray(String[]::new);
+		String[] resolved = Arrays.stream(names)
+			.map(this.attributes::resolve)
+			.filter(StringUtils::hasText)
+			.toArray(String[]::new);
 		if (this.interceptors != null) {
 			this.interceptors.name(resolved);
 		}

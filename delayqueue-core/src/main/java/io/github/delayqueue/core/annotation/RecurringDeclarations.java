@@ -63,7 +63,7 @@ final class RecurringDeclarations {
 						"zone " + InputText.quote(zone) + " is set without a cron expression");
 			}
 			if (StringUtils.hasText(every)) {
-				builder.every(DelayListenerAnnotationBeanPostProcessor.duration(every));
+				builder.every(ListenerAttributes.duration(every));
 			}
 			for (String header : recurring.headers()) {
 				String resolved = resolve.apply(header);
@@ -85,7 +85,7 @@ final class RecurringDeclarations {
 			}
 			String missedAfter = resolve.apply(recurring.missedAfter());
 			if (StringUtils.hasText(missedAfter)) {
-				builder.missedAfter(DelayListenerAnnotationBeanPostProcessor.duration(missedAfter));
+				builder.missedAfter(ListenerAttributes.duration(missedAfter));
 			}
 			return builder.build();
 		}
