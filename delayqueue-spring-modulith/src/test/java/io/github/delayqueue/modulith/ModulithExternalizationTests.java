@@ -252,6 +252,92 @@ class ModulithExternalizationTests {
 	}
 
 	@Test
+	void atTheDefaultsAPublicationWhoseResubmissionFailedIsResubmittedAgain() throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(OrdersApplication.class)
+			.properties(properties(false))
+			.run()) {
+			JdbcTemplate jdbc = new JdbcTemplate(context.getBean(javax.sql.DataSource.class));
+			redis.pause();
+			try {
+				// the send times out (2 s): failed
+				context.getBean(Orders.class).place("f-1", false);
+				await().atMost(Duration.ofSeconds(10)).until(() -> "FAILED".equals(status(jdbc, "f-1")));
+				// Redis still paused at the next look (10 s): the resubmission's send
+				// times out too, and the registry marks the publication failed again
+				await().atMost(Duration.ofSeconds(20)).until(() -> attempts(jdbc, "f-1") >= 2);
+				await().atMost(Duration.ofSeconds(10)).until(() -> "FAILED".equals(status(jdbc, "f-1")));
+			}
+			finally {
+				redis.resume();
+			}
+			// resubmitted at a later look, delivered, completed
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> !received("f-1").isEmpty() && status(jdbc, "f-1").equals("COMPLETED"));
+		}
+	}
+
+	@Test
+	void atTheDefaultsAPublicationLeftResubmittedIsResubmittedOnceItIsStale() throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(OrdersApplication.class)
+			.properties(properties(false))
+			.run()) {
+			JdbcTemplate jdbc = new JdbcTemplate(context.getBean(javax.sql.DataSource.class));
+			context.getBean(Orders.class).place("s-0", false);
+			await().atMost(Duration.ofSeconds(15)).until(() -> "COMPLETED".equals(status(jdbc, "s-0")));
+			// what a JVM that died during a resubmission (or a resubmission whose
+			// listener
+			// threw before its send) leaves: marked resubmitted two minutes ago, never
+			// failed nor completed since
+			jdbc.update("INSERT INTO event_publication (id, listener_id, event_type, serialized_event, "
+					+ "publication_date, status, completion_attempts, last_resubmission_date) "
+					+ "SELECT gen_random_uuid(), listener_id, event_type, REPLACE(serialized_event, 's-0', 's-1'), "
+					+ "now() - INTERVAL '3 minutes', 'RESUBMITTED', 2, now() - INTERVAL '2 minutes' "
+					+ "FROM event_publication WHERE serialized_event LIKE '%s-0%'");
+			// past stale-after (1 m) since its resubmission: resubmitted at the next look
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> !received("s-1").isEmpty() && "COMPLETED".equals(status(jdbc, "s-1")));
+			assertThat(context.getBean(PublicationResubmitter.class).staleResubmitted()).isPositive();
+		}
+	}
+
+	@Test
+	void atTheDefaultsAPublicationResubmittedRecentlyIsLeftToItsResubmission() throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(OrdersApplication.class)
+			.properties(properties(false))
+			.run()) {
+			JdbcTemplate jdbc = new JdbcTemplate(context.getBean(javax.sql.DataSource.class));
+			context.getBean(Orders.class).place("t-0", false);
+			await().atMost(Duration.ofSeconds(15)).until(() -> "COMPLETED".equals(status(jdbc, "t-0")));
+			// resubmitted (by this or another instance) 10 s ago: its send may still run
+			jdbc.update("INSERT INTO event_publication (id, listener_id, event_type, serialized_event, "
+					+ "publication_date, status, completion_attempts, last_resubmission_date) "
+					+ "SELECT gen_random_uuid(), listener_id, event_type, REPLACE(serialized_event, 't-0', 't-1'), "
+					+ "now() - INTERVAL '3 minutes', 'RESUBMITTED', 2, now() - INTERVAL '10 seconds' "
+					+ "FROM event_publication WHERE serialized_event LIKE '%t-0%'");
+			try {
+				// two looks (10 s each): left alone
+				await().during(Duration.ofSeconds(21))
+					.atMost(Duration.ofSeconds(25))
+					.until(() -> "RESUBMITTED".equals(status(jdbc, "t-1")) && received("t-1").isEmpty());
+			}
+			finally {
+				jdbc.update("DELETE FROM event_publication WHERE serialized_event LIKE '%t-1%'");
+			}
+		}
+	}
+
+	private static String status(JdbcTemplate jdbc, String orderId) {
+		List<String> statuses = jdbc.queryForList("SELECT status FROM event_publication WHERE serialized_event LIKE ?",
+				String.class, "%\"" + orderId + "\"%");
+		return statuses.isEmpty() ? null : statuses.get(0);
+	}
+
+	private static int attempts(JdbcTemplate jdbc, String orderId) {
+		return jdbc.queryForObject("SELECT COALESCE(MAX(completion_attempts), 0) FROM event_publication "
+				+ "WHERE serialized_event LIKE ?", Integer.class, "%\"" + orderId + "\"%");
+	}
+
+	@Test
 	void publicationsARedisRestartLeftIncompleteAreResubmittedWhileTheApplicationRuns() throws Exception {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(OrdersApplication.class)
 			.properties(properties(false))
