@@ -43,6 +43,7 @@ import org.springframework.modulith.events.EventExternalizationConfiguration;
 import org.springframework.modulith.events.IncompleteEventPublications;
 import org.springframework.modulith.events.config.EventExternalizationAutoConfiguration;
 import org.springframework.modulith.events.config.EventPublicationAutoConfiguration;
+import org.springframework.modulith.events.core.EventPublicationRepository;
 import org.springframework.modulith.events.support.DelegatingEventExternalizer;
 import org.springframework.modulith.events.support.EventExternalizerModuleListener;
 
@@ -77,10 +78,11 @@ public class DelayQueueEventExternalizationAutoConfiguration {
 	@ConditionalOnBean(IncompleteEventPublications.class)
 	@ConditionalOnBooleanProperty(name = "delayqueue.modulith.resubmit.enabled", matchIfMissing = true)
 	PublicationResubmitter delayQueuePublicationResubmitter(IncompleteEventPublications publications,
-			EventExternalizationConfiguration configuration, DelayQueueProperties properties) {
+			EventExternalizationConfiguration configuration, DelayQueueProperties properties,
+			ObjectProvider<EventPublicationRepository> repository) {
 		DelayQueueProperties.Modulith.Resubmit resubmit = properties.getModulith().getResubmit();
 		return new PublicationResubmitter(publications, configuration::supports, resubmit.getInterval(),
-				resubmit.getStaleAfter(), Clock.systemUTC());
+				resubmit.getStaleAfter(), Clock.systemUTC(), repository.getIfUnique());
 	}
 
 	/** Spring Modulith 2.1 (Spring Boot 4.1): its module listener, on the transport. */

@@ -33,6 +33,7 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.modulith.events.EventPublication;
 import org.springframework.modulith.events.IncompleteEventPublications;
+import org.springframework.modulith.events.core.EventPublicationRepository;
 
 /**
  * Resubmits, while the application runs, the publications a blip of Redis left
@@ -41,6 +42,12 @@ import org.springframework.modulith.events.IncompleteEventPublications;
  * them), every {@code interval}. Without it, they wait for a restart with
  * {@code republish-outstanding-events-on-restart}. Only the publications of events this
  * transport externalizes are resubmitted; other listeners' are left alone.
+ * <p>
+ * A publication left {@code RESUBMITTED} (a JVM that died during its resubmission, a
+ * resubmission that threw before its send) is one Modulith's registry never resubmits
+ * again: it resubmits only a publication not already marked resubmitted. Once stale since
+ * its last resubmission, it is marked failed through the
+ * {@link EventPublicationRepository}, then resubmitted.
  */
 public class PublicationResubmitter implements SmartLifecycle {
 
@@ -56,12 +63,20 @@ public class PublicationResubmitter implements SmartLifecycle {
 
 	private final Clock clock;
 
+	private final EventPublicationRepository repository;
+
 	private final AtomicLong failedResubmitted = new AtomicLong();
 
 	private final AtomicLong staleResubmitted = new AtomicLong();
 
 	/** The publications whose events could not be read, each logged once. */
 	private final Set<UUID> unreadable = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * The publications left resubmitted that could not be marked failed, each logged
+	 * once.
+	 */
+	private final Set<UUID> stuck = ConcurrentHashMap.newKeySet();
 
 	private volatile ScheduledExecutorService executor;
 
@@ -76,6 +91,20 @@ public class PublicationResubmitter implements SmartLifecycle {
 	 */
 	public PublicationResubmitter(IncompleteEventPublications publications, Predicate<Object> externalized,
 			Duration interval, Duration staleAfter, Clock clock) {
+		this(publications, externalized, interval, staleAfter, clock, null);
+	}
+
+	/**
+	 * @param publications Modulith's incomplete publications
+	 * @param externalized which events this transport externalizes
+	 * @param interval how often to look
+	 * @param staleAfter how long a publication may stay incomplete without having failed
+	 * @param clock the clock the registry's dates are compared with
+	 * @param repository where a publication left resubmitted is marked failed, so that
+	 * the registry resubmits it again; {@code null} leaves it, logged once
+	 */
+	public PublicationResubmitter(IncompleteEventPublications publications, Predicate<Object> externalized,
+			Duration interval, Duration staleAfter, Clock clock, EventPublicationRepository repository) {
 		if (interval == null || interval.compareTo(Duration.ofMillis(100)) < 0) {
 			throw new IllegalArgumentException(
 					"delayqueue.modulith.resubmit.interval must be at least 100ms, but was " + interval);
@@ -89,6 +118,7 @@ public class PublicationResubmitter implements SmartLifecycle {
 		this.interval = interval;
 		this.staleAfter = staleAfter;
 		this.clock = clock;
+		this.repository = repository;
 	}
 
 	/**
@@ -145,11 +175,40 @@ public class PublicationResubmitter implements SmartLifecycle {
 		Instant last = publication.getLastResubmissionDate();
 		Instant since = (last != null && last.isAfter(publication.getPublicationDate())) ? last
 				: publication.getPublicationDate();
-		if (since.plus(this.staleAfter).isBefore(this.clock.instant())) {
-			this.staleResubmitted.incrementAndGet();
+		if (!since.plus(this.staleAfter).isBefore(this.clock.instant())) {
+			return false;
+		}
+		if (publication.getStatus() == EventPublication.Status.RESUBMITTED && !markFailed(publication)) {
+			return false;
+		}
+		this.staleResubmitted.incrementAndGet();
+		return true;
+	}
+
+	/**
+	 * Marks a publication left resubmitted failed: the registry resubmits only one not
+	 * already marked resubmitted.
+	 */
+	private boolean markFailed(EventPublication publication) {
+		if (this.repository == null) {
+			if (this.stuck.add(publication.getIdentifier())) {
+				logger.warn("Cannot resubmit event publication " + publication.getIdentifier() + ": resubmitted at "
+						+ publication.getLastResubmissionDate() + " and incomplete since, and Modulith's registry "
+						+ "resubmits no publication marked resubmitted; no EventPublicationRepository to mark it failed");
+			}
+			return false;
+		}
+		try {
+			this.repository.markFailed(publication.getIdentifier());
 			return true;
 		}
-		return false;
+		catch (RuntimeException ex) {
+			if (this.stuck.add(publication.getIdentifier())) {
+				logger.warn("Cannot mark event publication " + publication.getIdentifier() + ", left resubmitted, "
+						+ "failed (" + ex.getMessage() + "); tried again at every look", ex);
+			}
+			return false;
+		}
 	}
 
 	/**
