@@ -256,6 +256,9 @@ abstract class ConcurrencyLimitContract extends QueueTestFixture {
 		// the group's own limit of the whole group replaces the queue's per key: the 8
 		// running count, so nothing starts
 		a.admin().limitConcurrency(this.queue, "g", 4);
+		// every instance follows within the notification's latency (a change is not a
+		// barrier across instances, see PauseContract)
+		sleep(300);
 		send(b, "new-", 5, null);
 		await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> held.started.get() == 8);
 		// back to the queue's per key: the keys' running handlers count, the new keys go
@@ -280,6 +283,7 @@ abstract class ConcurrencyLimitContract extends QueueTestFixture {
 		send(a, "hot-", 4, "hot");
 		await().atMost(Duration.ofSeconds(10)).until(() -> held.started.get() == 4);
 		a.admin().limitConcurrency(this.queue, ConcurrencyLimit.parse("1/key"));
+		sleep(300);
 		send(a, "hot-late", 1, "hot");
 		send(a, "cold-", 1, "cold");
 		// the other key goes; the busy one waits for its 4 running

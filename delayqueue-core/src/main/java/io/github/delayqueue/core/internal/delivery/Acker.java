@@ -76,7 +76,9 @@ final class Acker implements SupervisedLoop.Job {
 	/** Set when the master changed: the loop sends the recent acknowledgements again. */
 	private volatile boolean sendAgain;
 
-	/** The container's concurrency slots: those freed go with each batch. */
+	/**
+	 * The container's concurrency slots: those freed are sent once no ack comes for 1 ms.
+	 */
 	private final ConcurrencySlots slots;
 
 	Acker(ListenerContext context, Holdings holdings, ConcurrencySlots slots) {
@@ -137,9 +139,8 @@ final class Acker implements SupervisedLoop.Job {
 		// a failure keeps the batch for the next try, after the loop's backoff
 		ack(this.batch);
 		this.batch.clear();
-		// the slots of the handlers acknowledged (released before their ack was added),
-		// in one call
-		this.slots.flush();
+		// the slots of the handlers acknowledged (released before their ack was added) go
+		// with the next read's take, or once no acknowledgement came for a millisecond
 		return 0;
 	}
 

@@ -48,9 +48,10 @@ import io.github.delayqueue.core.internal.runtime.Failures;
  * {@link #WAIT_MILLIS}); a slot of a message key is taken or refused at once. A slot
  * lasts the visibility timeout plus one renewal period unless renewed: the lease keeper
  * renews those held with the leases, so the slot of a holder that died is free once its
- * leases would have expired, never before. Freed slots go to Redis with the next
- * acknowledgements ({@link #flush}, run by the {@link Acker} after each batch), at once
- * when a worker here waits for one or when the delivery was not acknowledged.
+ * leases would have expired, never before. Freed slots go to Redis with the next take (a
+ * read's), or on their own once the {@link Acker} saw no acknowledgement for a
+ * millisecond; at once when a worker here waits for one, when other instances were seen
+ * waiting, or when the delivery was not acknowledged.
  * <p>
  * Across a failover: no slot is taken while the Sentinels say one is under way (a take
  * then would go to the old master and be lost with it); on a new master the slots held
@@ -320,8 +321,8 @@ final class ConcurrencySlots {
 
 	/**
 	 * Frees a delivery's slot, if it took one: it goes to Redis with the next take when a
-	 * worker here waits for a slot, with the next acknowledgements when {@code soon},
-	 * else at once.
+	 * worker here waits for a slot; with the next take, or the acker's flush once it is
+	 * idle, when {@code soon} and no other instance was seen waiting; else at once.
 	 * @param delivery the delivery whose handler returned, or that does not start
 	 * @param soon whether a {@link #flush} follows shortly (the delivery is to be
 	 * acknowledged)

@@ -130,8 +130,8 @@ final class Processor {
 		}
 		finally {
 			// held from its start until its handler returned, settled or not (a handler
-			// given up by the watchdog keeps it until it returns); one acknowledged went
-			// with its acknowledgement
+			// given up by the watchdog keeps it until it returns); one acknowledged was
+			// released in finish()
 			this.slots.release(delivery, false);
 		}
 	}
@@ -199,7 +199,8 @@ final class Processor {
 		try {
 			if (failure == null || failure == InterceptorChain.FILTERED) {
 				delivery.filtered = failure != null;
-				// first: its slot goes to Redis with its acknowledgement
+				// first: its slot is freed before the acknowledger sees it (carried by
+				// the next take, or flushed once the acknowledger is idle)
 				this.slots.release(delivery, true);
 				this.acker.add(delivery);
 			}

@@ -17,7 +17,9 @@
 package io.github.delayqueue.core.internal.delivery;
 
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -29,7 +31,8 @@ import io.github.delayqueue.core.internal.redis.Scripts;
  * The calls of one container to {@code slots.lua}, and its slots' names. A slot is
  * {@code <length>:<key>|<token>}: the key is the one a limit per key counts its delivery
  * under (its length in UTF-8 bytes, as Lua counts them), the token unique to the slot, so
- * that freeing a slot twice, or on another master, changes nothing.
+ * that freeing a slot twice, or on another master, changes nothing: 72 random bits chosen
+ * by each container and a count.
  */
 final class SlotScript {
 
@@ -60,6 +63,9 @@ final class SlotScript {
 
 	private final AtomicLong tokens = new AtomicLong();
 
+	/** What this container's tokens begin with: 72 random bits, unique to it. */
+	private final String prefix;
+
 	/** How long a slot lasts unless renewed. */
 	private final long slotMillis;
 
@@ -67,12 +73,18 @@ final class SlotScript {
 		this.context = context;
 		this.waiter = waiter;
 		this.slotMillis = slotMillis;
+		byte[] random = new byte[9];
+		new SecureRandom().nextBytes(random);
+		this.prefix = Base64.getUrlEncoder().withoutPadding().encodeToString(random) + ".";
 	}
 
-	/** A new slot of a key ({@code ""} for a delivery counted for the group only). */
+	/**
+	 * A new slot of a key ({@code ""} for a delivery counted for the group only): short,
+	 * since Redis handles each slot's name a few times per message.
+	 */
 	String slot(String key) {
-		return key.getBytes(StandardCharsets.UTF_8).length + ":" + key + "|" + this.waiter + ":"
-				+ this.tokens.incrementAndGet();
+		return key.getBytes(StandardCharsets.UTF_8).length + ":" + key + "|" + this.prefix
+				+ Long.toString(this.tokens.incrementAndGet(), 36);
 	}
 
 	/**
