@@ -76,9 +76,15 @@ final class Acker implements SupervisedLoop.Job {
 	/** Set when the master changed: the loop sends the recent acknowledgements again. */
 	private volatile boolean sendAgain;
 
-	Acker(ListenerContext context, Holdings holdings) {
+	/**
+	 * The container's concurrency slots: those freed are sent once no ack comes for 1 ms.
+	 */
+	private final ConcurrencySlots slots;
+
+	Acker(ListenerContext context, Holdings holdings, ConcurrencySlots slots) {
 		this.context = context;
 		this.holdings = holdings;
+		this.slots = slots;
 		this.loop = new SupervisedLoop("acker of " + context.label(), context.threadName("acker"), this);
 	}
 
@@ -94,6 +100,7 @@ final class Acker implements SupervisedLoop.Job {
 		this.pending.add(delivery);
 		if (!this.loop.isRunning()) {
 			flush(System.nanoTime());
+			this.slots.flush();
 		}
 	}
 
@@ -101,6 +108,7 @@ final class Acker implements SupervisedLoop.Job {
 	void stop(long deadlineNanos) {
 		this.loop.stop(Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())).plusSeconds(1));
 		flush(deadlineNanos);
+		this.slots.flush();
 	}
 
 	/**
@@ -117,9 +125,12 @@ final class Acker implements SupervisedLoop.Job {
 		if (this.sendAgain) {
 			resend();
 		}
+		this.slots.followServer();
 		if (this.batch.isEmpty()) {
-			Delivery first = this.pending.poll(50, TimeUnit.MILLISECONDS);
+			Delivery first = this.pending.poll(this.slots.hasFreed() ? 1 : 50, TimeUnit.MILLISECONDS);
 			if (first == null) {
+				// slots freed without an acknowledgement to carry them
+				this.slots.flush();
 				return 0;
 			}
 			this.batch.add(first);
@@ -128,6 +139,8 @@ final class Acker implements SupervisedLoop.Job {
 		// a failure keeps the batch for the next try, after the loop's backoff
 		ack(this.batch);
 		this.batch.clear();
+		// the slots of the handlers acknowledged (released before their ack was added) go
+		// with the next read's take, or once no acknowledgement came for a millisecond
 		return 0;
 	}
 

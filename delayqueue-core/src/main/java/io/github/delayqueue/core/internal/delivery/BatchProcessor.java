@@ -123,8 +123,10 @@ final class BatchProcessor {
 			run(batch, worker);
 		}
 		finally {
-			// held from the start until the handler returned (see Processor#process)
-			batch.forEach((delivery) -> this.processor.slots().release(delivery, worker.active()));
+			// held from the start until the handler returned (see Processor#process):
+			// those not acknowledged freed in one call
+			batch.forEach((delivery) -> this.processor.slots().release(delivery, true));
+			this.processor.slots().flush();
 		}
 	}
 

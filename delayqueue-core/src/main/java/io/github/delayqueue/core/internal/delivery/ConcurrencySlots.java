@@ -17,36 +17,46 @@
 package io.github.delayqueue.core.internal.delivery;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.internal.control.FlowGate;
-import io.github.delayqueue.core.internal.redis.QueueKeys;
-import io.github.delayqueue.core.internal.redis.ScriptRunner;
-import io.github.delayqueue.core.internal.redis.Scripts;
 import io.github.delayqueue.core.internal.runtime.Failures;
 
 /**
  * A container's slots of its group's concurrency limit ({@code slots.lua}): a handler
- * takes one before it starts and frees it when it returns. Slots of the whole group are
- * handed out in the order instances asked (one worker of this container asks at a time,
- * and waits for a freed slot's notification, or asks again within {@link #WAIT_MILLIS});
- * a slot of a message key is taken or refused at once. A slot lasts the visibility
- * timeout plus one renewal period unless renewed: the lease keeper renews those held with
- * the leases, so the slot of a holder that died is free once its leases would have
- * expired, never before. A freed slot of the whole group goes to Redis with this
- * container's next take when a delivery waits to start, else at once.
+ * holds one from before it starts until it returns. Every slot counts for the whole group
+ * and for its message key at once, whatever the kind of the limit, so that a change of
+ * kind counts the handlers already running. A read takes slots for its deliveries in one
+ * call ({@link #takeAhead}), at most as many as the container has workers without a slot;
+ * a delivery that got none takes its own when it is to start. Slots of the whole group
+ * are handed out in the order instances asked (one worker of this container asks at a
+ * time, and waits for a freed slot's notification, or asks again within
+ * {@link #WAIT_MILLIS}); a slot of a message key is taken or refused at once. A slot
+ * lasts the visibility timeout plus one renewal period unless renewed: the lease keeper
+ * renews those held with the leases, so the slot of a holder that died is free once its
+ * leases would have expired, never before. Freed slots go to Redis with the next take (a
+ * read's), or on their own once the {@link Acker} saw no acknowledgement for a
+ * millisecond; at once when a worker here waits for one, when other instances were seen
+ * waiting, or when the delivery was not acknowledged.
+ * <p>
+ * Across a failover: no slot is taken while the Sentinels say one is under way (a take
+ * then would go to the old master and be lost with it); on a new master the slots held
+ * here are held again and those freed in the last seconds freed again before the next
+ * take.
  */
 final class ConcurrencySlots {
 
@@ -62,38 +72,64 @@ final class ConcurrencySlots {
 	/** How long a waiting worker waits for a notification before it asks again. */
 	static final long WAIT_MILLIS = 100;
 
-	/** How long an instance that stopped asking keeps its place in the line. */
-	private static final long STALE_MILLIS = 10 * WAIT_MILLIS;
+	/** How long a limit is taken to be contended after the last sign of it. */
+	private static final long CONTENDED_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	private static final Log logger = LogFactory.getLog(ConcurrencySlots.class);
 
 	private final ListenerContext context;
 
-	/** This container's place in the group's line. */
-	private final String waiter;
+	/** Its calls to {@code slots.lua}. */
+	private final SlotScript script;
 
-	private final AtomicLong tokens = new AtomicLong();
+	/** The slots held here. */
+	private final Set<String> held = ConcurrentHashMap.newKeySet();
 
-	/** By token: the ZSET holding it. */
-	private final Map<String, String> held = new ConcurrentHashMap<>();
-
-	/** Slots of the whole group freed here, to go with the next take. */
+	/** Slots freed here, to go with the next take or the next acknowledgements. */
 	private final Queue<String> toFree = new ConcurrentLinkedQueue<>();
+
+	private final RecentFrees recentFrees = new RecentFrees();
 
 	/** Held by the one worker of this container asking for a slot of the group. */
 	private final ReentrantLock asking = new ReentrantLock(true);
 
-	private final long slotMillis;
+	/** How many workers wait for a delivery now. */
+	private final IntSupplier idleWorkers;
+
+	/** Whether reads take slots ahead: not for ordered or batch listeners. */
+	private final boolean ahead;
 
 	/** Whether this container is in the group's line. */
 	private volatile boolean inLine;
 
+	/**
+	 * Until when (System.nanoTime) the limit is taken to be contended: a free found
+	 * instances waiting for a slot. Meanwhile a freed slot goes to Redis at once, not
+	 * with the next acknowledgements.
+	 */
+	private volatile long contendedUntil = System.nanoTime();
+
+	/**
+	 * Set when the master changed: the slots held are held again before the next take.
+	 */
+	private volatile boolean serverChanged;
+
+	/** Whether slots may be taken now: not while a failover is under way. */
+	private volatile BooleanSupplier takesAllowed = () -> true;
+
 	private volatile long failureLoggedNanos = System.nanoTime() - TimeUnit.MINUTES.toNanos(1);
 
-	ConcurrencySlots(ListenerContext context, long renewEveryMillis) {
+	/**
+	 * @param batches whether the container runs a batch listener (it takes a batch's
+	 * slots when the batch is gathered)
+	 * @param idleWorkers how many workers wait for a delivery now
+	 */
+	ConcurrencySlots(ListenerContext context, long renewEveryMillis, boolean batches, IntSupplier idleWorkers) {
 		this.context = context;
-		this.waiter = context.consumer() + ":" + UUID.randomUUID();
-		this.slotMillis = context.settings().visibilityTimeout().toMillis() + renewEveryMillis;
+		this.idleWorkers = idleWorkers;
+		this.script = new SlotScript(context, context.consumer() + ":" + UUID.randomUUID(),
+				context.settings().visibilityTimeout().toMillis() + renewEveryMillis);
+		this.ahead = !batches && !context.settings().ordered();
 	}
 
 	/**
@@ -102,11 +138,19 @@ final class ConcurrencySlots {
 	 * @return {@link #TAKEN}, {@link #AGAIN} or {@link #KEY_BUSY}
 	 */
 	long take(Delivery delivery, ConcurrencyLimit limit) {
-		if (delivery.slot != null) {
+		if (delivery.slot() != null) {
 			return TAKEN;
 		}
+		if (!this.takesAllowed.getAsBoolean()) {
+			// a failover under way: a take could go to the old master and be lost
+			Settlements.sleep(WAIT_MILLIS);
+			return AGAIN;
+		}
 		try {
-			return limit.perKey() ? takeForKey(delivery, limit) : takeForGroup(delivery, limit);
+			if (limit.perKey()) {
+				return (ask(List.of(delivery), limit, false) > 0) ? TAKEN : KEY_BUSY;
+			}
+			return (takeForGroup(List.of(delivery), limit, true) > 0) ? TAKEN : AGAIN;
 		}
 		catch (RuntimeException ex) {
 			// Redis unreachable: nothing starts without a slot; said every 30 s at most
@@ -121,8 +165,34 @@ final class ConcurrencySlots {
 		}
 	}
 
-	private long takeForGroup(Delivery delivery, ConcurrencyLimit limit) {
-		return (takeForGroup(List.of(delivery), limit, true) > 0) ? TAKEN : AGAIN;
+	/**
+	 * Takes slots for the deliveries a read just held, in one call, for as many of them
+	 * as this container has workers without a slot, and only when that costs no other
+	 * instance its turn (not while this one waits in the group's line). The others take
+	 * their own when they are to start.
+	 * @param deliveries the deliveries the read held, in their order
+	 */
+	void takeAhead(List<Delivery> deliveries) {
+		ConcurrencyLimit limit = this.context.gate().concurrencyLimit();
+		if (limit == null || !this.ahead || this.inLine || deliveries.isEmpty() || !this.context.gate().isOpen()
+				|| this.context.gate().heldNanos() > 0 || !this.takesAllowed.getAsBoolean()) {
+			return;
+		}
+		// no more than idle workers take at once: a slot taken for a delivery that waits
+		// for a worker (all busy waiting for slots of their own) would be idle
+		int room = Math.min(Math.min(deliveries.size(), this.idleWorkers.getAsInt()),
+				this.context.settings().concurrency() - this.held.size());
+		if (room <= 0) {
+			return;
+		}
+		try {
+			ask(deliveries.subList(0, room), limit, false);
+		}
+		catch (RuntimeException ex) {
+			// each takes its own when it is to start
+			logger.debug("Cannot take concurrency slots for a read of " + this.context.label() + ": "
+					+ Failures.describe(ex));
+		}
 	}
 
 	/**
@@ -131,6 +201,9 @@ final class ConcurrencySlots {
 	 * @return how many of them hold a slot now, from the first
 	 */
 	int takeForBatch(List<Delivery> deliveries, ConcurrencyLimit limit) {
+		if (!this.takesAllowed.getAsBoolean()) {
+			return 0;
+		}
 		try {
 			return takeForGroup(deliveries, limit, false);
 		}
@@ -149,7 +222,7 @@ final class ConcurrencySlots {
 	 */
 	private int takeForGroup(List<Delivery> deliveries, ConcurrencyLimit limit, boolean wait) {
 		if (!this.inLine) {
-			int taken = ask(deliveries, limit);
+			int taken = ask(deliveries, limit, true);
 			if (taken > 0 || !wait) {
 				return taken;
 			}
@@ -166,7 +239,7 @@ final class ConcurrencySlots {
 		try {
 			FlowGate gate = this.context.gate();
 			long seen = gate.slotsFreed();
-			int taken = ask(deliveries, limit);
+			int taken = ask(deliveries, limit, true);
 			if (taken == 0 && wait) {
 				gate.awaitSlotFreed(seen, WAIT_MILLIS);
 			}
@@ -177,131 +250,129 @@ final class ConcurrencySlots {
 		}
 	}
 
-	/** One take of slots for the deliveries, carrying the slots freed here meanwhile. */
-	private int ask(List<Delivery> deliveries, ConcurrencyLimit limit) {
-		List<String> tokens = new ArrayList<>(deliveries.size());
-		deliveries.forEach((delivery) -> tokens.add(token()));
+	/**
+	 * One take of slots for the deliveries (those without one), carrying the slots freed
+	 * here meanwhile.
+	 * @return how many of the deliveries hold a slot now (for the whole group: from the
+	 * first)
+	 */
+	private int ask(List<Delivery> deliveries, ConcurrencyLimit limit, boolean joinLine) {
+		if (this.serverChanged) {
+			holdAgain();
+		}
+		boolean perKey = limit.perKey();
+		List<Delivery> wanting = new ArrayList<>(deliveries.size());
+		List<String> slots = new ArrayList<>(deliveries.size());
+		for (Delivery delivery : deliveries) {
+			boolean none = delivery.slot() == null;
+			String key = none ? StartPermits.limiterKey(delivery) : null;
+			// an unreadable envelope reaches no handler: no slot of a key for it
+			if (none && (key != null || !perKey)) {
+				wanting.add(delivery);
+				slots.add(this.script.slot((key != null) ? key : ""));
+			}
+		}
+		if (wanting.isEmpty()) {
+			return deliveries.size();
+		}
 		List<String> freeing = drain();
-		List<Object> args = new ArrayList<>(List.of("take", limit.max(), this.slotMillis, this.waiter, STALE_MILLIS,
-				this.context.keys().controlChannel(), "slot\n" + this.context.group(), tokens.size()));
-		args.addAll(tokens);
-		args.addAll(freeing);
-		List<Object> taken;
+		List<String> taken;
 		try {
-			taken = this.context.scripts().run(Scripts.SLOTS, groupKeys(), args.toArray());
+			taken = this.script.take(limit.max(),
+					perKey ? SlotScript.Kind.KEY : joinLine ? SlotScript.Kind.GROUP : SlotScript.Kind.AHEAD, slots,
+					freeing);
 		}
 		catch (RuntimeException ex) {
 			// the take may have happened: freed with the next call
 			this.toFree.addAll(freeing);
-			this.toFree.addAll(tokens);
+			this.toFree.addAll(slots);
 			throw ex;
 		}
-		for (int i = 0; i < taken.size(); i++) {
-			hold(deliveries.get(i), tokens.get(i), null);
+		this.recentFrees.add(freeing);
+		Set<String> granted = new HashSet<>(taken);
+		int holding = deliveries.size() - wanting.size();
+		for (int i = 0; i < wanting.size(); i++) {
+			String slot = slots.get(i);
+			if (granted.contains(slot)) {
+				this.held.add(slot);
+				if (wanting.get(i).holdSlot(slot)) {
+					holding++;
+				}
+				else {
+					// it took another meanwhile, or was settled
+					this.held.remove(slot);
+					this.toFree.add(slot);
+				}
+			}
 		}
-		this.inLine = taken.isEmpty();
-		return taken.size();
-	}
-
-	private long takeForKey(Delivery delivery, ConcurrencyLimit limit) {
-		String key = StartPermits.limiterKey(delivery);
-		if (key == null) {
-			// unreadable: dead-lettered once started, no handler runs
-			return TAKEN;
+		if (!perKey && (joinLine || !taken.isEmpty())) {
+			this.inLine = taken.isEmpty();
 		}
-		String slots = delivery.context.keys().keySlots(this.context.group(), key);
-		String token = token();
-		List<Object> taken = delivery.context.scripts()
-			.run(Scripts.SLOTS, List.of(slots), "take", limit.max(), this.slotMillis, "", 0, "", "", 1, token);
-		if (taken.isEmpty()) {
-			return KEY_BUSY;
-		}
-		hold(delivery, token, slots);
-		return TAKEN;
-	}
-
-	private void hold(Delivery delivery, String token, String slots) {
-		this.held.put(token, (slots != null) ? slots : "");
-		delivery.slot = token;
-		delivery.slotKey = slots;
-	}
-
-	private String token() {
-		return this.waiter + ":" + this.tokens.incrementAndGet();
-	}
-
-	private List<String> groupKeys() {
-		QueueKeys keys = this.context.keys();
-		String group = this.context.group();
-		return List.of(keys.slots(group), keys.slotWaiters(group), keys.slotWaitersSeen(group));
+		return holding;
 	}
 
 	private List<String> drain() {
-		List<String> tokens = new ArrayList<>();
-		for (String token = this.toFree.poll(); token != null; token = this.toFree.poll()) {
-			tokens.add(token);
+		List<String> slots = new ArrayList<>();
+		for (String slot = this.toFree.poll(); slot != null; slot = this.toFree.poll()) {
+			slots.add(slot);
 		}
-		return tokens;
+		return slots;
 	}
 
 	/**
-	 * Frees a delivery's slot, if it took one: a slot of the whole group goes with the
-	 * next take when {@code soon} (a delivery waits to start here), else at once.
+	 * Frees a delivery's slot, if it took one: it goes to Redis with the next take when a
+	 * worker here waits for a slot; with the next take, or the acker's flush once it is
+	 * idle, when {@code soon} and no other instance was seen waiting; else at once.
 	 * @param delivery the delivery whose handler returned, or that does not start
-	 * @param soon whether a take is likely to follow at once
+	 * @param soon whether a {@link #flush} follows shortly (the delivery is to be
+	 * acknowledged)
 	 */
 	void release(Delivery delivery, boolean soon) {
-		String token = delivery.slot;
-		if (token == null) {
+		String slot = delivery.giveSlot();
+		if (slot == null || !this.held.remove(slot)) {
 			return;
 		}
-		delivery.slot = null;
-		String slots = delivery.slotKey;
-		if (this.held.remove(token) == null) {
-			return;
+		this.toFree.add(slot);
+		if (this.inLine || this.asking.isLocked()) {
+			// a local waiter asks at once, carrying it
+			this.context.gate().slotFreed();
 		}
-		if (slots == null) {
-			this.toFree.add(token);
-			if (soon) {
-				// a local waiter asks at once, carrying it
-				this.context.gate().slotFreed();
-			}
-			else {
-				flush();
-			}
-			return;
-		}
-		try {
-			delivery.context.scripts().run(Scripts.SLOTS, List.of(slots), "free", "", "", token);
-		}
-		catch (RuntimeException ex) {
-			// free once its time is up
-			logger.debug("Cannot free the concurrency slot of " + delivery + " now: " + Failures.describe(ex));
+		else if (!soon || System.nanoTime() - this.contendedUntil < 0) {
+			// another instance may wait for it
+			flush();
 		}
 	}
 
+	private void contended() {
+		this.contendedUntil = System.nanoTime() + CONTENDED_NANOS;
+	}
+
 	/**
-	 * @return whether freed slots of the whole group wait to go to Redis
+	 * @return whether freed slots wait to go to Redis
 	 */
 	boolean hasFreed() {
 		return !this.toFree.isEmpty();
 	}
 
-	/** Sends the freed slots of the whole group to Redis now; on failure, they wait. */
+	/** Sends the freed slots to Redis now; on failure, they wait. */
 	void flush() {
 		List<String> freeing = drain();
 		if (freeing.isEmpty()) {
 			return;
 		}
-		List<Object> args = new ArrayList<>(
-				List.of("free", this.context.keys().controlChannel(), "slot\n" + this.context.group()));
-		args.addAll(freeing);
 		try {
-			this.context.scripts().run(Scripts.SLOTS, groupKeys(), args.toArray());
+			free(freeing);
+			this.recentFrees.add(freeing);
 		}
 		catch (RuntimeException ex) {
 			this.toFree.addAll(freeing);
 			logger.debug("Cannot free concurrency slots of " + this.context.label() + " now: " + Failures.describe(ex));
+		}
+	}
+
+	private void free(List<String> slots) {
+		if (this.script.free(slots)) {
+			contended();
 		}
 	}
 
@@ -312,35 +383,105 @@ final class ConcurrencySlots {
 		}
 		this.inLine = false;
 		try {
-			this.context.scripts().run(Scripts.SLOTS, groupKeys(), "leave", this.waiter);
+			this.script.leave();
 		}
 		catch (RuntimeException ex) {
-			// its place lapses after STALE_MILLIS
+			// its place lapses after SlotScript.STALE_MILLIS
 			logger.debug("Cannot leave the slot line of " + this.context.label() + ": " + Failures.describe(ex));
 		}
 	}
 
 	/**
 	 * Renews the slots held here, with the leases; frees those given back meanwhile. A
-	 * slot lost (it lapsed while Redis was unreachable) is said: the limit may have been
-	 * passed while its handler ran.
+	 * slot that lapsed (Redis out of reach longer than the visibility timeout: its
+	 * messages' leases lapsed too) is lost to its holder, and said: the limit may have
+	 * been passed meanwhile.
 	 */
 	void renew() {
+		renew(false);
+	}
+
+	/**
+	 * @param failover whether the master changed: a slot the new one does not have is
+	 * held again (its handler runs)
+	 */
+	private void renew(boolean failover) {
 		flush();
-		Map<String, List<String>> bySlots = new java.util.HashMap<>();
-		this.held.forEach((token, slots) -> bySlots.computeIfAbsent(slots, (k) -> new ArrayList<>()).add(token));
-		bySlots.forEach((slots, tokens) -> {
-			List<Object> args = new ArrayList<>(List.of("renew", this.slotMillis));
-			args.addAll(tokens);
-			List<String> keys = slots.isEmpty() ? groupKeys() : List.of(slots);
-			List<Object> lost = this.context.scripts().run(Scripts.SLOTS, keys, args.toArray());
-			if (!lost.isEmpty()) {
-				logger.warn(lost.size() + " concurrency slot(s) of " + this.context.label()
-						+ " lapsed while their handlers ran (Redis unreachable longer than the visibility timeout): "
-						+ "the limit may have been passed meanwhile");
-				lost.forEach((token) -> this.held.remove(ScriptRunner.asString(token)));
+		List<String> slots = new ArrayList<>(this.held);
+		if (slots.isEmpty()) {
+			return;
+		}
+		List<String> missing = this.script.renew(slots, failover);
+		List<String> freedMeanwhile = new ArrayList<>();
+		for (String slot : missing) {
+			if (!this.held.contains(slot)) {
+				// freed while the renewal ran: freed again
+				freedMeanwhile.add(slot);
 			}
-		});
+			else if (!failover) {
+				this.held.remove(slot);
+			}
+		}
+		this.toFree.addAll(freedMeanwhile);
+		int lost = missing.size() - freedMeanwhile.size();
+		if (lost > 0 && !failover) {
+			logger.warn(lost + " concurrency slot(s) of " + this.context.label()
+					+ " lapsed while their handlers ran (Redis unreachable longer than the visibility timeout): "
+					+ "the limit may have been passed meanwhile");
+		}
+	}
+
+	/**
+	 * The master is another server: before the next take, the slots held here are held on
+	 * it again, and those freed in the last seconds freed again.
+	 */
+	void serverChanged() {
+		this.serverChanged = true;
+	}
+
+	/**
+	 * Sets when slots may be taken.
+	 * @param allowed whether they may now (false while a failover is under way)
+	 */
+	void takeWhile(BooleanSupplier allowed) {
+		this.takesAllowed = allowed;
+	}
+
+	/**
+	 * After a change of master, holds the slots held here again on the new one and frees
+	 * again those freed in the last seconds (run by the {@link Acker}'s loop, so that it
+	 * comes soon whether or not a take follows); on failure, tried again.
+	 */
+	void followServer() {
+		if (!this.serverChanged) {
+			return;
+		}
+		try {
+			holdAgain();
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Cannot hold the concurrency slots of " + this.context.label() + " on the new master yet: "
+					+ Failures.describe(ex));
+		}
+	}
+
+	private void holdAgain() {
+		List<String> freed = this.recentFrees.all();
+		this.serverChanged = false;
+		try {
+			if (!freed.isEmpty()) {
+				free(freed);
+			}
+			int before = this.held.size();
+			renew(true);
+			logger.info("Held the " + before + " concurrency slot(s) of " + this.context.label()
+					+ " again on the new master, and freed again the " + freed.size() + " freed in the last "
+					+ TimeUnit.NANOSECONDS.toSeconds(Acker.RECENT_NANOS) + " s");
+		}
+		catch (RuntimeException ex) {
+			this.serverChanged = true;
+			throw ex;
+		}
 	}
 
 	/**

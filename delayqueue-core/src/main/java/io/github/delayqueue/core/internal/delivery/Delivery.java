@@ -89,11 +89,18 @@ public final class Delivery implements DelayMessageContext {
 
 	volatile WorkerPool.Worker worker;
 
-	/** The concurrency slot it took ({@link ConcurrencySlots}), or {@code null}. */
-	volatile String slot;
+	/**
+	 * Set when the master changed before its handler started: the entry may have been
+	 * read from the old master after its replica's promotion, and the lease is to be
+	 * confirmed on the new one first ({@link LeaseFence}).
+	 */
+	volatile boolean leaseUnconfirmed;
 
-	/** The ZSET of a slot of its key, {@code null} for one of the whole group. */
-	volatile String slotKey;
+	/**
+	 * The concurrency slot it holds ({@link ConcurrencySlots}), or {@code null}: set by
+	 * {@link #holdSlot}, taken back by {@link #giveSlot}.
+	 */
+	private volatile String slot;
 
 	/**
 	 * The observation of the latest attempt (it may have stopped): the library's log
@@ -199,6 +206,46 @@ public final class Delivery implements DelayMessageContext {
 			this.keepAliveUntilNanos = until;
 		}
 		return !isSettled() && this.leases.renewNow(this);
+	}
+
+	/**
+	 * @return the concurrency slot it holds, or {@code null}
+	 */
+	String slot() {
+		return this.slot;
+	}
+
+	/**
+	 * Gives it a concurrency slot, unless it holds one already (a read and its worker may
+	 * take one each at once) or it was settled.
+	 * @return whether it holds this slot now
+	 */
+	synchronized boolean holdSlot(String taken) {
+		if (this.slot != null || isSettled()) {
+			return false;
+		}
+		this.slot = taken;
+		return true;
+	}
+
+	/**
+	 * Takes its concurrency slot back, to be freed.
+	 * @return the slot it held, or {@code null}
+	 */
+	synchronized String giveSlot() {
+		String held = this.slot;
+		this.slot = null;
+		return held;
+	}
+
+	/**
+	 * The master changed: unless it runs already, its lease is confirmed before it
+	 * starts.
+	 */
+	void confirmLease() {
+		if (!isRunning()) {
+			this.leaseUnconfirmed = true;
+		}
 	}
 
 	/**

@@ -46,6 +46,9 @@ public final class Holdings {
 
 	private final Object capacity = new Object();
 
+	/** Workers waiting in {@link #next}. */
+	private final AtomicInteger idle = new AtomicInteger();
+
 	/** Slots promised to reads under way, not yet held: they count as taken. */
 	private final AtomicInteger reserved = new AtomicInteger();
 
@@ -142,6 +145,7 @@ public final class Holdings {
 	 * Takes the next waiting delivery; {@code null} after the timeout or an interrupt.
 	 */
 	Delivery next(long timeoutMillis) {
+		this.idle.incrementAndGet();
 		try {
 			return this.waiting.next(timeoutMillis);
 		}
@@ -150,6 +154,17 @@ public final class Holdings {
 			// decides whether to go on
 			return null;
 		}
+		finally {
+			this.idle.decrementAndGet();
+		}
+	}
+
+	/**
+	 * @return how many workers wait for a delivery now: those a delivery held now goes to
+	 * at once
+	 */
+	int idleWorkers() {
+		return this.idle.get();
 	}
 
 	void finished(Delivery delivery) {

@@ -33,7 +33,10 @@ import org.apache.commons.logging.LogFactory;
  * renewed, it starts; moved to another consumer, it is dropped, never started. The
  * watchdog renews every held delivery a third of the timeout apart, so in steady
  * operation nothing is asked. The same holds for the partition of an exclusive or ordered
- * listener: a message starts only while its partition's lease is surely held.
+ * listener: a message starts only while its partition's lease is surely held. After a
+ * change of master every delivery not started yet is confirmed this way on the new one:
+ * it may have been read from the old master after its replica's promotion, and be
+ * delivered again by the new one.
  */
 final class LeaseFence {
 
@@ -83,8 +86,8 @@ final class LeaseFence {
 					return StartPermits.START;
 				case LOST:
 					delivery.inTrace(() -> logger.info("Not starting " + delivery + ": its lease went to another "
-							+ "consumer while this one could not renew it (a late read reply, a long pause or "
-							+ "Redis out of reach); that consumer handles it"));
+							+ "consumer while this one could not renew it (a late read reply, a long pause, "
+							+ "Redis out of reach or a failover); that consumer handles it"));
 					return FENCED;
 				default:
 					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS));
@@ -107,10 +110,14 @@ final class LeaseFence {
 		if (partition != Lease.HELD || delivery.leaseLost) {
 			return delivery.leaseLost ? Lease.LOST : partition;
 		}
-		if (System.nanoTime() - delivery.leaseFrom <= this.confirmAfterNanos) {
+		boolean unconfirmed = delivery.leaseUnconfirmed;
+		if (!unconfirmed && System.nanoTime() - delivery.leaseFrom <= this.confirmAfterNanos) {
 			return Lease.HELD;
 		}
 		boolean renewed = delivery.renewLease();
+		if (renewed && unconfirmed) {
+			delivery.leaseUnconfirmed = false;
+		}
 		return delivery.leaseLost ? Lease.LOST : renewed ? Lease.HELD : Lease.UNSURE;
 	}
 

@@ -62,6 +62,8 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 
 	private final Acker acker;
 
+	private final ConcurrencySlots slots;
+
 	private final LeaseKeeper leases;
 
 	private final Processor processor;
@@ -119,10 +121,13 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 				: settings.prefetch();
 		this.holdings = new Holdings(settings.concurrency() * perWorker + this.readAhead * this.partitions.size(),
 				settings.ordered(), this.readAhead);
-		this.acker = new Acker(this.context, this.holdings);
+		this.slots = new ConcurrencySlots(this.context,
+				TimeUnit.NANOSECONDS.toMillis(LeaseKeeper.renewEveryNanos(settings)), batchHandler != null,
+				this.holdings::idleWorkers);
+		this.acker = new Acker(this.context, this.holdings, this.slots);
 		this.leases = new LeaseKeeper(this.context, this.holdings, this::reading);
 		LeaseFence fence = new LeaseFence(this.context, this::partitionLease);
-		this.processor = new Processor(this.context, this.holdings, this.acker, fence, payloadType, handler,
+		this.processor = new Processor(this.context, this.holdings, this.acker, this.slots, fence, payloadType, handler,
 				(handler != null) ? handler.acceptsNullPayload() : batchHandler.acceptsNullPayload(), interceptors);
 		this.workers = new WorkerPool(this.context, this.holdings, this.processor, (batchHandler != null)
 				? new BatchProcessor(this.context, this.processor, this.holdings, batchHandler, interceptors) : null);
@@ -182,6 +187,8 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 					+ " still run after the shutdown timeout; their acks are sent when they return");
 		}
 		for (Delivery unstarted : this.holdings.drainWaiting()) {
+			// a slot a read took for it is freed with the acknowledgements
+			this.slots.release(unstarted, true);
 			if (unstarted.settle()) {
 				this.holdings.finished(unstarted);
 			}
@@ -238,7 +245,7 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	 * @param partition the partition
 	 */
 	void open(int partition) {
-		StreamReader reader = new StreamReader(this.partitions.get(partition), this.holdings, this.leases,
+		StreamReader reader = new StreamReader(this.partitions.get(partition), this.holdings, this.leases, this.slots,
 				this.onConnected, this.partitions::size,
 				() -> this.readsAllowed.getAsBoolean() && partitionLease(partition) == LeaseFence.Lease.HELD);
 		// never two readers of one partition: stopping one mid-read would leave what it
@@ -254,6 +261,8 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	 */
 	public void readWhile(BooleanSupplier readsAllowed) {
 		this.readsAllowed = readsAllowed;
+		// a concurrency slot taken then would go to the old master too
+		this.slots.takeWhile(readsAllowed);
 	}
 
 	/**
@@ -272,6 +281,10 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	@Override
 	public void serverChanged() {
 		this.acker.sendRecentAgain();
+		this.slots.serverChanged();
+		// what was read ahead may have been read from the old master after the promotion:
+		// its lease is confirmed on this one before it starts
+		this.holdings.all().forEach(Delivery::confirmLease);
 	}
 
 	/**

@@ -19,7 +19,6 @@ package io.github.delayqueue.core.internal.delivery;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -81,13 +80,12 @@ final class Processor {
 	 * @param interceptors the container's interceptors, {@code null} when it has none
 	 */
 	@SuppressWarnings("unchecked")
-	Processor(ListenerContext context, Holdings holdings, Acker acker, LeaseFence fence, Type payloadType,
-			DelayMessageHandler<?> handler, boolean acceptsNull, InterceptorChain interceptors) {
+	Processor(ListenerContext context, Holdings holdings, Acker acker, ConcurrencySlots slots, LeaseFence fence,
+			Type payloadType, DelayMessageHandler<?> handler, boolean acceptsNull, InterceptorChain interceptors) {
 		this.fence = fence;
 		this.interceptors = interceptors;
 		this.context = context;
-		this.slots = new ConcurrencySlots(context,
-				TimeUnit.NANOSECONDS.toMillis(LeaseKeeper.renewEveryNanos(context.settings())));
+		this.slots = slots;
 		this.permits = new StartPermits(context, this.slots);
 		this.holdings = holdings;
 		this.acker = acker;
@@ -133,8 +131,9 @@ final class Processor {
 		}
 		finally {
 			// held from its start until its handler returned, settled or not (a handler
-			// given up by the watchdog keeps it until it returns)
-			this.slots.release(delivery, worker != null && worker.active());
+			// given up by the watchdog keeps it until it returns); one acknowledged was
+			// released in finish()
+			this.slots.release(delivery, false);
 		}
 	}
 
@@ -199,11 +198,11 @@ final class Processor {
 			return;
 		}
 		try {
-			if (failure == null) {
-				this.acker.add(delivery);
-			}
-			else if (failure == InterceptorChain.FILTERED) {
-				delivery.filtered = true;
+			if (failure == null || failure == InterceptorChain.FILTERED) {
+				delivery.filtered = failure != null;
+				// first: its slot is freed before the acknowledger sees it (carried by
+				// the next take, or flushed once the acknowledger is idle)
+				this.slots.release(delivery, true);
 				this.acker.add(delivery);
 			}
 			else {

@@ -67,6 +67,9 @@ final class StreamReader implements SupervisedLoop.Job {
 
 	private final LeaseKeeper leases;
 
+	/** The container's concurrency slots: a read takes those of its deliveries. */
+	private final ConcurrencySlots slots;
+
 	private final Runnable onConnected;
 
 	private final SupervisedLoop loop;
@@ -111,15 +114,18 @@ final class StreamReader implements SupervisedLoop.Job {
 	private volatile String refusal;
 
 	/**
+	 * @param slots the container's concurrency slots (a read takes those of its
+	 * deliveries ahead, in one call)
 	 * @param onConnected runs once a connection is ready, before the groups are created,
 	 * and every second after (registers the queue, checks its partition count and, for a
 	 * shared listener, that its group has no owners; when it throws, nothing is read)
 	 * @param readers how many readers (one per partition) share the holdings, now
 	 * @param mayRead whether the reader may read now (a partition lease surely held)
 	 */
-	StreamReader(ListenerContext context, Holdings holdings, LeaseKeeper leases, Runnable onConnected,
-			IntSupplier readers, BooleanSupplier mayRead) {
+	StreamReader(ListenerContext context, Holdings holdings, LeaseKeeper leases, ConcurrencySlots slots,
+			Runnable onConnected, IntSupplier readers, BooleanSupplier mayRead) {
 		this.context = context;
+		this.slots = slots;
 		this.mayRead = mayRead;
 		this.holdings = holdings;
 		this.leases = leases;
@@ -421,20 +427,28 @@ final class StreamReader implements SupervisedLoop.Job {
 		boolean urgent = false;
 		String urgentStream = this.context.keys().urgent();
 		Map<String, List<RecordId>> surplus = new LinkedHashMap<>();
+		List<Delivery> deliveries = new ArrayList<>(records.size());
 		for (ByteRecord record : records) {
-			String stream = new String(record.getStream(), StandardCharsets.UTF_8);
-			urgent |= stream.equals(urgentStream);
-			Delivery delivery = delivery(stream, record, sent);
+			deliveries.add(delivery(new String(record.getStream(), StandardCharsets.UTF_8), record, sent));
+		}
+		// before they are held, where a worker would take each its own: the concurrency
+		// slots of those surely held, in one call
+		this.slots.takeAhead(deliveries.subList(0, Math.min(granted, deliveries.size())));
+		for (Delivery delivery : deliveries) {
+			urgent |= delivery.stream.equals(urgentStream);
 			if (accepted < granted || this.holdings.free() > 0) {
 				if (this.holdings.accept(delivery)) {
 					accepted++;
+					continue;
 				}
 			}
 			else {
 				// one entry of each stream when one slot was granted: the main stream's
 				// goes back
-				surplus.computeIfAbsent(stream, (key) -> new ArrayList<>()).add(record.getId());
+				surplus.computeIfAbsent(delivery.stream, (key) -> new ArrayList<>()).add(RecordId.of(delivery.entryId));
 			}
+			// not held: a slot taken for it is freed
+			this.slots.release(delivery, true);
 		}
 		surplus.forEach((stream, ids) -> giveBack(connection, stream, ids));
 		if (!surplus.isEmpty()) {

@@ -319,14 +319,9 @@ final class WorkerPool {
 						// paused: start nothing
 						continue;
 					}
-					ConcurrencySlots slots = WorkerPool.this.processor.slots();
-					// a slot freed here goes to Redis with the next take, or once no
-					// delivery came for a millisecond
-					boolean freed = slots.hasFreed();
-					Delivery delivery = WorkerPool.this.holdings.next(freed ? 1 : POLL_MILLIS);
-					if (delivery == null && freed) {
-						slots.flush();
-					}
+					// a slot freed here goes to Redis with the acknowledgements (the
+					// acker's)
+					Delivery delivery = WorkerPool.this.holdings.next(POLL_MILLIS);
 					if (delivery != null) {
 						if (WorkerPool.this.batches != null) {
 							runBatch(delivery);

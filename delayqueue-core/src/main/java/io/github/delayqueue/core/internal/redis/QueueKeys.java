@@ -264,12 +264,12 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 
 	/**
 	 * @param group a consumer group
-	 * @param key a message key
-	 * @return the ZSET of the concurrency slots a key of the group took, in the key's
-	 * partition's slot (a group name has no '/': no two groups share one)
+	 * @return the ZSET of the group's concurrency slots by message key (every member of
+	 * score 0, read by range of members), partition 0's slot, beside {@link #slots}: the
+	 * same slots, counted for each key
 	 */
-	public String keySlots(String group, String key) {
-		return key("slots-key:" + group + "/" + key);
+	public String slotsByKey(String group) {
+		return firstPartitionKey("slots-keyed:" + group);
 	}
 
 	/**
