@@ -54,8 +54,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class JavaSnippetTests {
 
-	private static final Pattern PUBLIC_TYPE = Pattern
-		.compile("^public\\s+(?:final\\s+|abstract\\s+)*(?:class|interface|record|enum)\\s+(\\w+)", Pattern.MULTILINE);
+	private static final Pattern PUBLIC_TYPE = Pattern.compile(
+			"^\\s*public\\s+(?:final\\s+|abstract\\s+)*(?:class|interface|record|enum)\\s+(\\w+)", Pattern.MULTILINE);
 
 	static List<Markdown.Block> javaBlocks() {
 		return Markdown.blocks().stream().filter((block) -> block.language().equals("java")).toList();
