@@ -18,6 +18,9 @@
 // second for SECONDS, each due 100 ms after it is added, as delayqueue's sustained). Usage:
 // node bullmq-bench.js burst|memory PORT [N] [C]
 // node bullmq-bench.js sustained PORT RATE SECONDS [C]
+// node --expose-gc bullmq-bench.js footprint PORT QUEUES [SECONDS] [N]: delayqueue's footprint scenario
+// for one process: a Worker of concurrency 4 per queue, idle for SECONDS (30), then N (20000) jobs
+// due over 5 s spread over the queues (docs/benchmarks.md, "Footprint")
 const { Queue, Worker } = require('bullmq');
 const IORedis = require('ioredis');
 const [, , scenario, port, nArg, cArg, sArg] = process.argv;
@@ -128,6 +131,98 @@ async function sustained(redis) {
   await queue.close();
 }
 
+async function commandCalls(redis) {
+  const stats = await info(redis, 'commandstats');
+  let calls = 0;
+  const byCommand = {};
+  for (const [key, value] of Object.entries(stats)) {
+    if (!key.startsWith('cmdstat_')) continue;
+    const c = Number(/calls=(\d+)/.exec(value)[1]);
+    byCommand[key.slice(8)] = c;
+    calls += c;
+  }
+  return { calls, byCommand };
+}
+
+async function clientIds(redis) {
+  return new Set((await redis.client('LIST')).split('\n').filter((l) => l.startsWith('id=')).map((l) => l.split(' ')[0]));
+}
+
+function threads() {
+  const status = require('fs').readFileSync('/proc/self/status', 'utf8');
+  return Number(/Threads:\s+(\d+)/.exec(status)[1]);
+}
+
+async function footprint(redis) {
+  const queues = Number(nArg || 1), seconds = Number(cArg || 30), messages = Number(sArg || 20000);
+  const names = Array.from({ length: queues }, (_, q) => 'fp-' + q);
+  const before = await clientIds(redis);
+  const lateness = [];
+  let warm = 0, measured = 0;
+  const started = process.hrtime.bigint();
+  const workers = names.map((name) => new Worker(name, async (job) => {
+    if (job.name === 'w') warm++;
+    else { lateness.push(Date.now() - job.data.due); measured++; }
+  }, { connection, concurrency: 4 }));
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  const startupMs = Number(process.hrtime.bigint() - started) / 1e6;
+  await new Promise((r) => setTimeout(r, 3000));
+  // this probe's own commands in the window: the first INFO commandstats and both INFO cpu
+  const calls0 = await commandCalls(redis);
+  const cpu0 = await info(redis, 'cpu');
+  const node0 = process.cpuUsage();
+  const t0 = Date.now();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const node1 = process.cpuUsage(node0);
+  const cpu1 = await info(redis, 'cpu');
+  const calls1 = await commandCalls(redis);
+  const window = (Date.now() - t0) / 1000;
+  const clients = [...(await clientIds(redis))].filter((id) => !before.has(id)).length;
+  if (global.gc) global.gc();
+  const heap = process.memoryUsage().heapUsed;
+  const redisCpu = (c) => (Number(c.used_cpu_sys) + Number(c.used_cpu_user)) * 1e6;
+  const byCommand = {};
+  for (const [k, v] of Object.entries(calls1.byCommand)) {
+    const d = (v - (calls0.byCommand[k] || 0) - (k === 'info' ? 3 : 0)) / window;
+    if (d >= 0.05) byCommand[k] = +d.toFixed(2);
+  }
+  const result = { peer: 'bullmq', version: require('bullmq/package.json').version, scenario: 'footprint', shape: queues + 'x1x1x1',
+    startup_ms: +startupMs.toFixed(1), idle_seconds: +window.toFixed(2), connections: clients, threads: threads(),
+    heap_after_gc_mb: global.gc ? Math.round(heap / 1048576) : null,
+    idle_commands_per_s: +((calls1.calls - calls0.calls - 3) / window).toFixed(2),
+    idle_redis_cpu_percent: +((redisCpu(cpu1) - redisCpu(cpu0)) / 1e4 / window).toFixed(2),
+    idle_node_cpu_percent: +((node1.user + node1.system) / 1e4 / window).toFixed(2), idle_calls_per_s_by_command: byCommand };
+  if (messages > 0) {
+    const qs = names.map((name) => new Queue(name, { connection }));
+    const opts = (delay) => ({ delay, removeOnComplete: true, removeOnFail: true });
+    await Promise.all(qs.map((q, i) => q.addBulk(Array.from({ length: Math.ceil(2000 / queues) }, () => ({ name: 'w', data: payload, opts: opts(100) })))));
+    const warmTotal = Math.ceil(2000 / queues) * queues;
+    for (let t = 0; warm < warmTotal && t < 1200; t++) await new Promise((r) => setTimeout(r, 100));
+    const lcpu0 = await info(redis, 'cpu');
+    const lnode0 = process.cpuUsage();
+    const first = Date.now() + 1000 + messages / 20;
+    const perQueue = names.map(() => []);
+    for (let i = 0; i < messages; i++) {
+      const due = first + Math.floor((5000 * i) / messages);
+      perQueue[i % queues].push({ name: 'o', data: { ...order(i), due }, opts: opts(due - Date.now()) });
+    }
+    await Promise.all(qs.map((q, i) => q.addBulk(perQueue[i])));
+    for (let t = 0; measured < messages && t < 1200; t++) await new Promise((r) => setTimeout(r, 100));
+    const lnode1 = process.cpuUsage(lnode0);
+    const lcpu1 = await info(redis, 'cpu');
+    lateness.sort((a, b) => a - b);
+    const p = (q) => lateness[Math.min(lateness.length - 1, Math.floor(q * lateness.length))];
+    Object.assign(result, { n: messages, complete: measured >= messages,
+      // this one process also added the jobs: its CPU includes the adds
+      node_cpu_us_per_message: +((lnode1.user + lnode1.system) / messages).toFixed(1),
+      redis_cpu_us_per_message: +((redisCpu(lcpu1) - redisCpu(lcpu0)) / messages).toFixed(1),
+      lateness_p50_ms: p(0.5), lateness_p99_ms: p(0.99), lateness_max_ms: lateness[lateness.length - 1] });
+    await Promise.all(qs.map((q) => q.close()));
+  }
+  console.log(JSON.stringify(result));
+  await Promise.all(workers.map((w) => w.close()));
+}
+
 async function memory(redis) {
   const queue = new Queue('bench', { connection });
   await queue.addBulk([{ name: 'w', data: payload, opts: { delay: 3600000 } }]);
@@ -148,6 +243,7 @@ async function memory(redis) {
   await redis.flushdb();
   if (scenario === 'burst') await burst(redis);
   else if (scenario === 'sustained') await sustained(redis);
+  else if (scenario === 'footprint') await footprint(redis);
   else await memory(redis);
   await redis.flushdb();
   redis.disconnect();

@@ -46,10 +46,16 @@ public final class Benchmark {
 
 	static final JsonMapper JSON = JsonMapper.builder().build();
 
+	/**
+	 * The first argument of an instance of the footprint scenario
+	 * ({@link FootprintChild}).
+	 */
+	static final String CHILD = "footprint-child";
+
 	private static final String USAGE = """
 			usage: java -jar delayqueue-benchmark.jar --redis redis://HOST:PORT[/DB] --scenario NAME [options]
 			       java -jar delayqueue-benchmark.jar --cluster HOST:PORT,HOST:PORT,... --scenario NAME [options]
-			  scenarios: burst | batch | spread | sustained | memory | sends | large | scale | idle | pause | rate | concurrency | dashboard | priority | fairness | outbox | outage | cluster | all | smoke
+			  scenarios: burst | batch | spread | sustained | memory | sends | large | scale | idle | footprint | pause | rate | concurrency | dashboard | priority | fairness | outbox | outage | cluster | all | smoke
 			  -Dbench.workers=virtual: the burst, batch, cluster, spread and sustained listeners' workers on virtual threads (Java 21+)
 			  -Dbench.interceptors=N: N no-op interceptors around the burst listener's handler, and an event listener
 			  batch              burst drained by a batch listener of --batch-size B (100) messages per call,
@@ -63,6 +69,13 @@ public final class Benchmark {
 			  large              --n (10000000) messages sent far enough ahead for the far tier, due one after
 			                     another at --rate (40000) per second: memory per message, enqueue time, and
 			                     the lateness of their delivery (concurrency 64)
+			  footprint          for each --shapes QxPxGxI (queues x partitions x groups x instances; default
+			                     1x1x1x1,10x1x1x1,50x1x1x1,200x1x1x1,1x128x1x1,10x16x2x3), I JVMs of this jar, each an
+			                     engine with a listener at the defaults per queue and group, idle for --seconds (30):
+			                     connections (CLIENT LIST), threads, heap after GC, idle Redis commands/s and CPU,
+			                     idle JVM CPU, start-up; then --n (20000) messages due over 5 s spread over every
+			                     queue (after --warm-up, here 2000): JVM CPU per delivery, lateness
+			                     (-Dbench.child-jvm-options="-Xmx512m ..." for the instances' JVMs)
 			  pause              3 instances (16 handlers of 10 ms each) drain --n (20000) messages while the queue
 			                     is paused and resumed 20 times: handler starts after pause() returned, and
 			                     the first start after resume()
@@ -91,7 +104,8 @@ public final class Benchmark {
 			                     with each master's share of the commands
 			  --n N              messages (burst 20000, spread 2000, memory 100000, scale 1000000)
 			  --concurrency C    listener concurrency (burst 64, spread 8)
-			  --seconds S        idle duration (10); outage duration (20)
+			  --seconds S        idle duration (10; footprint 30); outage duration (20)
+			  --shapes SHAPES    the footprint scenario's shapes, QxPxGxI,...
 			  --partitions P     partitions of the cluster scenario's queue (12)
 			  --warm-up W        unmeasured messages sent and consumed first (20000; smoke 1000)
 			  --cluster NODES    a Redis Cluster instead of --redis (memory and command counts summed over its masters)
@@ -101,6 +115,10 @@ public final class Benchmark {
 	}
 
 	public static void main(String[] args) throws Exception {
+		if (args.length > 0 && args[0].equals(CHILD)) {
+			FootprintChild.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+			System.exit(0);
+		}
 		Map<String, String> options = parse(args);
 		if (options.containsKey("redis") == options.containsKey("cluster") || !options.containsKey("scenario")) {
 			System.err.println(USAGE);
@@ -146,6 +164,19 @@ public final class Benchmark {
 					Integer.parseInt(options.getOrDefault("rate", "40000"))));
 			case "sends" -> results.add(sendScenarios.sends(or(n, 50_000), or(threads, 64)));
 			case "idle" -> results.add(new IdleScenario(factory, scenarios).run(idle));
+			case "footprint" -> {
+				FootprintScenario footprint = new FootprintScenario(factory, options.get("redis"),
+						options.get("cluster"));
+				for (FootprintScenario.Shape shape : FootprintScenario.Shape
+					.parse(options.getOrDefault("shapes", FootprintScenario.DEFAULT_SHAPES))) {
+					Map<String, Object> result = footprint.run(shape,
+							Duration.ofSeconds(Long.parseLong(options.getOrDefault("seconds", "30"))), or(n, 20_000),
+							Integer.parseInt(options.getOrDefault("warm-up", "2000")));
+					// each shape as it ends: a run of all of them takes minutes
+					System.err.println(JSON.writeValueAsString(result));
+					results.add(result);
+				}
+			}
 			case "pause" -> results.add(new PauseScenario(factory, scenarios).run(or(n, 20_000), 20));
 			case "rate" -> results.add(new RateLimitScenario(factory, scenarios).run(or(n, 10_000), 500, 10));
 			case "concurrency" -> results.addAll(new ConcurrencyScenario(factory, scenarios).run(or(n, 20_000),

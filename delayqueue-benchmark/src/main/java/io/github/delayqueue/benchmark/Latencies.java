@@ -65,4 +65,9 @@ final class Latencies {
 		return (n == 0) ? Double.NaN : Arrays.stream(this.micros, 0, n).min().getAsLong() / 1000.0;
 	}
 
+	/** The values recorded so far, in microseconds, in the order they were recorded. */
+	long[] values() {
+		return Arrays.copyOf(this.micros, count());
+	}
+
 }

@@ -111,6 +111,25 @@ class BenchmarkSmokeTests {
 	}
 
 	@Test
+	void runsTheFootprintScenarioInAJvmOfItsOwn(LettuceConnectionFactory connectionFactory) throws Exception {
+		String redis = "redis://" + connectionFactory.getHostName() + ":" + connectionFactory.getPort();
+		List<Map<String, Object>> results = Benchmark.run(connectionFactory, Map.of("scenario", "footprint", "redis",
+				redis, "shapes", "2x1x1x1", "seconds", "1", "n", "200", "warm-up", "100"));
+		assertThat(results).singleElement().satisfies((result) -> {
+			assertThat(result).containsEntry("shape", "2x1x1x1")
+				.containsEntry("complete", true)
+				.containsEntry("received", 200)
+				.containsKeys("idle_commands_per_s", "idle_redis_cpu_percent", "heap_after_gc_mb",
+						"jvm_cpu_us_per_delivery", "lateness_p99_ms", "listeners_ready_ms");
+			// the instance's own connections, not this JVM's
+			assertThat((int) result.get("connections")).isPositive();
+			assertThat((List<?>) result.get("threads_per_instance")).singleElement()
+				.satisfies((threads) -> assertThat((int) threads).isGreaterThan(2));
+			assertThat((double) result.get("idle_commands_per_s")).isPositive();
+		});
+	}
+
+	@Test
 	void rejectsAnUnknownScenario(LettuceConnectionFactory connectionFactory) {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> Benchmark.run(connectionFactory, Map.of("scenario", "nope")))
