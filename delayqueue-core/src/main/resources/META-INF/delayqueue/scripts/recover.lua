@@ -6,7 +6,14 @@
 -- Returns per claimed entry: {entry id, fields, deliveries so far including this one}
 local held = {}
 for i = 5, #ARGV do held[ARGV[i]] = true end
-local pending = redis.call('XPENDING', KEYS[1], ARGV[1], 'IDLE', ARGV[3], '-', '+', tonumber(ARGV[4]) + #ARGV - 4)
+-- a stream or group not created yet (a container's first pass runs at its start) has nothing
+local ok, pending = pcall(redis.call, 'XPENDING', KEYS[1], ARGV[1], 'IDLE', ARGV[3], '-', '+',
+  tonumber(ARGV[4]) + #ARGV - 4)
+if not ok then
+  local reason = tostring(pending.err or pending)
+  if string.find(reason, 'NOGROUP', 1, true) or string.find(reason, 'no such key', 1, true) then return {} end
+  error(pending)
+end
 local out = {}
 for _, p in ipairs(pending) do
   if not held[p[1]] and #out < tonumber(ARGV[4]) then

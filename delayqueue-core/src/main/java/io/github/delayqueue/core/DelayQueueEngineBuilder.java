@@ -126,7 +126,12 @@ public final class DelayQueueEngineBuilder {
 	}
 
 	/**
-	 * Sets the longest a scheduler sleeps without checking Redis (default 2s).
+	 * Sets the longest a scheduler sleeps without checking Redis (default 30 s): the slow
+	 * sweep of an idle queue. A scheduler promotes at the earliest due time it knows of,
+	 * when a sender's wake-up arrives, and at once when its wake-up subscription is
+	 * (re)confirmed; this sweep only bounds the lateness of a message whose wake-up was
+	 * lost while the subscription stayed up. It is shortened to the far tier's lead
+	 * ({@link #compactAfter(Duration)} / 2) when that is shorter.
 	 * @param maxIdle the longest sleep
 	 * @return this builder
 	 */

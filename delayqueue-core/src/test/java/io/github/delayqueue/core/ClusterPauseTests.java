@@ -28,7 +28,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 class ClusterPauseTests extends PauseContract {
 
 	ClusterPauseTests(RedisCluster cluster, RedisConnectionFactory connectionFactory) {
-		super(connectionFactory, cluster::serverFor);
+		super(connectionFactory, cluster::serverFor, cluster::nodes);
 	}
 
 }

@@ -208,6 +208,9 @@ class CodecTests {
 			connection.zSetCommands()
 				.zAdd(QueueKeys.bytes(this.engine.keys(this.queue).delayed()), System.currentTimeMillis(),
 						QueueKeys.bytes("orphan"));
+			// the wake-up a script publishes for a new head of the schedule
+			connection.publish(QueueKeys.bytes(this.engine.keys(this.queue).wakeChannel()),
+					QueueKeys.bytes(String.valueOf(System.currentTimeMillis())));
 		}
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.engine.admin().stats(this.queue).dead() == 1);
 		DeadLetter letter = this.engine.admin().deadLetters(this.queue, null, 1).get(0);

@@ -41,12 +41,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * When a container's start fails, {@code start()} throws and a
- * {@link ContainerFailedToStartEvent} says why: a closed engine, an executor that refuses
- * the workers, an executor that cannot run them all (fewer threads than the concurrency).
- * A start does not need Redis, so what Redis refuses later (a key of the wrong type) is a
- * started container that is not healthy. An executor that runs out of threads later (a
- * hung handler's replacement waits) makes the container unhealthy, and it heals once the
- * thread is back.
+ * {@link ContainerFailedToStartEvent} says why: a closed engine, a listener's executor
+ * that refuses a worker or has no free thread for one. A start does not need Redis, so
+ * what Redis refuses later (a key of the wrong type) is a started container that is not
+ * healthy. An executor with fewer threads than the concurrency runs the handlers it can;
+ * one that leaves a worker waiting for a thread 3 s (its thread held by a hung handler)
+ * makes the container unhealthy, and it heals once the thread is back.
  */
 @RedisTest
 class ContainerStartFailureTests {
@@ -116,24 +116,54 @@ class ContainerStartFailureTests {
 	}
 
 	@Test
-	void anExecutorWithFewerThreadsThanTheConcurrencyFailsTheStart() {
+	void anExecutorWithNoFreeThreadFailsTheStart() {
 		ExecutorService oneThread = Executors.newSingleThreadExecutor();
+		CountDownLatch release = new CountDownLatch(1);
 		this.closing.add(oneThread::shutdownNow);
+		this.closing.add(0, release::countDown);
+		oneThread.execute(() -> {
+			try {
+				release.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
 		DelayQueueListenerContainer container = engine()
-			.listenerContainer("one-thread", "g", String.class, (payload, context) -> {
+			.listenerContainer("no-free-thread", "g", String.class, (payload, context) -> {
 			})
 			.concurrency(3)
 			.executor(oneThread)
 			.build();
 		IllegalStateException thrown = catchStart(container);
-		assertThat(thrown).hasMessageContaining("did not run 2 of its 3 workers");
+		assertThat(thrown).hasMessageContaining("did not run a worker within 3 s");
 		assertFailedToStart(container, thrown);
 	}
 
 	@Test
-	void aReplacementWorkerThatWaitsForAThreadMakesTheContainerUnhealthyUntilItRuns() {
-		ExecutorService twoThreads = Executors.newFixedThreadPool(2);
-		this.closing.add(twoThreads::shutdownNow);
+	void anExecutorWithFewerThreadsThanTheConcurrencyRunsTheHandlersItCan() {
+		ExecutorService oneThread = Executors.newSingleThreadExecutor();
+		this.closing.add(oneThread::shutdownNow);
+		DelayQueueEngine engine = engine();
+		Set<String> handled = ConcurrentHashMap.newKeySet();
+		DelayQueueListenerContainer container = engine
+			.listenerContainer("one-thread", "g", String.class, (payload, context) -> handled.add(payload))
+			.concurrency(3)
+			.executor(oneThread)
+			.build();
+		this.closing.add(0, container::stop);
+		container.start();
+		for (int i = 0; i < 20; i++) {
+			engine.template().send("one-thread", "m" + i, Duration.ZERO);
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() == 20);
+		assertThat(container.isHealthy()).isTrue();
+	}
+
+	@Test
+	void aWorkerThatWaitsForAThreadMakesTheContainerUnhealthyUntilItRuns() {
+		ExecutorService oneThread = Executors.newFixedThreadPool(1);
+		this.closing.add(oneThread::shutdownNow);
 		DelayQueueEngine engine = engine();
 		CountDownLatch release = new CountDownLatch(1);
 		Set<String> handled = ConcurrentHashMap.newKeySet();
@@ -153,18 +183,20 @@ class ContainerStartFailureTests {
 				handled.add(payload);
 			})
 			.concurrency(2)
-			.executor(twoThreads)
+			.executor(oneThread)
 			.visibilityTimeout(Duration.ofMillis(600))
 			.leaseRenewalLimit(Duration.ofSeconds(1))
 			.build();
 		this.closing.add(0, container::stop);
+		this.closing.add(0, release::countDown);
 		container.start();
 		try {
 			assertThat(container.isHealthy()).isTrue();
 			engine.template().send(DelayMessage.builder("hang").queue("busy-executor").id("hang").build());
-			// abandoned after 1 s; its replacement waits for a thread of the executor
+			// abandoned after 1 s; the worker for its next attempt waits for the one
+			// thread
 			await().atMost(Duration.ofSeconds(10)).until(() -> !container.isHealthy());
-			assertThat(container.unhealthyReason()).contains("1 of its 2 workers have waited")
+			assertThat(container.unhealthyReason()).contains("workers have waited")
 				.contains("for a thread of the executor");
 		}
 		finally {
@@ -173,6 +205,7 @@ class ContainerStartFailureTests {
 		await().atMost(Duration.ofSeconds(5)).until(container::isHealthy);
 		engine.template().send("busy-executor", "after", Duration.ZERO);
 		await().atMost(Duration.ofSeconds(5)).until(() -> handled.contains("after"));
+		assertThat(handled).contains("hang");
 	}
 
 	private static IllegalStateException catchStart(DelayQueueListenerContainer container) {

@@ -28,7 +28,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 class PauseTests extends PauseContract {
 
 	PauseTests(RedisServer redis, RedisConnectionFactory connectionFactory) {
-		super(connectionFactory, (key) -> redis);
+		super(connectionFactory, (key) -> redis, () -> java.util.List.of(redis));
 	}
 
 }

@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
+import io.github.delayqueue.core.internal.runtime.LoopRunner;
 import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.core.listener.RetryPolicy;
 import io.github.delayqueue.core.internal.redis.Scripts;
@@ -179,10 +180,11 @@ class RedisUnavailableTests {
 
 		this.redis.kill();
 		List<Thread> threads = engineThreads("outage");
+		// the reader is the queue's own; its scheduler, lease keeper and acker run on the
+		// engine's loop threads
 		assertThat(threads).extracting(Thread::getName)
 			.anyMatch((name) -> name.startsWith("delayqueue-outage-g-reader-"))
-			.anyMatch((name) -> name.startsWith("delayqueue-outage-g-worker-"))
-			.anyMatch((name) -> name.startsWith("delayqueue-scheduler-outage"))
+			.anyMatch((name) -> name.startsWith("delayqueue-loop-"))
 			.as("thread names tell the threads apart in a thread dump")
 			.doesNotHaveDuplicates();
 		long cpuBefore = cpuNanos(threads);
@@ -257,10 +259,20 @@ class RedisUnavailableTests {
 		try {
 			List<Thread> threads = engineThreads("paused");
 			long cpuBefore = cpuNanos(threads);
+			// the loop runner's threads beyond its 4 come and go (added while steps
+			// block)
 			await().during(Duration.ofSeconds(30))
 				.atMost(Duration.ofSeconds(31))
 				.until(() -> this.containers.stream().allMatch(DelayQueueListenerContainer::isRunning)
-						&& threads.stream().allMatch(Thread::isAlive));
+						&& threads.stream()
+							.filter((thread) -> !thread.getName().startsWith("delayqueue-loop-"))
+							.allMatch(Thread::isAlive)
+						&& engineThreads("paused").stream()
+							.filter((thread) -> thread.getName().startsWith("delayqueue-loop-")
+									&& !thread.getName().startsWith("delayqueue-loop-timer"))
+							.count() >= LoopRunner.THREADS);
+			// and those added meanwhile
+			engineThreads("paused").stream().filter((thread) -> !threads.contains(thread)).forEach(threads::add);
 			Duration cpuUsed = Duration.ofNanos(cpuNanos(threads) - cpuBefore);
 			System.out.println("CPU of " + threads.size() + " engine threads in 30s of a paused Redis: " + cpuUsed);
 			assertThat(cpuUsed).as("CPU of the listener and scheduler threads while Redis is paused (no busy loop)")
@@ -335,8 +347,10 @@ class RedisUnavailableTests {
 	private static List<Thread> engineThreads(String queue) {
 		List<Thread> threads = new ArrayList<>();
 		for (Thread thread : Thread.getAllStackTraces().keySet()) {
+			// the queue's readers, and the engine's loop threads (its schedulers, lease
+			// keepers and ackers); not the elastic workers, which come and go
 			if (thread.getName().startsWith("delayqueue-" + queue + "-")
-					|| thread.getName().startsWith("delayqueue-scheduler-" + queue + "-")) {
+					|| thread.getName().startsWith("delayqueue-loop-")) {
 				threads.add(thread);
 			}
 		}

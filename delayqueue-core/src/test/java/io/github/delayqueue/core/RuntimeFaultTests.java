@@ -269,10 +269,11 @@ class RuntimeFaultTests {
 	void joinsAndLeavesRacingAStoppingSchedulerLeaveNoGroupWithoutOne(RedisConnectionFactory connectionFactory)
 			throws Exception {
 		ExecutorService threads = Executors.newFixedThreadPool(4);
-		try (io.github.delayqueue.core.internal.scheduling.Schedulers schedulers = new io.github.delayqueue.core.internal.scheduling.Schedulers(
-				new io.github.delayqueue.core.internal.redis.ScriptRunner(connectionFactory), connectionFactory, 100,
-				Duration.ofMillis(200), (queue) -> {
-				}, (queue) -> false, 60_000)) {
+		try (io.github.delayqueue.core.internal.runtime.LoopRunner loops = new io.github.delayqueue.core.internal.runtime.LoopRunner();
+				io.github.delayqueue.core.internal.scheduling.Schedulers schedulers = new io.github.delayqueue.core.internal.scheduling.Schedulers(
+						new io.github.delayqueue.core.internal.redis.ScriptRunner(connectionFactory), connectionFactory,
+						100, Duration.ofMillis(200), (queue) -> {
+						}, (queue) -> false, 60_000, loops)) {
 			QueueKeys keys = this.engine.keys(this.queue);
 			for (int round = 0; round < 1000; round++) {
 				// one member joined for good; others join and leave around it

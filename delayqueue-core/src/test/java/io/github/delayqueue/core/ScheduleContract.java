@@ -319,7 +319,11 @@ abstract class ScheduleContract extends QueueTestFixture {
 						"cron Europe/Berlin 0 30 2 25-31 3 SUN".getBytes(StandardCharsets.UTF_8));
 			connection.hashCommands()
 				.hDel(sched, "n:ending".getBytes(StandardCharsets.UTF_8), "q:ending".getBytes(StandardCharsets.UTF_8));
-			connection.zSetCommands().zAdd(delayed, System.currentTimeMillis(), marker);
+			long now = System.currentTimeMillis();
+			connection.zSetCommands().zAdd(delayed, now, marker);
+			// the wake-up a script publishes for a new head of the schedule
+			connection.publish(engine.keys(this.queue).wakeChannel().getBytes(StandardCharsets.UTF_8),
+					String.valueOf(now).getBytes(StandardCharsets.UTF_8));
 		}
 		await().atMost(WAIT).until(() -> {
 			try (var connection = this.connectionFactory.getConnection()) {

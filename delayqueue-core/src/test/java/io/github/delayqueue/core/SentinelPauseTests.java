@@ -22,7 +22,8 @@ package io.github.delayqueue.core;
 class SentinelPauseTests extends PauseContract {
 
 	SentinelPauseTests() {
-		super(SharedSentinel.connectionFactory(), (key) -> SharedSentinel.master());
+		super(SharedSentinel.connectionFactory(), (key) -> SharedSentinel.master(),
+				() -> java.util.List.of(SharedSentinel.master()));
 	}
 
 }

@@ -76,7 +76,11 @@ class SilentFailureTests {
 	}
 
 	private DelayQueueEngine engine() {
-		DelayQueueEngine engine = DelayQueueEngine.builder(this.connectionFactory).build();
+		return engine(DelayQueueEngine.builder(this.connectionFactory));
+	}
+
+	private DelayQueueEngine engine(DelayQueueEngineBuilder builder) {
+		DelayQueueEngine engine = builder.build();
 		this.closing.add(engine);
 		return engine;
 	}
@@ -138,7 +142,9 @@ class SilentFailureTests {
 
 	@Test
 	void aScheduleOfTheWrongTypeMakesTheSchedulerUnhealthy() {
-		DelayQueueEngine engine = engine();
+		// an idle scheduler calls Redis at its sweep only: a short one, to see it fail
+		DelayQueueEngine engine = engine(
+				DelayQueueEngine.builder(this.connectionFactory).schedulerMaxIdle(Duration.ofSeconds(1)));
 		DelayQueueListenerContainer container = started(engine);
 		await().atMost(Duration.ofSeconds(5)).until(container::isHealthy);
 		this.redis.execute("SET", keys(engine).delayed(), "oops");
@@ -166,7 +172,14 @@ class SilentFailureTests {
 	@Test
 	void aDeadLetterStreamOfTheWrongTypeMakesTheWatchdogUnhealthy() {
 		DelayQueueEngine engine = engine();
-		DelayQueueListenerContainer container = started(engine);
+		// dead letters are trimmed at the slow sweep: every half stale consumer timeout
+		DelayQueueListenerContainer container = engine
+			.listenerContainer(this.queue, "g", String.class, (payload, context) -> this.received.add(payload))
+			.pollTimeout(Duration.ofMillis(500))
+			.staleConsumerTimeout(Duration.ofSeconds(1))
+			.build();
+		this.closing.add(0, container::stop);
+		container.start();
 		await().atMost(Duration.ofSeconds(5)).until(container::isHealthy);
 		// trimming the dead letters fails from now on
 		this.redis.execute("SET", keys(engine).dead(), "oops");

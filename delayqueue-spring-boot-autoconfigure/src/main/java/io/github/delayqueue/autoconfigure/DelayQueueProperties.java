@@ -727,10 +727,11 @@ public class DelayQueueProperties {
 	public static class Scheduler {
 
 		/**
-		 * Longest time a scheduler sleeps without checking Redis. Bounds the lateness of
-		 * a message only when its wake-up notification is lost.
+		 * Longest time a scheduler sleeps without checking Redis: the slow sweep of an
+		 * idle queue. Bounds the lateness of a message only when its wake-up notification
+		 * is lost while the subscription stays up.
 		 */
-		private Duration maxIdle = Duration.ofSeconds(2);
+		private Duration maxIdle = Duration.ofSeconds(30);
 
 		/**
 		 * Most due messages one promote call moves per source (the queue, each group's

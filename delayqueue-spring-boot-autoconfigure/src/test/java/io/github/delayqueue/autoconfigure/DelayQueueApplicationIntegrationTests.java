@@ -391,8 +391,11 @@ class DelayQueueApplicationIntegrationTests {
 			assertThat(listeners.timeouts.poll(5, TimeUnit.SECONDS)).isNotNull();
 			QueueDescriptor queue = endpoint.queue("order-timeout", null);
 			assertThat(queue.controls().concurrencyLimit()).isEqualTo(ConcurrencyLimit.of(3));
-			// the handler returned: its slot is free
-			assertThat(queue.concurrencySlots()).containsEntry("shop", 0L);
+			// the handler returned: its slot is freed (sent to Redis with the
+			// acknowledgements, by the acker)
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(endpoint.queue("order-timeout", null).concurrencySlots())
+					.containsEntry("shop", 0L));
 			Health health = context.getBean(DelayQueueHealthIndicator.class).health();
 			assertThat(health.getDetails().get("queues").toString()).contains("concurrencyLimit=3");
 			endpoint.act("order-timeout", "limit-concurrency", null, "shop", null, null, null, null, null, "2/key");

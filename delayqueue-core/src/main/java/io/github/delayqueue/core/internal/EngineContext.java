@@ -19,18 +19,21 @@ package io.github.delayqueue.core.internal;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.internal.control.FlowControls;
-import io.github.delayqueue.core.internal.scheduling.Schedulers;
-import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.delivery.Heartbeats;
 import io.github.delayqueue.core.internal.redis.MasterWatch;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.RedisClock;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.runtime.EventDispatcher;
+import io.github.delayqueue.core.internal.runtime.LoopRunner;
+import io.github.delayqueue.core.internal.scheduling.Schedulers;
 import io.github.delayqueue.core.observation.DelayQueueObservations;
 
 /**
@@ -53,12 +56,17 @@ import io.github.delayqueue.core.observation.DelayQueueObservations;
  * @param fairShare whether a queue is fair-share
  * @param masterWatch follows the master through role changes
  * @param events hands the containers' events to the engine's event listeners
+ * @param workerThreads the engine's elastic pool of worker threads, shared by its
+ * listeners
+ * @param loops runs the steps of the listeners' loops that do not block
+ * @param heartbeats the engine instance's heartbeat, which the containers join
  */
 public record EngineContext(ScriptRunner scripts, Function<String, QueueKeys> keys,
 		Function<String, Integer> partitions, MessageCodec codec, DelayQueueObserver observer, Clock clock,
 		Schedulers schedulers, Function<String, List<QueueKeys>> registry, Duration clientTimeout,
 		DelayQueueObservations observations, FlowControls controls, RedisClock redisClock, Predicate<String> fairShare,
-		MasterWatch masterWatch, EventDispatcher events) {
+		MasterWatch masterWatch, EventDispatcher events, Executor workerThreads, LoopRunner loops,
+		Heartbeats heartbeats) {
 
 	/**
 	 * Returns how long a listener's blocking read may wait: its poll timeout, lowered

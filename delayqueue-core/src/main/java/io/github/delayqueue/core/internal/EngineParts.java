@@ -24,6 +24,9 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -32,16 +35,17 @@ import io.github.delayqueue.core.codec.MessageCodec;
 import io.github.delayqueue.core.internal.admin.AdminContext;
 import io.github.delayqueue.core.internal.control.FlowControls;
 import io.github.delayqueue.core.internal.history.HistoryRecorder;
+import io.github.delayqueue.core.internal.redis.MasterWatch;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.RedisClock;
-import io.github.delayqueue.core.internal.redis.MasterWatch;
+import io.github.delayqueue.core.internal.delivery.Heartbeats;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.routing.QueueLayouts;
 import io.github.delayqueue.core.internal.runtime.DaemonThreads;
 import io.github.delayqueue.core.internal.runtime.EventDispatcher;
 import io.github.delayqueue.core.internal.runtime.GuardedObserver;
+import io.github.delayqueue.core.internal.runtime.LoopRunner;
 import io.github.delayqueue.core.internal.scheduling.Schedulers;
-import io.github.delayqueue.core.internal.scheduling.WakeUps;
 import io.github.delayqueue.core.internal.send.SendContext;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -59,6 +63,8 @@ public final class EngineParts implements AutoCloseable {
 	 */
 	private static final long DEFAULT_FAR_LEAD_MILLIS = 60_000;
 
+	private static final long WORKER_KEEP_ALIVE_SECONDS = 10;
+
 	private final Set<String> fairShare;
 
 	private final ScriptRunner scripts;
@@ -68,6 +74,18 @@ public final class EngineParts implements AutoCloseable {
 	private final Executor asyncExecutor;
 
 	private final ExecutorService ownedExecutor;
+
+	/**
+	 * The listeners' worker threads: made when a delivery waits and no worker is parked,
+	 * let go after {@link #WORKER_KEEP_ALIVE_SECONDS} idle. Unbounded: each listener
+	 * bounds its own workers by its concurrency.
+	 */
+	/** Runs the steps of the listeners' loops that do not block. */
+	private final LoopRunner loops = new LoopRunner();
+
+	private final ThreadPoolExecutor workerThreads = new ThreadPoolExecutor(0, Integer.MAX_VALUE,
+			WORKER_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(),
+			DaemonThreads.factory("delayqueue-worker-"));
 
 	private final QueueLayouts layouts;
 
@@ -82,6 +100,8 @@ public final class EngineParts implements AutoCloseable {
 	private final EngineContext listeners;
 
 	private final MasterWatch masterWatch;
+
+	private final Heartbeats heartbeats;
 
 	private final EventDispatcher events;
 
@@ -112,18 +132,20 @@ public final class EngineParts implements AutoCloseable {
 		long compactAfterMillis = settings.compactAfter().toMillis();
 		this.schedulers = new Schedulers(this.scripts, connectionFactory, settings.promoteBatchSize(),
 				settings.schedulerMaxIdle(), registerDeclared, this.fairShare::contains,
-				(compactAfterMillis > 0) ? compactAfterMillis / 2 : DEFAULT_FAR_LEAD_MILLIS);
+				(compactAfterMillis > 0) ? compactAfterMillis / 2 : DEFAULT_FAR_LEAD_MILLIS, this.loops);
 		this.events = settings.eventListeners().isEmpty() ? EventDispatcher.NONE
 				: new EventDispatcher(settings.eventListeners(), settings.clock());
-		this.controls = new FlowControls(this.scripts, keys, new WakeUps(connectionFactory),
+		// one subscription for the engine: the wake-ups and the control notifications
+		this.controls = new FlowControls(this.scripts, keys, this.schedulers.wakeUps(),
 				settings.queues().pausedAtStartup(), settings.queues().rateLimits(),
 				settings.queues().concurrencyLimits(), this.events);
 		Map<String, Duration> expireAfter = settings.queues().expireAfter();
 		this.sends = new SendContext(this.scripts, this.layouts, codec, settings.maxPayloadSize(),
 				settings.maxHeadersSize(), expireAfter::get, this.fairShare::contains, settings.sendBatchSize(),
 				compactAfterMillis + ":" + settings.compactMinimum(), observer, settings.observations(),
-				settings.sendAfterCommit());
+				settings.sendAfterCommit(), this.schedulers::wake);
 		this.masterWatch = new MasterWatch(this.scripts);
+		this.heartbeats = new Heartbeats(this.scripts, keyPrefix);
 		// every engine follows the master, producers too: sends to an old master the
 		// Sentinels have not turned into a replica yet are lost with its data. The
 		// subscriptions follow it: its wake-ups and control notifications
@@ -131,8 +153,8 @@ public final class EngineParts implements AutoCloseable {
 
 			@Override
 			public void reconnect() {
+				// the control notifications' subscription too: the same one
 				EngineParts.this.schedulers.wakeUps().resubscribe();
-				EngineParts.this.controls.notifications().resubscribe();
 			}
 
 			@Override
@@ -146,7 +168,8 @@ public final class EngineParts implements AutoCloseable {
 					this.layouts.register(queue);
 					return this.layouts.drainingPartitions(queue);
 				}, settings.clientTimeout(), settings.observations(), this.controls, new RedisClock(this.scripts),
-				this.fairShare::contains, this.masterWatch, this.events);
+				this.fairShare::contains, this.masterWatch, this.events, this.workerThreads, this.loops,
+				this.heartbeats);
 	}
 
 	public ScriptRunner scripts() {
@@ -187,6 +210,7 @@ public final class EngineParts implements AutoCloseable {
 	@Override
 	public void close() {
 		this.masterWatch.close();
+		this.heartbeats.close();
 		this.controls.close();
 		this.schedulers.close();
 		if (this.history != null) {
@@ -195,6 +219,9 @@ public final class EngineParts implements AutoCloseable {
 		if (this.ownedExecutor != null) {
 			this.ownedExecutor.shutdown();
 		}
+		// handlers still running finish; no worker starts after
+		this.workerThreads.shutdown();
+		this.loops.close();
 		// last: the containers' stop events reach the listeners
 		this.events.close(Duration.ofSeconds(2));
 	}

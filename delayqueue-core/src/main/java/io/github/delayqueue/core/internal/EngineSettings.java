@@ -58,7 +58,7 @@ public final class EngineSettings {
 
 	private int promoteBatchSize = 500;
 
-	private Duration schedulerMaxIdle = Duration.ofSeconds(2);
+	private Duration schedulerMaxIdle = Duration.ofSeconds(30);
 
 	private Duration compactAfter = Duration.ofMinutes(2);
 

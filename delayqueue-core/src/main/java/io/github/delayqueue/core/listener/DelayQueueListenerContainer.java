@@ -88,7 +88,8 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 		this.context = new ListenerContext(builder.engine.scripts(), keys, builder.group, builder.consumerName,
 				settings, builder.engine.observer(), builder.engine.codec(), builder.engine.clock(), readBlock,
 				builder.engine.observations(), builder.engine.controls().gate(keys.queue(), builder.group),
-				builder.engine.redisClock(), builder.engine.fairShare().test(keys.queue()), builder.engine.events());
+				builder.engine.redisClock(), builder.engine.fairShare().test(keys.queue()), builder.engine.events(),
+				builder.engine.schedulers());
 		int count = builder.engine.partitions().apply(builder.queue);
 		List<ListenerContext> contexts = new ArrayList<>();
 		for (int partition = 0; partition < count; partition++) {

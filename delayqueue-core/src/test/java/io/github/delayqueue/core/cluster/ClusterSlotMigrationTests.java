@@ -35,6 +35,7 @@ import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.test.RedisCluster;
 import io.github.delayqueue.test.RedisClusterTest;
 import io.github.delayqueue.test.SlotMigration;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -214,7 +215,18 @@ class ClusterSlotMigrationTests {
 						.build());
 				sent.add(payload);
 			});
-			await().atMost(Duration.ofSeconds(15)).until(() -> handled.size() >= sent.size());
+			try {
+				await().atMost(Duration.ofSeconds(15)).until(() -> handled.size() >= sent.size());
+			}
+			catch (ConditionTimeoutException ex) {
+				List<String> missing = new ArrayList<>(sent);
+				missing.removeAll(handled);
+				throw new AssertionError(
+						"Not handled within 15 s: " + missing.size() + " of " + sent.size() + " ("
+								+ missing.subList(0, Math.min(5, missing.size())) + " ...); "
+								+ partitioned.admin().stats(queue) + "; partitions read " + container.partitionsRead(),
+						ex);
+			}
 			// every message once, in due order, through the move of its partition
 			assertThat(handled).isEqualTo(sent);
 		}

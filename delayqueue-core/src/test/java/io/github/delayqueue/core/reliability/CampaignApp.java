@@ -27,7 +27,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -36,7 +35,6 @@ import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.Durability;
 import io.github.delayqueue.core.SendResult;
 import io.github.delayqueue.core.UnconfirmedSendException;
-import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.test.RedisCluster;
 import io.github.delayqueue.test.TcpFaultProxy;
 import io.lettuce.core.internal.HostAndPort;
@@ -101,20 +99,7 @@ public final class CampaignApp {
 			producer.start();
 		}
 		else {
-			for (String group : GROUPS) {
-				DelayQueueListenerContainer container = engine
-					.listenerContainer(queue, group, String.class, (payload, context) -> {
-						out.println("START " + group + " " + context.id() + " " + context.attempt() + " "
-								+ System.currentTimeMillis());
-						Thread.sleep(ThreadLocalRandom.current().nextInt(20));
-						out.println("DONE " + group + " " + context.id() + " " + System.currentTimeMillis());
-					})
-					.ordered(group.equals("ordered"))
-					.concurrency(4)
-					.visibilityTimeout(Duration.ofSeconds(5))
-					.build();
-				container.start();
-			}
+			ReliabilitySupport.historyListeners(engine, queue, out, 20);
 		}
 		out.println("READY " + name);
 		// the campaign's commands: CUT <ms>

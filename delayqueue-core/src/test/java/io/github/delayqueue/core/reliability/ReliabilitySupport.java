@@ -19,6 +19,7 @@ package io.github.delayqueue.core.reliability;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -27,10 +28,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.core.DelayQueueEngine;
 import io.github.delayqueue.core.DelayQueueEngineBuilder;
+import io.github.delayqueue.core.listener.DelayQueueListenerContainer;
 import io.github.delayqueue.test.RedisServer;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -90,6 +93,36 @@ final class ReliabilitySupport {
 	}
 
 	/**
+	 * Starts the listeners of a campaign's child JVM, one per group of
+	 * {@link CampaignApp#GROUPS} ("ordered" is an ordered listener), each printing a
+	 * {@code START <group> <id> <attempt> <ms>} and a {@code DONE <group> <id> <ms>} line
+	 * around a handling of up to {@code maxSleepMillis}, for {@link HistoryChecker}. Uses
+	 * only what the releases a rolling upgrade runs side by side both have.
+	 * @param out where the lines go
+	 * @return the containers started
+	 */
+	static List<DelayQueueListenerContainer> historyListeners(DelayQueueEngine engine, String queue, PrintStream out,
+			int maxSleepMillis) {
+		List<DelayQueueListenerContainer> containers = new ArrayList<>();
+		for (String group : CampaignApp.GROUPS) {
+			DelayQueueListenerContainer container = engine
+				.listenerContainer(queue, group, String.class, (payload, context) -> {
+					out.println("START " + group + " " + context.id() + " " + context.attempt() + " "
+							+ System.currentTimeMillis());
+					Thread.sleep(ThreadLocalRandom.current().nextInt(maxSleepMillis));
+					out.println("DONE " + group + " " + context.id() + " " + System.currentTimeMillis());
+				})
+				.ordered(group.equals("ordered"))
+				.concurrency(4)
+				.visibilityTimeout(Duration.ofSeconds(5))
+				.build();
+			container.start();
+			containers.add(container);
+		}
+		return containers;
+	}
+
+	/**
 	 * A JVM started from this test's class path running a main class of the test sources;
 	 * its stdout and stderr lines are collected by a thread of their own.
 	 */
@@ -102,10 +135,16 @@ final class ReliabilitySupport {
 		private final List<String> seen = new ArrayList<>();
 
 		ChildJvm(Class<?> mainClass, String... args) throws IOException {
+			this(System.getProperty("java.class.path"), mainClass, args);
+		}
+
+		/**
+		 * A JVM on another class path (e.g. with the engine of an earlier release).
+		 */
+		ChildJvm(String classPath, Class<?> mainClass, String... args) throws IOException {
 			List<String> command = new ArrayList<>(
 					List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
-							"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-							mainClass.getName()));
+							"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classPath, mainClass.getName()));
 			command.addAll(List.of(args));
 			this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
 			Thread pump = new Thread(() -> {
@@ -186,6 +225,27 @@ final class ReliabilitySupport {
 				}
 			}
 			return collected;
+		}
+
+		/**
+		 * Writes a line to the process's standard input.
+		 * @param line the line
+		 * @throws IOException when the process is gone
+		 */
+		void tell(String line) throws IOException {
+			this.process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+			this.process.getOutputStream().flush();
+		}
+
+		/**
+		 * Takes the lines printed since the last call (or wait).
+		 * @return the lines
+		 */
+		List<String> drain() {
+			List<String> drained = new ArrayList<>();
+			this.lines.drainTo(drained);
+			this.seen.addAll(drained);
+			return drained;
 		}
 
 		/**

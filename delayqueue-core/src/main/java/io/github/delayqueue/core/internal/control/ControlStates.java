@@ -16,6 +16,7 @@
 
 package io.github.delayqueue.core.internal.control;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,8 @@ import io.github.delayqueue.core.internal.InputText;
 import io.github.delayqueue.core.ConcurrencyLimit;
 import io.github.delayqueue.core.QueueControlState;
 import io.github.delayqueue.core.RateLimit;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
+import io.github.delayqueue.core.internal.redis.ScriptRunner;
 
 /**
  * Reads a queue's flow controls from the fields {@code control.lua} writes into the meta
@@ -45,7 +48,37 @@ final class ControlStates {
 	/** Limits found unreadable in Redis and said so, by queue and text. */
 	private static final Set<String> UNREADABLE = ConcurrentHashMap.newKeySet();
 
+	private static final byte[][] FIELDS = fields("paused", "paused-groups", "control-version", "rate-limit",
+			"rate-limits", "concurrency-limit", "concurrency-limits");
+
 	private ControlStates() {
+	}
+
+	private static byte[][] fields(String... names) {
+		byte[][] fields = new byte[names.length][];
+		for (int i = 0; i < names.length; i++) {
+			fields[i] = names[i].getBytes(StandardCharsets.UTF_8);
+		}
+		return fields;
+	}
+
+	/**
+	 * Reads a queue's state from its meta hash (one {@code HMGET}).
+	 * @param scripts the script runner
+	 * @param keys the queue's keys
+	 * @return the state with its version
+	 */
+	static Versioned fetch(ScriptRunner scripts, QueueKeys keys) {
+		List<byte[]> values = scripts
+			.execute((connection) -> connection.hashCommands().hMGet(QueueKeys.bytes(keys.meta()), FIELDS));
+		String version = text(values, 2);
+		return new Versioned(read(keys.queue(), text(values, 0), text(values, 1), text(values, 3), text(values, 4),
+				text(values, 5), text(values, 6)), (version != null) ? Long.parseLong(version) : 0);
+	}
+
+	private static String text(List<byte[]> values, int index) {
+		byte[] value = (values != null && values.size() > index) ? values.get(index) : null;
+		return (value != null) ? new String(value, StandardCharsets.UTF_8) : null;
 	}
 
 	/**
@@ -109,6 +142,15 @@ final class ControlStates {
 			}
 			return null;
 		}
+	}
+
+	/**
+	 * A state read from Redis with its version.
+	 *
+	 * @param state the state
+	 * @param version its version (0: never changed)
+	 */
+	record Versioned(QueueControlState state, long version) {
 	}
 
 }

@@ -16,7 +16,6 @@
 
 package io.github.delayqueue.core.internal.control;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -42,13 +41,17 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * An engine's flow controls: pause and resume of queues and groups, stored in the queue's
- * meta hash ({@code paused}, {@code paused-groups}), so that they hold for every instance
- * and survive restarts. A change is published on the queue's control channel with the
- * whole state; each instance applies it to its {@link FlowGate gates} as it arrives.
- * While a listener of the queue runs, a poller reads the state again every
- * {@link #POLL_PERIOD_MILLIS} ms, so that a lost notification delays a change by less
- * than a second; the gates stay closed until the first read succeeded.
+ * An engine's flow controls: pause and resume of queues and groups, rate and concurrency
+ * limits, stored in the queue's meta hash ({@code paused}, {@code paused-groups}, ...),
+ * so that they hold for every instance and survive restarts. A change is published on the
+ * queue's control channel with the whole state; each instance applies it to its
+ * {@link FlowGate gates} as it arrives ({@link ControlNotifications}). While a listener
+ * of the queue runs, a poller reads the state at once, again whenever the subscription to
+ * its notifications is confirmed (the first time and after every resubscription: a
+ * reconnect, a failover), and then every {@link #SLOW_POLL_PERIOD_MILLIS} ms to catch a
+ * notification lost while the subscription stayed up; every {@link #POLL_PERIOD_MILLIS}
+ * ms while the subscription is not confirmed. The gates stay closed until the first read
+ * succeeded.
  * <p>
  * Everything that may wait on Redis (reads, subscribing) runs on the poller's thread:
  * starting and stopping a listener only changes memory. The notifications come on a
@@ -58,39 +61,30 @@ import org.apache.commons.logging.LogFactory;
  */
 public final class FlowControls {
 
-	/** How often the state of each watched queue is read again. */
+	/**
+	 * How often the state of each watched queue is read again while the subscription to
+	 * its notifications is not confirmed.
+	 */
 	public static final long POLL_PERIOD_MILLIS = 900;
 
+	/**
+	 * How often the state of each watched queue is read again while its notifications are
+	 * subscribed: what catches a notification lost all the same.
+	 */
+	public static final long SLOW_POLL_PERIOD_MILLIS = 30_000;
+
 	private static final Log logger = LogFactory.getLog(FlowControls.class);
-
-	private static final byte[] QUEUE_FIELD = "paused".getBytes(StandardCharsets.UTF_8);
-
-	private static final byte[] GROUPS_FIELD = "paused-groups".getBytes(StandardCharsets.UTF_8);
-
-	private static final byte[] VERSION_FIELD = "control-version".getBytes(StandardCharsets.UTF_8);
-
-	private static final byte[] RATE_FIELD = "rate-limit".getBytes(StandardCharsets.UTF_8);
-
-	private static final byte[] GROUP_RATES_FIELD = "rate-limits".getBytes(StandardCharsets.UTF_8);
-
-	private static final byte[] CONCURRENCY_FIELD = "concurrency-limit".getBytes(StandardCharsets.UTF_8);
-
-	private static final byte[] GROUP_CONCURRENCY_FIELD = "concurrency-limits".getBytes(StandardCharsets.UTF_8);
 
 	private final ScriptRunner scripts;
 
 	private final Function<String, QueueKeys> keys;
 
-	private final WakeUps notifications;
+	private final WakeUps subscription;
 
-	/** Queues to pause when first watched: declared paused at start-up. */
-	private final Set<String> pauseAtStart = ConcurrentHashMap.newKeySet();
+	private final ControlNotifications notifications;
 
-	/** Rate limits to write when their queue is first watched: declared at start-up. */
-	private final Map<String, RateLimit> rateLimitAtStart = new ConcurrentHashMap<>();
-
-	/** Concurrency limits to write when their queue is first watched: declared. */
-	private final Map<String, ConcurrencyLimit> concurrencyLimitAtStart = new ConcurrentHashMap<>();
+	/** What was declared at start-up, written when its queue is first watched. */
+	private final DeclaredControls declared;
 
 	/** By queue, then group: the gates handed out. */
 	private final Map<String, Map<String, FlowGate>> gates = new ConcurrentHashMap<>();
@@ -106,9 +100,6 @@ public final class FlowControls {
 
 	/** When each queue's state was last read, and why its reads fail. */
 	private final ControlReads reads = new ControlReads();
-
-	/** Queues whose notifications are subscribed. */
-	private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
 
 	private final SupervisedLoop poller;
 
@@ -131,10 +122,9 @@ public final class FlowControls {
 		this.events = events;
 		this.scripts = scripts;
 		this.keys = keys;
-		this.notifications = notifications;
-		this.pauseAtStart.addAll(pauseAtStart);
-		this.rateLimitAtStart.putAll(rateLimitAtStart);
-		this.concurrencyLimitAtStart.putAll(concurrencyLimitAtStart);
+		this.subscription = notifications;
+		this.notifications = new ControlNotifications(notifications, scripts, keys, new Received());
+		this.declared = new DeclaredControls(pauseAtStart, rateLimitAtStart, concurrencyLimitAtStart);
 		this.poller = new SupervisedLoop("flow controls", "delayqueue-flow-controls", this::poll);
 	}
 
@@ -209,18 +199,8 @@ public final class FlowControls {
 		return read(this.keys.apply(queue)).state();
 	}
 
-	private Versioned read(QueueKeys keys) {
-		List<byte[]> values = this.scripts.execute((connection) -> connection.hashCommands()
-			.hMGet(QueueKeys.bytes(keys.meta()), QUEUE_FIELD, GROUPS_FIELD, VERSION_FIELD, RATE_FIELD,
-					GROUP_RATES_FIELD, CONCURRENCY_FIELD, GROUP_CONCURRENCY_FIELD));
-		String version = text(values, 2);
-		return new Versioned(ControlStates.read(keys.queue(), text(values, 0), text(values, 1), text(values, 3),
-				text(values, 4), text(values, 5), text(values, 6)), (version != null) ? Long.parseLong(version) : 0);
-	}
-
-	private static String text(List<byte[]> values, int index) {
-		byte[] value = (values != null && values.size() > index) ? values.get(index) : null;
-		return (value != null) ? new String(value, StandardCharsets.UTF_8) : null;
+	private ControlStates.Versioned read(QueueKeys keys) {
+		return ControlStates.fetch(this.scripts, keys);
 	}
 
 	/**
@@ -232,7 +212,9 @@ public final class FlowControls {
 	 */
 	public FlowGate gate(String queue, String group) {
 		return this.gates.computeIfAbsent(queue, (name) -> new ConcurrentHashMap<>())
-			.computeIfAbsent(group, (name) -> new FlowGate(true, (hold) -> broadcastHold(queue, group, hold)));
+			.computeIfAbsent(group,
+					(name) -> new FlowGate(true, (hold) -> this.notifications.publishHold(queue, group, hold),
+							() -> this.notifications.publishOwner(queue, group)));
 	}
 
 	/**
@@ -246,28 +228,11 @@ public final class FlowControls {
 	}
 
 	/**
-	 * Tells every instance that a handler of a group pushed back: each holds the group's
-	 * starts for that long from when the notification arrives. Best effort (a lost
-	 * notification holds nothing there); a group with a rate limit is also held in its
-	 * limiter in Redis.
-	 */
-	private void broadcastHold(String queue, String group, Duration hold) {
-		try {
-			String body = "hold\n" + group + "\n" + hold.toMillis();
-			this.scripts.execute((connection) -> connection
-				.publish(QueueKeys.bytes(this.keys.apply(queue).controlChannel()), QueueKeys.bytes(body)));
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Cannot tell the other instances of the hold of queue '" + queue + "', group '" + group + "': "
-					+ ex);
-		}
-	}
-
-	/**
-	 * Keeps the gates of a queue up to date until {@link #unwatch}: the poller reads its
-	 * state at once, subscribes to its notifications, and reads it again every
-	 * {@link #POLL_PERIOD_MILLIS} ms. A listener container watches its queue from start
-	 * to stop.
+	 * Keeps the gates of a queue up to date until {@link #unwatch}: the poller subscribes
+	 * to its notifications and reads its state at once, again when the subscription is
+	 * confirmed, then every {@link #SLOW_POLL_PERIOD_MILLIS} ms (every
+	 * {@link #POLL_PERIOD_MILLIS} ms while the subscription is not confirmed). A listener
+	 * container watches its queue from start to stop.
 	 * @param queue the queue
 	 */
 	public void watch(String queue) {
@@ -316,99 +281,48 @@ public final class FlowControls {
 		}
 	}
 
-	/** One round of the poller. */
+	/** One round of the poller: reads the queues whose state is due to be read. */
 	private long poll() {
 		RuntimeException first = null;
+		long sleep = TimeUnit.MILLISECONDS.toNanos(SLOW_POLL_PERIOD_MILLIS);
 		for (String queue : List.copyOf(this.watched.keySet())) {
-			try {
-				refresh(queue);
-				subscribe(queue);
+			// subscribed before it is read: what changes after the read is told
+			this.notifications.subscribe(queue);
+			long period = this.notifications.isConfirmed(queue) ? SLOW_POLL_PERIOD_MILLIS : POLL_PERIOD_MILLIS;
+			if (this.reads.untilRead(queue, period) <= 0) {
+				try {
+					refresh(queue);
+				}
+				catch (RuntimeException ex) {
+					// the other queues are read all the same; the loop logs and backs off
+					this.reads.failed(queue, ex);
+					first = (first != null) ? first : ex;
+				}
 			}
-			catch (RuntimeException ex) {
-				// the other queues are read all the same; the loop logs and backs off
-				this.reads.failed(queue, ex);
-				first = (first != null) ? first : ex;
-			}
+			sleep = Math.min(sleep, Math.max(1, this.reads.untilRead(queue, period)));
 		}
 		if (first != null) {
 			throw first;
 		}
-		return TimeUnit.MILLISECONDS.toNanos(POLL_PERIOD_MILLIS);
+		return sleep;
 	}
 
-	/** Writes a pause declared at start-up, then reads the queue's state. */
+	/** Writes what was declared at start-up, then reads the queue's state. */
 	private void refresh(String queue) {
-		RateLimit declared = this.rateLimitAtStart.get(queue);
-		if (declared != null) {
-			limitRate(queue, null, declared);
-			this.rateLimitAtStart.remove(queue);
-			logger.info("Queue '" + queue + "' is rate limited to " + declared + ": declared at start-up");
-		}
-		ConcurrencyLimit concurrency = this.concurrencyLimitAtStart.get(queue);
-		if (concurrency != null) {
-			limitConcurrency(queue, null, concurrency);
-			this.concurrencyLimitAtStart.remove(queue);
-			logger.info("Queue '" + queue + "' runs at most " + concurrency + " handlers at once (each group): "
-					+ "declared at start-up");
-		}
-		if (this.pauseAtStart.contains(queue)) {
-			pause(queue, null);
-			this.pauseAtStart.remove(queue);
-			logger.info("Queue '" + queue + "' is paused: declared paused at start-up");
-		}
-		Versioned read = read(this.keys.apply(queue));
+		this.declared.write(queue, this);
+		ControlStates.Versioned read = read(this.keys.apply(queue));
 		apply(read.state(), read.version());
 		this.reads.read(queue);
 	}
 
 	/**
-	 * Tells why a queue's gates may be stale: its state was not read within the last
-	 * three poll periods (see {@link ControlReads}).
+	 * Tells why a queue's gates may be stale: its state was never read, its reads fail,
+	 * or it was not read for long (see {@link ControlReads}).
 	 * @param queue the queue
 	 * @return the reason, {@code null} while its state is current
 	 */
 	public String problem(String queue) {
 		return this.reads.problem(queue);
-	}
-
-	/** Subscribes to a queue's notifications unless done; Redis down: the next poll. */
-	private void subscribe(String queue) {
-		if (this.subscribed.contains(queue)) {
-			return;
-		}
-		try {
-			String channel = this.keys.apply(queue).controlChannel();
-			this.notifications.subscribeRaw(channel, (body) -> {
-				// "<version>\n<paused>\n<paused-groups>\n<rate-limit>\n<rate-limits>",
-				// and
-				// "\n<concurrency-limit>\n<concurrency-limits>" when one is set, as
-				// control.lua publishes it
-				String[] lines = new String(body, StandardCharsets.UTF_8).split("\n", -1);
-				if (lines.length == 2 && lines[0].equals("slot")) {
-					// "slot\n<group>": an instance freed a slot of the group (slots.lua)
-					FlowGate gate = this.gates.getOrDefault(queue, Map.of()).get(lines[1]);
-					if (gate != null) {
-						gate.slotFreed();
-					}
-				}
-				else if (lines.length == 3 && lines[0].equals("hold")) {
-					// "hold\n<group>\n<ms>": a handler of the group pushed back
-					FlowGate gate = this.gates.getOrDefault(queue, Map.of()).get(lines[1]);
-					if (gate != null) {
-						gate.holdFor(Duration.ofMillis(Long.parseLong(lines[2])));
-					}
-				}
-				else if (lines.length == 5 || lines.length == 7) {
-					apply(ControlStates.read(queue, lines[1], lines[2], lines[3], lines[4],
-							(lines.length == 7) ? lines[5] : null, (lines.length == 7) ? lines[6] : null),
-							Long.parseLong(lines[0]));
-				}
-			});
-			this.subscribed.add(queue);
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Cannot subscribe to the control channel of queue '" + queue + "' yet: " + ex);
-		}
 	}
 
 	/** Applies a state to the queue's gates unless a newer one was applied already. */
@@ -424,7 +338,7 @@ public final class FlowControls {
 				return;
 			}
 			this.appliedVersions.put(state.queue(), version);
-			boolean pendingPause = this.pauseAtStart.contains(state.queue());
+			boolean pendingPause = this.declared.pausePending(state.queue());
 			queueGates.forEach((group, gate) -> {
 				gate.rateLimit(state.rateLimit(group));
 				gate.concurrencyLimit(state.concurrencyLimit(group));
@@ -439,24 +353,43 @@ public final class FlowControls {
 		}
 	}
 
-	/** A state read from Redis with its version. */
-	private record Versioned(QueueControlState state, long version) {
-	}
-
-	/** Stops polling and closes the subscription. */
 	/**
 	 * @return the subscription to the queues' control notifications
 	 */
 	public WakeUps notifications() {
-		return this.notifications;
+		return this.subscription;
 	}
 
+	/** Stops polling and closes the subscription. */
 	public synchronized void close() {
 		if (this.polling) {
 			this.poller.stop(Duration.ofSeconds(5));
 			this.polling = false;
 		}
-		this.notifications.close();
+		this.subscription.close();
+	}
+
+	/** What the control channels tell, on the client's thread: memory only. */
+	private final class Received implements ControlNotifications.Receiver {
+
+		@Override
+		public void state(QueueControlState state, long version) {
+			apply(state, version);
+		}
+
+		@Override
+		public FlowGate gate(String queue, String group) {
+			return FlowControls.this.gates.getOrDefault(queue, Map.of()).get(group);
+		}
+
+		@Override
+		public void subscribed(String queue) {
+			FlowControls.this.reads.request(queue);
+			FlowControls.this.poller.wake();
+			// an owner's notice may have been lost before
+			FlowControls.this.gates.getOrDefault(queue, Map.of()).values().forEach(FlowGate::ownersMayHaveChanged);
+		}
+
 	}
 
 }

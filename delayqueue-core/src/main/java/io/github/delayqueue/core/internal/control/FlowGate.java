@@ -17,6 +17,8 @@
 package io.github.delayqueue.core.internal.control;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -69,9 +71,21 @@ public final class FlowGate {
 	/** Tells the other instances of a hold (best effort), or {@code null}. */
 	private final Consumer<Duration> broadcast;
 
-	FlowGate(boolean closed, Consumer<Duration> broadcast) {
+	/** Run each time the gate opens: the listeners' pools hand workers over again. */
+	private final List<Runnable> openers = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Tells the other instances that an owner joined the group (best effort), or null.
+	 */
+	private final Runnable announceOwner;
+
+	/** Run when the group may have new owners: its shared listeners look for them. */
+	private final List<Runnable> ownerWatchers = new CopyOnWriteArrayList<>();
+
+	FlowGate(boolean closed, Consumer<Duration> broadcast, Runnable announceOwner) {
 		this.closed = closed;
 		this.broadcast = broadcast;
+		this.announceOwner = announceOwner;
 	}
 
 	/**
@@ -79,6 +93,23 @@ public final class FlowGate {
 	 */
 	public boolean isOpen() {
 		return !this.closed;
+	}
+
+	/**
+	 * Runs an action each time the gate opens, on the thread that opened it (it must not
+	 * block).
+	 * @param opened the action
+	 */
+	public void whenOpened(Runnable opened) {
+		this.openers.add(opened);
+	}
+
+	/**
+	 * Stops running an action {@link #whenOpened} added.
+	 * @param opened the action
+	 */
+	public void noLongerWhenOpened(Runnable opened) {
+		this.openers.remove(opened);
 	}
 
 	/**
@@ -132,6 +163,40 @@ public final class FlowGate {
 		}
 		finally {
 			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Runs an action whenever the group may have new exclusive or ordered members: one
+	 * joined, or a notice of that may have been lost (the subscription was confirmed
+	 * again). On the thread that learnt it: the action must not block.
+	 * @param watcher the action
+	 */
+	public void whenOwnersMayHaveChanged(Runnable watcher) {
+		this.ownerWatchers.add(watcher);
+	}
+
+	/**
+	 * Stops running an action {@link #whenOwnersMayHaveChanged} added.
+	 * @param watcher the action
+	 */
+	public void noLongerWhenOwnersMayHaveChanged(Runnable watcher) {
+		this.ownerWatchers.remove(watcher);
+	}
+
+	/** The group may have new owners: tells the watchers here. */
+	public void ownersMayHaveChanged() {
+		this.ownerWatchers.forEach(Runnable::run);
+	}
+
+	/**
+	 * An exclusive or ordered member of the group joined or left on this instance: tells
+	 * the watchers here, and the other instances on the queue's control channel.
+	 */
+	public void ownersChangedEverywhere() {
+		ownersMayHaveChanged();
+		if (this.announceOwner != null) {
+			this.announceOwner.run();
 		}
 	}
 
@@ -193,8 +258,10 @@ public final class FlowGate {
 	 * starts while paused hears of it), else only changes
 	 */
 	Change set(boolean closed) {
+		boolean opening = false;
 		this.lock.lock();
 		try {
+			opening = this.closed && !closed;
 			this.stateRead = true;
 			this.closed = closed;
 			this.opened.signalAll();
@@ -206,6 +273,9 @@ public final class FlowGate {
 		}
 		finally {
 			this.lock.unlock();
+			if (opening) {
+				this.openers.forEach(Runnable::run);
+			}
 		}
 	}
 

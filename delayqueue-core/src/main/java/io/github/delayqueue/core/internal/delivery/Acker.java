@@ -26,13 +26,15 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.github.delayqueue.core.internal.runtime.Failures;
-import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import io.github.delayqueue.core.internal.redis.ConcurrentAcks;
+import io.github.delayqueue.core.internal.runtime.Failures;
+import io.github.delayqueue.core.internal.runtime.LoopRunner;
+import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 
 import org.springframework.data.redis.connection.stream.RecordId;
 
@@ -47,6 +49,12 @@ final class Acker implements SupervisedLoop.Job {
 	private static final Log logger = LogFactory.getLog(Acker.class);
 
 	private static final int MAX_BATCH = 512;
+
+	/** How long freed slots wait for an acknowledgement to carry them. */
+	private static final long CARRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	/** How long freed slots Redis did not take wait before they are sent again. */
+	private static final long FREE_AGAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private final ListenerContext context;
 
@@ -81,11 +89,32 @@ final class Acker implements SupervisedLoop.Job {
 	 */
 	private final ConcurrencySlots slots;
 
-	Acker(ListenerContext context, Holdings holdings, ConcurrencySlots slots) {
+	/**
+	 * Set by a step that found nothing to send and sleeps: the next acknowledgement or
+	 * freed slot wakes it.
+	 */
+	private final AtomicBoolean idle = new AtomicBoolean();
+
+	/** Since when freed slots wait with no acknowledgement to carry them, 0 for none. */
+	private long freedSince;
+
+	/**
+	 * @param loops the engine's loop runner: the acker holds no thread while it has
+	 * nothing to send
+	 */
+	Acker(ListenerContext context, Holdings holdings, ConcurrencySlots slots, LoopRunner loops) {
 		this.context = context;
 		this.holdings = holdings;
 		this.slots = slots;
-		this.loop = new SupervisedLoop("acker of " + context.label(), context.threadName("acker"), this);
+		this.loop = new SupervisedLoop("acker of " + context.label(), loops, this);
+		slots.whenFreed(this::nudge);
+	}
+
+	/** Wakes the loop if its last step found nothing to send. */
+	private void nudge() {
+		if (this.idle.compareAndSet(true, false)) {
+			this.loop.wake();
+		}
 	}
 
 	void start() {
@@ -98,6 +127,7 @@ final class Acker implements SupervisedLoop.Job {
 
 	void add(Delivery delivery) {
 		this.pending.add(delivery);
+		nudge();
 		if (!this.loop.isRunning()) {
 			flush(System.nanoTime());
 			this.slots.flush();
@@ -118,30 +148,59 @@ final class Acker implements SupervisedLoop.Job {
 	 */
 	void sendRecentAgain() {
 		this.sendAgain = true;
+		this.loop.wake();
 	}
 
 	@Override
-	public long runOnce() throws InterruptedException {
+	public long runOnce() {
 		if (this.sendAgain) {
 			resend();
 		}
 		this.slots.followServer();
 		if (this.batch.isEmpty()) {
-			Delivery first = this.pending.poll(this.slots.hasFreed() ? 1 : 50, TimeUnit.MILLISECONDS);
-			if (first == null) {
-				// slots freed without an acknowledgement to carry them
-				this.slots.flush();
-				return 0;
-			}
-			this.batch.add(first);
-			this.pending.drainTo(this.batch, MAX_BATCH - 1);
+			this.pending.drainTo(this.batch, MAX_BATCH);
 		}
+		if (this.batch.isEmpty()) {
+			return idleStep();
+		}
+		this.freedSince = 0;
 		// a failure keeps the batch for the next try, after the loop's backoff
 		ack(this.batch);
 		this.batch.clear();
 		// the slots of the handlers acknowledged (released before their ack was added) go
 		// with the next read's take, or once no acknowledgement came for a millisecond
 		return 0;
+	}
+
+	/**
+	 * Nothing to acknowledge: sends the freed slots once no acknowledgement came for a
+	 * millisecond to carry them, and sleeps until woken (by an acknowledgement, a freed
+	 * slot, a change of master) once nothing waits.
+	 */
+	private long idleStep() {
+		if (this.slots.hasFreed()) {
+			long now = System.nanoTime();
+			if (this.freedSince == 0) {
+				this.freedSince = now;
+			}
+			long left = CARRY_NANOS - (now - this.freedSince);
+			if (left > 0) {
+				return left;
+			}
+			this.slots.flush();
+			this.freedSince = 0;
+			if (this.slots.hasFreed()) {
+				// Redis refused them: again after a while
+				return FREE_AGAIN_NANOS;
+			}
+		}
+		this.idle.set(true);
+		if (!this.pending.isEmpty() || this.slots.hasFreed()) {
+			// added as it went to sleep
+			this.idle.set(false);
+			return 0;
+		}
+		return SupervisedLoop.UNTIL_WOKEN;
 	}
 
 	@Override

@@ -117,6 +117,10 @@ final class ConcurrencySlots {
 	/** Whether slots may be taken now: not while a failover is under way. */
 	private volatile BooleanSupplier takesAllowed = () -> true;
 
+	/** Wakes the acker: see {@link #whenFreed}. */
+	private volatile Runnable onFreed = () -> {
+	};
+
 	private volatile long failureLoggedNanos = System.nanoTime() - TimeUnit.MINUTES.toNanos(1);
 
 	/**
@@ -341,6 +345,9 @@ final class ConcurrencySlots {
 			// another instance may wait for it
 			flush();
 		}
+		if (!this.toFree.isEmpty()) {
+			this.onFreed.run();
+		}
 	}
 
 	private void contended() {
@@ -437,6 +444,16 @@ final class ConcurrencySlots {
 	 */
 	void serverChanged() {
 		this.serverChanged = true;
+		this.onFreed.run();
+	}
+
+	/**
+	 * Sets what runs when a slot was freed to go to Redis later, or the master changed:
+	 * the acker is woken to carry them.
+	 * @param onFreed the action; it must not block
+	 */
+	void whenFreed(Runnable onFreed) {
+		this.onFreed = onFreed;
 	}
 
 	/**

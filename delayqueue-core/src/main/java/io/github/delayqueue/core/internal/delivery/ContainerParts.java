@@ -74,7 +74,8 @@ public final class ContainerParts {
 		contexts.forEach((partition) -> this.partitions.add(partition.keys()));
 		// each partition's reader checks the queue's partition count when it connects
 		this.runtime = new ListenerRuntime(contexts, payloadType, handler, batchHandler, interceptors,
-				this::checkLayout);
+				this::checkLayout, engine.workerThreads(), engine.loops());
+		this.runtime.heartbeats(engine.heartbeats());
 	}
 
 	/**

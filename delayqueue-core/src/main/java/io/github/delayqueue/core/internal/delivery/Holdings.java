@@ -160,6 +160,26 @@ public final class Holdings {
 	}
 
 	/**
+	 * Sets what runs when a delivery may be taken and no worker waits for it.
+	 * @param unserved the action: the pool hands a worker to its executor
+	 */
+	void whenUnserved(Runnable unserved) {
+		this.waiting.whenUnserved(unserved);
+	}
+
+	/**
+	 * @return whether a delivery waits that a worker may take now
+	 */
+	boolean hasWaiting() {
+		return this.waiting.hasWaiting();
+	}
+
+	/** Lets every worker waiting in {@link #next} return empty-handed. */
+	void wakeAll() {
+		this.waiting.wakeAll();
+	}
+
+	/**
 	 * @return how many workers wait for a delivery now: those a delivery held now goes to
 	 * at once
 	 */

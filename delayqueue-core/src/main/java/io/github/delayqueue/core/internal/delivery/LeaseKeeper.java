@@ -29,6 +29,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.runtime.Failures;
+import io.github.delayqueue.core.internal.runtime.LoopRunner;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import io.github.delayqueue.core.event.NonResponsiveHandlerEvent;
 import io.github.delayqueue.core.listener.HandlerTimeoutException;
@@ -39,8 +40,12 @@ import io.github.delayqueue.core.internal.redis.WireFormat;
 /**
  * The container's watchdog, on one {@link SupervisedLoop}: renews the leases of held
  * deliveries, gives up handlers that run past the lease renewal limit, recovers entries
- * whose lease expired (their consumer died), trims acknowledged entries and dead letters,
- * and prunes consumers of the group that are long idle and hold nothing.
+ * whose lease expired (their consumer died) when its {@link RecoveryPlan} says (at start,
+ * a visibility timeout later, on a {@link Heartbeats heartbeat} lapse, when entries were
+ * given back, at the slow sweep, and periodically while the group has consumers that do
+ * not heartbeat), trims acknowledged entries after activity, and at the slow sweep (one
+ * instance per partition and group, by a lock) prunes consumers of the group that are
+ * long idle and hold nothing and trims dead letters.
  */
 final class LeaseKeeper implements SupervisedLoop.Job {
 
@@ -61,13 +66,31 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 
 	private final long trimEveryNanos;
 
+	private final long sweepEveryNanos;
+
+	private final PartitionSweep sweeps;
+
+	private final RecoveryPlan plan;
+
+	/** The engine's heartbeat, {@code null} when not joined (recovery as before). */
+	private Heartbeats heartbeats;
+
+	private long nextSweep;
+
+	/**
+	 * {@link Holdings#received()} at the last trim: trims only after activity (a message
+	 * received since, or one held then, whose acknowledgement came since).
+	 */
+	private int receivedAtTrim;
+
+	/** Whether the container held messages at the last trim. */
+	private boolean heldAtTrim;
+
 	private Processor processor;
 
 	private WorkerPool workers;
 
 	private long nextRenew;
-
-	private long nextRecover;
 
 	/** Whether entries were given back since the last recovery pass. */
 	private volatile boolean recoverNow;
@@ -81,7 +104,7 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 	 * @param reading the contexts of the partitions the container reads now: recovery and
 	 * trimming cover those
 	 */
-	LeaseKeeper(ListenerContext context, Holdings holdings, Supplier<List<ListenerContext>> reading) {
+	LeaseKeeper(ListenerContext context, Holdings holdings, Supplier<List<ListenerContext>> reading, LoopRunner loops) {
 		this.context = context;
 		this.reading = reading;
 		this.holdings = holdings;
@@ -90,7 +113,12 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		this.recoverEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(100),
 				Math.min(visibility / 2, TimeUnit.SECONDS.toNanos(15)));
 		this.trimEveryNanos = context.settings().trimInterval().toNanos();
-		this.loop = new SupervisedLoop("lease keeper of " + context.label(), context.threadName("leases"), this);
+		this.sweepEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(500),
+				Math.min(context.settings().staleConsumerTimeout().toNanos() / 2, TimeUnit.MINUTES.toNanos(5)));
+		this.sweeps = new PartitionSweep(this.sweepEveryNanos);
+		this.plan = new RecoveryPlan(visibility, this.recoverEveryNanos, this.sweepEveryNanos);
+		// on the engine's runner: its steps call Redis but never wait for anything else
+		this.loop = new SupervisedLoop("lease keeper of " + context.label(), loops, this);
 		this.idle = new IdleWatch(context, holdings);
 	}
 
@@ -107,21 +135,42 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		this.workers = workers;
 	}
 
+	/**
+	 * Joins the engine's heartbeat: without it, recovery runs at its period as in
+	 * releases before heartbeats.
+	 */
+	void heartbeats(Heartbeats heartbeats) {
+		this.heartbeats = heartbeats;
+	}
+
 	void start() {
 		long now = System.nanoTime();
 		this.nextRenew = now + this.renewEveryNanos;
-		this.nextRecover = now + this.recoverEveryNanos;
+		this.plan.start(now);
 		this.nextTrim = now + this.trimEveryNanos;
+		this.receivedAtTrim = this.holdings.received();
+		this.nextSweep = now;
 		this.idle.start(now);
 		this.loop.start();
+		if (this.heartbeats != null) {
+			this.heartbeats.add(this.context.consumer(), () -> {
+				this.plan.lapse(System.nanoTime());
+				this.loop.wake();
+			});
+		}
 	}
 
 	void stop() {
+		if (this.heartbeats != null) {
+			this.heartbeats.remove(this.context.consumer());
+		}
 		this.loop.stop(java.time.Duration.ofSeconds(5));
+		this.sweeps.releaseAll(this.reading.get());
 	}
 
 	String problem() {
-		return this.loop.problem();
+		String problem = this.loop.problem();
+		return (problem != null || this.heartbeats == null) ? problem : this.heartbeats.problem();
 	}
 
 	/**
@@ -151,22 +200,37 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		}
 		if (this.recoverNow && this.holdings.free() > 0) {
 			this.recoverNow = false;
-			this.nextRecover = now;
+			this.plan.at(now);
 		}
-		if (now - this.nextRecover >= 0) {
+		if (this.heartbeats == null) {
+			this.plan.legacySeen(now);
+		}
+		if (this.plan.due(now)) {
 			// paused: take nothing over either (what a paused instance gave back stays
-			// put)
-			if (!this.context.gate().isOpen()
-					|| failed.none(() -> this.reading.get().forEach(failed.each(this::recover)))) {
-				this.nextRecover = now + this.recoverEveryNanos;
+			// put); looked at again at the period
+			if (!this.context.gate().isOpen()) {
+				this.plan.at(now + this.recoverEveryNanos);
+			}
+			else if (!failed.none(() -> this.reading.get().forEach(failed.each(this::recover)))) {
+				this.plan.at(now);
 			}
 		}
-		if (now - this.nextTrim >= 0 && failed.none(() -> this.reading.get().forEach(failed.each(this::trim)))) {
-			this.nextTrim = now + this.trimEveryNanos;
+		if (now - this.nextSweep >= 0 && failed.none(() -> this.reading.get().forEach(failed.each(this::sweep)))) {
+			this.nextSweep = now + this.sweepEveryNanos;
+		}
+		if (now - this.nextTrim >= 0) {
+			int received = this.holdings.received();
+			boolean held = this.holdings.size() > 0;
+			if ((received == this.receivedAtTrim && !this.heldAtTrim)
+					|| failed.none(() -> this.reading.get().forEach(failed.each(this::trim)))) {
+				this.receivedAtTrim = received;
+				this.heldAtTrim = held;
+				this.nextTrim = now + this.trimEveryNanos;
+			}
 		}
 		long idleCheck = this.idle.check(now);
 		failed.rethrow();
-		long next = Math.min(this.nextRenew, Math.min(this.nextRecover, this.nextTrim));
+		long next = Math.min(Math.min(this.nextRenew, this.plan.next(now)), Math.min(this.nextTrim, this.nextSweep));
 		// entries given back wait for room: look again shortly
 		return Math.min(Math.min(next - System.nanoTime(), idleCheck),
 				this.recoverNow ? TimeUnit.MILLISECONDS.toNanos(20) : Long.MAX_VALUE);
@@ -296,16 +360,23 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		for (String stream : partition.streams()) {
 			partition.scripts().run(Scripts.TRIM, List.of(stream));
 		}
-		partition.scripts()
-			.run(Scripts.TRIM_DEAD, List.of(partition.keys().dead()),
-					partition.settings().deadLetterRetention().toMillis());
-		long pruned = ScriptRunner.asLong(partition.scripts()
-			.run(Scripts.PRUNE_CONSUMERS, partition.streams(), partition.group(), partition.consumer(),
-					partition.settings().staleConsumerTimeout().toMillis())
-			.get(0));
-		if (pruned > 0) {
-			logger.info("Removed " + pruned + " consumer(s) of " + partition.label()
-					+ " that held nothing and were idle longer than " + partition.settings().staleConsumerTimeout());
+	}
+
+	/**
+	 * The slow sweep of a partition (by the one instance that takes its lock in the
+	 * period) is also a recovery pass; a holder that does not heartbeat keeps recovery at
+	 * its period for a while.
+	 */
+	private void sweep(ListenerContext partition) {
+		Boolean unbeaten = this.sweeps.sweep(partition, this.heartbeats);
+		if (unbeaten == null) {
+			return;
+		}
+		if (unbeaten) {
+			this.plan.legacySeen(System.nanoTime());
+		}
+		if (this.context.gate().isOpen()) {
+			recover(partition);
 		}
 	}
 

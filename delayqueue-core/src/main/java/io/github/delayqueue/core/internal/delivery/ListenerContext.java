@@ -28,6 +28,7 @@ import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.RedisClock;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.runtime.EventDispatcher;
+import io.github.delayqueue.core.internal.scheduling.Schedulers;
 import io.github.delayqueue.core.observation.DelayQueueObservations;
 
 /**
@@ -50,11 +51,12 @@ import io.github.delayqueue.core.observation.DelayQueueObservations;
  * @param fairShare whether the queue is fair-share: a reader fills the stream before it
  * reads
  * @param events hands the container's events to the engine's event listeners
+ * @param schedulers the engine's schedulers, told of the retries this container schedules
  */
 public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group, String consumer,
 		ListenerSettings settings, DelayQueueObserver observer, MessageCodec codec, Clock clock, Duration readBlock,
 		DelayQueueObservations observations, FlowGate gate, RedisClock redisClock, boolean fairShare,
-		EventDispatcher events) {
+		EventDispatcher events, Schedulers schedulers) {
 
 	/**
 	 * @return the queue
@@ -79,7 +81,7 @@ public record ListenerContext(ScriptRunner scripts, QueueKeys keys, String group
 	public ListenerContext forPartition(QueueKeys partition) {
 		return new ListenerContext(this.scripts, partition, this.group, this.consumer, this.settings, this.observer,
 				this.codec, this.clock, this.readBlock, this.observations, this.gate, this.redisClock, this.fairShare,
-				this.events);
+				this.events, this.schedulers);
 	}
 
 	/**

@@ -26,19 +26,21 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.github.delayqueue.core.internal.runtime.DaemonThreads;
-import io.github.delayqueue.core.internal.runtime.Failures;
-import io.github.delayqueue.core.listener.DelayBatchHandler;
-import io.github.delayqueue.core.listener.DelayMessageHandler;
-import io.github.delayqueue.core.listener.ListenerSettings;
 import io.github.delayqueue.core.internal.redis.MasterWatch;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
+import io.github.delayqueue.core.internal.runtime.DaemonThreads;
+import io.github.delayqueue.core.internal.runtime.Failures;
+import io.github.delayqueue.core.internal.runtime.LoopRunner;
+import io.github.delayqueue.core.listener.DelayBatchHandler;
+import io.github.delayqueue.core.listener.DelayMessageHandler;
+import io.github.delayqueue.core.listener.ListenerSettings;
 
 /**
  * The machinery of one listener container: a {@link StreamReader} per partition of the
@@ -73,17 +75,19 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 
 	private final WorkerPool workers;
 
+	/** Run when the gate opens: workers are handed over for what waited. */
+	private final Runnable workersWanted;
+
 	/** The readers of the partitions read now, by partition. */
 	private final Map<Integer, StreamReader> readers = new ConcurrentHashMap<>();
 
 	private final Runnable onConnected;
 
-	private static final long OWNERS_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+	/** The engine's loop runner: the readers run there. */
+	private final LoopRunner loops;
 
-	/** The last live exclusive member seen, and when (guarded by this). */
-	private String liveOwner;
-
-	private long ownersCheckedNanos;
+	/** A shared container: whether its group has owners, which refuse its readers. */
+	private final OwnerWatch owners;
 
 	/** Checks the queue's partitions against Redis, adding old ones that drain. */
 	private final Runnable layout;
@@ -103,9 +107,13 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	 * @param batchHandler the batch handler, or {@code null}
 	 * @param onConnected runs each time a reader has connected, before it creates its
 	 * groups, and every second while it reads
+	 * @param workerThreads the engine's pool of worker threads, used unless the listener
+	 * has an executor of its own
+	 * @param loops the engine's loop runner
 	 */
 	public ListenerRuntime(List<ListenerContext> partitions, Type payloadType, DelayMessageHandler<?> handler,
-			DelayBatchHandler<?> batchHandler, InterceptorChain interceptors, Runnable onConnected) {
+			DelayBatchHandler<?> batchHandler, InterceptorChain interceptors, Runnable onConnected,
+			Executor workerThreads, LoopRunner loops) {
 		if ((handler == null) == (batchHandler == null)) {
 			throw new IllegalArgumentException("Give either a handler or a batch handler");
 		}
@@ -123,20 +131,35 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 				settings.ordered(), this.readAhead);
 		this.slots = new ConcurrencySlots(this.context,
 				TimeUnit.NANOSECONDS.toMillis(LeaseKeeper.renewEveryNanos(settings)), batchHandler != null,
-				this.holdings::idleWorkers);
-		this.acker = new Acker(this.context, this.holdings, this.slots);
-		this.leases = new LeaseKeeper(this.context, this.holdings, this::reading);
+				this::availableWorkers);
+		this.loops = loops;
+		this.acker = new Acker(this.context, this.holdings, this.slots, loops);
+		this.leases = new LeaseKeeper(this.context, this.holdings, this::reading, loops);
 		LeaseFence fence = new LeaseFence(this.context, this::partitionLease);
 		this.processor = new Processor(this.context, this.holdings, this.acker, this.slots, fence, payloadType, handler,
 				(handler != null) ? handler.acceptsNullPayload() : batchHandler.acceptsNullPayload(), interceptors);
 		this.workers = new WorkerPool(this.context, this.holdings, this.processor, (batchHandler != null)
-				? new BatchProcessor(this.context, this.processor, this.holdings, batchHandler, interceptors) : null);
+				? new BatchProcessor(this.context, this.processor, this.holdings, batchHandler, interceptors) : null,
+				workerThreads);
 		this.leases.bind(this.processor, this.workers);
+		this.workersWanted = this.workers::unserved;
 		this.ownership = this.context.settings().exclusive() ? new PartitionOwnership(this, this.partitions) : null;
+		this.owners = (this.ownership == null)
+				? new OwnerWatch(this.context, () -> this.readers.values().forEach(StreamReader::checkNow)) : null;
 		this.onConnected = (this.ownership != null) ? onConnected : () -> {
 			onConnected.run();
-			refuseBesideOwners();
+			this.owners.refuseBesideOwners();
 		};
+	}
+
+	/** How many deliveries held now would go to a worker at once. */
+	private int availableWorkers() {
+		return this.workers.available();
+	}
+
+	/** Joins the engine's heartbeat (before the start): recovery follows its lapses. */
+	void heartbeats(Heartbeats heartbeats) {
+		this.leases.heartbeats(heartbeats);
 	}
 
 	/** The lease of a partition: an exclusive container's own, always held otherwise. */
@@ -153,11 +176,13 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 		this.acker.start();
 		this.leases.start();
 		this.workers.start();
+		this.context.gate().whenOpened(this.workersWanted);
 		if (this.ownership != null) {
 			// opens the partitions this member comes to own
 			this.ownership.start();
 		}
 		else {
+			this.owners.start();
 			// the partitions known now: old ones added meanwhile (a change of the
 			// partition count, learnt by the first reader) are opened by addPartition
 			int known = this.partitions.size();
@@ -179,7 +204,11 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 		if (this.ownership != null) {
 			this.ownership.stop();
 		}
+		if (this.ownership == null) {
+			this.owners.stop();
+		}
 		stopReaders();
+		this.context.gate().noLongerWhenOpened(this.workersWanted);
 		this.workers.stop();
 		boolean finished = this.workers.awaitIdle(deadline);
 		if (!finished) {
@@ -247,7 +276,8 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	void open(int partition) {
 		StreamReader reader = new StreamReader(this.partitions.get(partition), this.holdings, this.leases, this.slots,
 				this.onConnected, this.partitions::size,
-				() -> this.readsAllowed.getAsBoolean() && partitionLease(partition) == LeaseFence.Lease.HELD);
+				() -> this.readsAllowed.getAsBoolean() && partitionLease(partition) == LeaseFence.Lease.HELD,
+				this.loops);
 		// never two readers of one partition: stopping one mid-read would leave what it
 		// read pending with no holder until its lease expired
 		if (this.readers.putIfAbsent(partition, reader) == null) {
@@ -368,38 +398,6 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	 */
 	public int members() {
 		return (this.ownership != null) ? this.ownership.members() : 0;
-	}
-
-	/**
-	 * A shared container must not read beside the owners of an exclusive group: it would
-	 * break their order, and a new owner would claim its entries. Checked each time a
-	 * reader connects and every second while it reads; the reader is refused (it stops
-	 * reading, retries, and is not healthy) while a member of the group is alive.
-	 */
-	private void refuseBesideOwners() {
-		String owner = liveOwner();
-		if (owner != null) {
-			throw new IllegalStateException("Group '" + this.context.group() + "' of queue '" + this.context.queue()
-					+ "' is consumed exclusively or in order (member " + owner
-					+ " is alive), and this listener shares its partitions: declare it exclusive or ordered too");
-		}
-	}
-
-	/**
-	 * A live exclusive member of the group, or {@code null}: read from Redis at most
-	 * every half second for all the container's readers (one call, not one per
-	 * partition).
-	 */
-	private synchronized String liveOwner() {
-		long now = System.nanoTime();
-		if (this.ownersCheckedNanos == 0 || now - this.ownersCheckedNanos >= OWNERS_CHECK_NANOS) {
-			List<Object> alive = this.context.scripts()
-				.run(Scripts.MEMBERS, List.of(this.context.keys().members(this.context.group())),
-						this.context.consumer(), 0, "any");
-			this.liveOwner = alive.isEmpty() ? null : ScriptRunner.asString(alive.get(0));
-			this.ownersCheckedNanos = now;
-		}
-		return this.liveOwner;
 	}
 
 	/** The contexts of the partitions read now: those recovery and trimming cover. */

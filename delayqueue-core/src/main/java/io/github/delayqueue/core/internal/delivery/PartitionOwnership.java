@@ -81,6 +81,12 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 	private volatile int members;
 
 	/**
+	 * Whether this member was not yet announced since its start: its first heartbeat
+	 * tells the shared listeners of the group, on every instance, to stop reading.
+	 */
+	private volatile boolean unannounced;
+
+	/**
 	 * When the last take or renewal of each owned partition's lease that succeeded was
 	 * sent (System.nanoTime): the lease lasts its time to live from then at least.
 	 */
@@ -97,6 +103,7 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 	}
 
 	void start() {
+		this.unannounced = true;
 		this.loop.start();
 	}
 
@@ -163,6 +170,8 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 			this.context.scripts()
 				.run(Scripts.MEMBERS, List.of(this.context.keys().members(this.context.group())),
 						this.context.consumer(), this.leaseMillis, "leave");
+			// a shared listener refused beside this member reads again at once
+			this.context.gate().ownersChangedEverywhere();
 		}
 		catch (RuntimeException ex) {
 			logger.info("Could not leave the members of " + this.context.label() + ": " + Failures.describe(ex));
@@ -175,6 +184,12 @@ final class PartitionOwnership implements SupervisedLoop.Job {
 		this.runtime.checkLayout();
 		List<String> live = heartbeat();
 		this.members = live.size();
+		if (this.unannounced) {
+			// before it takes a partition: a shared reader stops at once, not at its next
+			// slow check
+			this.unannounced = false;
+			this.context.gate().ownersChangedEverywhere();
+		}
 		int index = live.indexOf(this.context.consumer());
 		Set<Integer> share = new TreeSet<>();
 		for (int partition = 0; partition < this.partitions.size(); partition++) {

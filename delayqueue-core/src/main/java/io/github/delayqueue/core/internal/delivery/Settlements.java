@@ -172,6 +172,11 @@ final class Settlements {
 						expired(delivery, result);
 						return null;
 					}
+					if (status == 1 && action.equals("retry")) {
+						// in-JVM too: the script's wake-up is published only for the head
+						// of the retries, and may be lost
+						this.context.schedulers().wake(delivery.context.keys(), ScriptRunner.asLong(reply.get(1)));
+					}
 					return result;
 				}
 				catch (RuntimeException ex) {

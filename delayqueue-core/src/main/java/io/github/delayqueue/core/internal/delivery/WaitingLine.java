@@ -16,18 +16,11 @@
 
 package io.github.delayqueue.core.internal.delivery;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.PriorityQueue;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The deliveries read and not yet taken by a worker. Unordered: one line, any worker
@@ -41,7 +34,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code wait} in a monitor pins it, and on Java 25 the test of issue 49 saw it still
  * pinned for the whole timed wait).
  */
-abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPartition {
+abstract sealed class WaitingLine permits SharedLine, PartitionLines {
 
 	final ReentrantLock lock = new ReentrantLock();
 
@@ -53,14 +46,33 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 	 */
 	static final int AGING = 64;
 
+	/** Workers waiting for a delivery. */
+	private int parked;
+
+	/** A parked worker was woken and has not come back yet. */
+	private boolean waking;
+
+	/** Bumped by {@link #wakeAll}: a parked worker returns empty-handed. */
+	private int wakeAlls;
+
+	/** Runs when a delivery may be taken and no parked worker is there to take it. */
+	private volatile Runnable unserved = () -> {
+	};
+
 	static WaitingLine create(boolean ordered) {
-		return ordered ? new PerPartition() : new Shared();
+		return ordered ? new PartitionLines() : new SharedLine();
+	}
+
+	/**
+	 * Sets what runs, outside the line's lock, when a delivery may be taken and no worker
+	 * waits for it: the pool hands a worker to its executor.
+	 * @param unserved the action
+	 */
+	final void whenUnserved(Runnable unserved) {
+		this.unserved = unserved;
 	}
 
 	abstract void add(Delivery delivery);
-
-	/** The next delivery a worker may run; {@code null} after the timeout. */
-	abstract Delivery next(long timeoutMillis) throws InterruptedException;
 
 	/**
 	 * Puts back a delivery {@link #next} gave whose handler did not start (a batch took
@@ -77,266 +89,120 @@ abstract sealed class WaitingLine permits WaitingLine.Shared, WaitingLine.PerPar
 	/** Removes and returns every delivery no worker took. */
 	abstract List<Delivery> drain();
 
-	static int partitionOf(Delivery delivery) {
-		return delivery.context.keys().partition();
+	/** Whether a delivery may be taken now; called under the lock. */
+	abstract boolean takeable();
+
+	/** Takes the next delivery, {@link #takeable()} being true; called under the lock. */
+	abstract Delivery take();
+
+	/**
+	 * @return whether a delivery may be taken now
+	 */
+	final boolean hasWaiting() {
+		this.lock.lock();
+		try {
+			return takeable();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
-	 * One line for all workers. A delivery added wakes one parked worker, unless a wake
-	 * is under way already; the woken worker, once it took its delivery, wakes the next
-	 * while more wait. Workers coming back from a short handler take the rest without
-	 * parking, so a read of dozens of entries wakes a few threads, not one per entry;
-	 * with long handlers the chain goes on until every waiting delivery has a worker.
+	 * The next delivery a worker may run, waiting for one up to the timeout, parked. A
+	 * delivery added wakes one parked worker unless a wake is under way; the woken
+	 * worker, once it took its delivery, wakes the next while more wait, and when none is
+	 * parked the line asks for another worker ({@link #whenUnserved}). So a read of
+	 * dozens of entries wakes a few threads, not one per entry, and workers back from a
+	 * short handler take the rest without parking.
+	 * @return the delivery; {@code null} after the timeout or a {@link #wakeAll}
 	 */
-	static final class Shared extends WaitingLine {
-
-		/**
-		 * In the order added, a delivery of priority p moved ahead by p × {@link #AGING}
-		 * places: it passes the lower ones added shortly before it, never one that has
-		 * waited for long (no starving).
-		 */
-		private final PriorityQueue<Waiting> line = new PriorityQueue<>(16,
-				Comparator.comparingLong(Waiting::rank).thenComparingLong(Waiting::sequence));
-
-		private long sequence;
-
-		/** Workers waiting for a delivery. */
-		private int parked;
-
-		/** A parked worker was woken and has not come back yet. */
-		private boolean waking;
-
-		@Override
-		void add(Delivery delivery) {
-			this.lock.lock();
-			try {
-				this.line.add(new Waiting(delivery, ++this.sequence));
-				wakeOne();
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
-
-		@Override
-		void putBack(Delivery delivery) {
-			this.lock.lock();
-			try {
-				// ahead of those added after it was: the sequence it would have had,
-				// about
-				this.line.add(new Waiting(delivery, this.sequence - this.line.size()));
-				wakeOne();
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
-
-		private void wakeOne() {
-			if (this.parked > 0 && !this.waking) {
-				this.waking = true;
-				this.available.signal();
-			}
-		}
-
-		@Override
-		Delivery next(long timeoutMillis) throws InterruptedException {
-			this.lock.lock();
-			try {
-				boolean woken = false;
-				long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-				while (this.line.isEmpty()) {
-					long left = deadline - System.nanoTime();
-					if (left <= 0) {
-						return null;
-					}
-					this.parked++;
-					try {
-						this.available.awaitNanos(left);
-					}
-					catch (InterruptedException ex) {
-						// a worker given up: the wake it may have taken goes to another
-						this.parked--;
-						this.waking = false;
-						if (!this.line.isEmpty()) {
-							wakeOne();
-						}
-						throw ex;
-					}
-					this.parked--;
-					this.waking = false;
-					woken = true;
+	final Delivery next(long timeoutMillis) throws InterruptedException {
+		boolean unserved = false;
+		this.lock.lock();
+		try {
+			int seen = this.wakeAlls;
+			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+			while (!takeable()) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0 || this.wakeAlls != seen) {
+					return null;
 				}
-				Waiting next = this.line.poll();
-				if (woken && !this.line.isEmpty()) {
-					wakeOne();
-				}
-				return next.delivery();
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
-
-		@Override
-		void done(Delivery delivery) {
-		}
-
-		@Override
-		List<Delivery> drain(int partition) {
-			this.lock.lock();
-			try {
-				List<Delivery> drained = new ArrayList<>();
-				this.line.removeIf(
-						(waiting) -> partitionOf(waiting.delivery()) == partition && drained.add(waiting.delivery()));
-				return drained;
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
-
-		@Override
-		List<Delivery> drain() {
-			this.lock.lock();
-			try {
-				List<Delivery> drained = new ArrayList<>();
-				while (!this.line.isEmpty()) {
-					drained.add(this.line.poll().delivery());
-				}
-				return drained;
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
-
-		private record Waiting(Delivery delivery, long sequence) {
-
-			long rank() {
-				return this.sequence - (long) this.delivery.priority * AGING;
-			}
-
-		}
-
-	}
-
-	static final class PerPartition extends WaitingLine {
-
-		private final Map<Integer, ArrayDeque<Delivery>> lines = new HashMap<>();
-
-		/**
-		 * Partitions with a waiting delivery and none running, in the order they got
-		 * ready.
-		 */
-		private final ArrayDeque<Integer> ready = new ArrayDeque<>();
-
-		/** Partitions whose delivery runs, with that delivery. */
-		private final Map<Integer, Delivery> running = new HashMap<>();
-
-		@Override
-		void add(Delivery delivery) {
-			this.lock.lock();
-			try {
-				int partition = partitionOf(delivery);
-				this.lines.computeIfAbsent(partition, (key) -> new ArrayDeque<>()).add(delivery);
-				makeReady(partition);
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
-
-		@Override
-		Delivery next(long timeoutMillis) throws InterruptedException {
-			this.lock.lock();
-			try {
-				long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-				while (this.ready.isEmpty()) {
-					long left = deadline - System.nanoTime();
-					if (left <= 0) {
-						return null;
-					}
+				this.parked++;
+				try {
 					this.available.awaitNanos(left);
 				}
-				int partition = this.ready.poll();
-				Delivery delivery = this.lines.get(partition).poll();
-				this.running.put(partition, delivery);
-				return delivery;
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
-
-		@Override
-		void putBack(Delivery delivery) {
-			this.lock.lock();
-			try {
-				int partition = partitionOf(delivery);
-				if (this.running.get(partition) == delivery) {
-					this.running.remove(partition);
+				catch (InterruptedException ex) {
+					// a worker given up: the wake it may have taken goes to another
+					this.parked--;
+					this.waking = false;
+					unserved = takeable() && offered();
+					throw ex;
 				}
-				this.lines.computeIfAbsent(partition, (key) -> new ArrayDeque<>()).addFirst(delivery);
-				makeReady(partition);
+				this.parked--;
+				this.waking = false;
 			}
-			finally {
-				this.lock.unlock();
+			Delivery next = take();
+			unserved = takeable() && offered();
+			return next;
+		}
+		finally {
+			this.lock.unlock();
+			if (unserved) {
+				this.unserved.run();
 			}
 		}
+	}
 
-		@Override
-		void done(Delivery delivery) {
-			this.lock.lock();
-			try {
-				int partition = partitionOf(delivery);
-				if (this.running.get(partition) == delivery) {
-					this.running.remove(partition);
-					makeReady(partition);
-				}
-			}
-			finally {
-				this.lock.unlock();
-			}
+	/**
+	 * A delivery may be taken: wakes a parked worker unless a wake is under way; called
+	 * under the lock.
+	 * @return whether no worker is parked to take it: then one is asked for
+	 */
+	final boolean offered() {
+		if (this.parked == 0) {
+			return true;
 		}
-
-		private void makeReady(int partition) {
-			ArrayDeque<Delivery> line = this.lines.get(partition);
-			if (!this.running.containsKey(partition) && line != null && !line.isEmpty()
-					&& !this.ready.contains(partition)) {
-				this.ready.add(partition);
-				this.available.signal();
-			}
+		if (!this.waking) {
+			this.waking = true;
+			this.available.signal();
 		}
+		return false;
+	}
 
-		@Override
-		List<Delivery> drain(int partition) {
-			this.lock.lock();
-			try {
-				ArrayDeque<Delivery> line = this.lines.remove(partition);
-				this.ready.remove(partition);
-				return (line != null) ? new ArrayList<>(line) : new ArrayList<>();
-			}
-			finally {
-				this.lock.unlock();
-			}
+	/**
+	 * Changes the line under its lock, then asks for a worker outside it when the change
+	 * made a delivery takeable that no parked worker takes.
+	 * @param change the change; returns what {@link #offered} said, or {@code false}
+	 */
+	final void change(BooleanSupplier change) {
+		boolean unserved;
+		this.lock.lock();
+		try {
+			unserved = change.getAsBoolean();
 		}
-
-		@Override
-		List<Delivery> drain() {
-			this.lock.lock();
-			try {
-				List<Delivery> drained = new ArrayList<>();
-				this.lines.values().forEach(drained::addAll);
-				this.lines.clear();
-				this.ready.clear();
-				return drained;
-			}
-			finally {
-				this.lock.unlock();
-			}
+		finally {
+			this.lock.unlock();
 		}
+		if (unserved) {
+			this.unserved.run();
+		}
+	}
 
+	/** Lets every parked worker return empty-handed: the pool stops. */
+	final void wakeAll() {
+		this.lock.lock();
+		try {
+			this.wakeAlls++;
+			this.available.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	static int partitionOf(Delivery delivery) {
+		return delivery.context.keys().partition();
 	}
 
 }

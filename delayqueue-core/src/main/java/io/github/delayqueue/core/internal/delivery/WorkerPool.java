@@ -16,41 +16,41 @@
 
 package io.github.delayqueue.core.internal.delivery;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.github.delayqueue.core.internal.runtime.DaemonThreads;
 import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 
 /**
- * The workers of one container: {@code concurrency} of them take waiting deliveries and
- * run the handler. The pool outlives a stop: after a stop that timed out, a worker whose
- * handler still runs stays counted, and a start adds only the workers missing, so never
- * more than {@code concurrency} handlers run at once. A worker that ends while the pool
- * runs is logged at ERROR and replaced; a worker whose handler hangs past the lease
- * renewal limit is {@link #abandon abandoned} (interrupted, no longer counted) and
- * replaced.
+ * The workers of one container: at most {@code concurrency} of them take waiting
+ * deliveries and run the handler. A worker is a task handed to an executor when a
+ * delivery waits and no worker is parked to take it: the engine's elastic pool of worker
+ * threads, shared by all its listeners, or the executor the listener was given (virtual
+ * threads under Spring Boot when enabled). It takes deliveries while there are some,
+ * parks for {@link #LINGER_MILLIS} when there are none, and then ends, giving its thread
+ * back: an idle container holds no thread, and {@code concurrency} bounds the handlers
+ * that run at once, not the threads a container keeps.
  * <p>
- * Each worker runs for as long as the pool does, so the executor must run each on a
- * thread of its own at once: a start fails when the executor refuses a worker or has not
- * run every worker within {@link SupervisedLoop#FAILING_TOO_LONG} (a pool of fewer
- * threads than the concurrency, a busy pool), and later a worker it refuses or leaves
- * waiting that long makes the pool {@link #problem() not serve}.
+ * The pool outlives a stop: after a stop that timed out, a worker whose handler still
+ * runs stays counted, so never more than {@code concurrency} handlers run at once. A
+ * worker that ends unexpectedly is logged at ERROR and replaced when work waits; a worker
+ * whose handler hangs past the lease renewal limit is {@link #abandon abandoned}
+ * (interrupted, no longer counted) and its place given to another. An executor that
+ * refuses a worker, or leaves one waiting {@link SupervisedLoop#FAILING_TOO_LONG}, makes
+ * the pool {@link #problem() not serve}.
  */
 final class WorkerPool {
 
 	private static final Log logger = LogFactory.getLog(WorkerPool.class);
 
-	private static final long POLL_MILLIS = 100;
+	/** How long a worker with nothing to do stays parked before it ends. */
+	static final long LINGER_MILLIS = 1000;
 
 	private final ListenerContext context;
 
@@ -61,69 +61,74 @@ final class WorkerPool {
 	/** Runs a batch listener's handler; {@code null} for one message at a time. */
 	private final BatchProcessor batches;
 
-	private final Executor executor;
+	private final WorkerHandoffs handoffs;
+
+	/** Whether the executor is the listener's own: checked at start. */
+	private final boolean ownExecutor;
 
 	private final AtomicLong abandoned = new AtomicLong();
 
 	private volatile boolean running;
 
-	/** Workers counted against the concurrency: started and not ended or abandoned. */
-	private int live;
+	/**
+	 * Workers counted against the concurrency: handed over and not ended or abandoned.
+	 */
+	private volatile int live;
 
-	/** Workers handed to the executor that have not begun to run, and since when. */
-	private final Map<Worker, Long> handed = new LinkedHashMap<>();
-
-	/** Why the executor refused the last worker, while one is missing for that. */
-	private String refusal;
-
-	WorkerPool(ListenerContext context, Holdings holdings, Processor processor, BatchProcessor batches) {
+	/**
+	 * @param shared the engine's pool of worker threads, used unless the listener has an
+	 * executor of its own
+	 */
+	WorkerPool(ListenerContext context, Holdings holdings, Processor processor, BatchProcessor batches,
+			Executor shared) {
 		this.context = context;
 		this.holdings = holdings;
 		this.processor = processor;
 		this.batches = batches;
-		if (context.settings().executor() != null) {
-			this.executor = context.settings().executor();
-		}
-		else {
-			ThreadFactory threads = DaemonThreads.factory(context.threadName("worker-"));
-			this.executor = (task) -> threads.newThread(task).start();
-		}
+		this.ownExecutor = context.settings().executor() != null;
+		this.handoffs = new WorkerHandoffs(context.label(), this.ownExecutor ? context.settings().executor() : shared,
+				context.settings().concurrency());
+		holdings.whenUnserved(this::unserved);
 	}
 
 	/**
-	 * Starts the workers missing, and waits until each runs.
-	 * @throws IllegalStateException when the executor refuses one, or has not run them
-	 * all within {@link SupervisedLoop#FAILING_TOO_LONG}
+	 * Starts handing workers over as deliveries wait. A listener's own executor is tried
+	 * at once with one worker.
+	 * @throws IllegalStateException when that executor refuses the worker, or has not run
+	 * it within {@link SupervisedLoop#FAILING_TOO_LONG}
 	 */
-	synchronized void start() {
-		this.running = true;
-		fill(true);
-		long deadline = System.nanoTime() + SupervisedLoop.FAILING_TOO_LONG.toNanos();
-		try {
-			while (!this.handed.isEmpty() && deadline - System.nanoTime() > 0) {
-				TimeUnit.NANOSECONDS.timedWait(this, deadline - System.nanoTime());
+	void start() {
+		Worker probe;
+		synchronized (this) {
+			this.running = true;
+			probe = this.ownExecutor ? reserve() : null;
+		}
+		if (probe == null) {
+			unserved();
+			return;
+		}
+		String refused = execute(probe);
+		if (refused != null) {
+			throw new IllegalStateException("Cannot start the workers of " + this.context.label() + ": " + refused);
+		}
+		if (!this.handoffs.awaitBegun(probe)) {
+			// not counted: should the executor run it later, it ends at once
+			synchronized (this) {
+				detach(probe);
 			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		if (!this.handed.isEmpty()) {
-			int waiting = this.handed.size();
-			// not counted: should the executor run one later, it ends at once
-			this.handed.keySet().forEach(this::detach);
-			this.handed.clear();
-			throw new IllegalStateException("The executor of " + this.context.label() + " (" + this.executor
-					+ ") did not run " + waiting + " of its " + this.context.settings().concurrency()
-					+ " workers within " + SupervisedLoop.FAILING_TOO_LONG.toSeconds() + " s: each worker runs "
-					+ "as long as the listener, so the executor must run each on a thread of its own at once (give "
-					+ "it at least as many free threads as the concurrency, or no executor)");
+			throw new IllegalStateException("The executor of " + this.context.label() + " (" + this.handoffs.executor()
+					+ ") did not run a worker within " + SupervisedLoop.FAILING_TOO_LONG.toSeconds()
+					+ " s: give it free threads, or no executor (the engine's own pool of worker threads)");
 		}
 	}
 
 	/** Lets the workers end once their handler returned; {@link #awaitIdle} waits. */
-	synchronized void stop() {
-		this.running = false;
-		notifyAll();
+	void stop() {
+		synchronized (this) {
+			this.running = false;
+			notifyAll();
+		}
+		this.holdings.wakeAll();
 	}
 
 	/**
@@ -150,28 +155,23 @@ final class WorkerPool {
 	/**
 	 * @return the workers counted against the concurrency
 	 */
-	synchronized int live() {
+	int live() {
 		return this.live;
 	}
 
 	/**
-	 * @return why the pool does not run all its workers, {@code null} while it does
+	 * @return how many deliveries held now would go to a worker at once: the parked
+	 * workers and the places free under the concurrency
+	 */
+	int available() {
+		return this.holdings.idleWorkers() + Math.max(0, this.context.settings().concurrency() - this.live);
+	}
+
+	/**
+	 * @return why the pool does not serve, {@code null} while it does
 	 */
 	synchronized String problem() {
-		int concurrency = this.context.settings().concurrency();
-		if (!this.running) {
-			return "its workers are stopped";
-		}
-		if (this.refusal != null) {
-			return this.refusal;
-		}
-		Long oldest = this.handed.isEmpty() ? null : this.handed.values().iterator().next();
-		long waitingMillis = (oldest != null) ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - oldest) : 0;
-		if (waitingMillis >= SupervisedLoop.FAILING_TOO_LONG.toMillis()) {
-			return this.handed.size() + " of its " + concurrency + " workers have waited " + (waitingMillis / 1000)
-					+ " s for a thread of the executor " + this.executor;
-		}
-		return (this.live < concurrency) ? "only " + this.live + " of its " + concurrency + " workers run" : null;
+		return this.running ? this.handoffs.problem() : "its workers are stopped";
 	}
 
 	long abandonedCount() {
@@ -179,64 +179,78 @@ final class WorkerPool {
 	}
 
 	/**
-	 * Hands the missing workers to the executor.
-	 * @param starting whether the pool starts: then a refusal is thrown, else logged
-	 * (once until all run again) and tried again at the next check
+	 * A delivery waits and no worker is parked to take it: hands one more worker over,
+	 * while the pool runs, the gate is open, the concurrency allows, and no worker handed
+	 * over is still to begin (that one takes it, and asks for the next while more wait).
+	 * After a refusal only the watchdog's {@link #replenish} tries again.
 	 */
-	private void fill(boolean starting) {
-		int concurrency = this.context.settings().concurrency();
-		while (this.running && this.live < concurrency) {
-			Worker worker = new Worker();
-			this.live++;
-			this.handed.put(worker, System.nanoTime());
-			try {
-				this.executor.execute(worker);
-			}
-			catch (RuntimeException ex) {
-				this.live--;
-				this.handed.remove(worker);
-				String reason = "the executor " + this.executor + " refused a worker (" + this.live + " of "
-						+ concurrency + " run): " + Failures.describe(ex);
-				if (starting) {
-					throw new IllegalStateException(
-							"Cannot start the workers of " + this.context.label() + ": " + reason, ex);
-				}
-				if (this.refusal == null) {
-					logger.warn("Cannot start a worker of " + this.context.label() + "; trying again at each lease "
-							+ "renewal, not healthy until all run: " + reason);
-				}
-				this.refusal = reason;
+	void unserved() {
+		Worker worker;
+		synchronized (this) {
+			if (this.handoffs.refused() || !this.handoffs.noneWaiting()) {
 				return;
 			}
-			catch (Error ex) {
-				// no thread for it (the JVM can make no more): not counted, and the start
-				// fails
-				this.live--;
-				this.handed.remove(worker);
-				throw ex;
+			worker = wanted() ? reserve() : null;
+		}
+		if (worker != null) {
+			execute(worker);
+		}
+	}
+
+	/** Hands a worker over after the executor refused one; called by the watchdog. */
+	void replenish() {
+		Worker worker;
+		synchronized (this) {
+			if (!this.handoffs.refused() || !this.handoffs.noneWaiting()) {
+				return;
+			}
+			worker = wanted() ? reserve() : null;
+		}
+		if (worker != null) {
+			execute(worker);
+		}
+	}
+
+	/** Whether one more worker is to be handed over; called under the lock. */
+	private boolean wanted() {
+		return this.running && this.live < this.context.settings().concurrency() && this.context.gate().isOpen()
+				&& this.holdings.hasWaiting();
+	}
+
+	/** Counts a worker to hand over; called under the lock. */
+	private Worker reserve() {
+		Worker worker = new Worker();
+		this.live++;
+		this.handoffs.handing(worker);
+		return worker;
+	}
+
+	/**
+	 * Hands a reserved worker to the executor, outside the lock.
+	 * @return why the executor refused it (then it no longer counts), or {@code null}
+	 */
+	private String execute(Worker worker) {
+		String refused;
+		try {
+			refused = this.handoffs.execute(worker, this.live);
+		}
+		catch (Error ex) {
+			synchronized (this) {
+				detach(worker);
+			}
+			throw ex;
+		}
+		if (refused != null) {
+			synchronized (this) {
+				detach(worker);
 			}
 		}
-		if (this.refusal != null && this.live == concurrency) {
-			this.refusal = null;
-			logger.info("All " + concurrency + " workers of " + this.context.label() + " run again");
-		}
-	}
-
-	/** Starts workers missing after an executor refused one; called by the watchdog. */
-	synchronized void replenish() {
-		fill(false);
-	}
-
-	/** A worker runs: no longer waiting for a thread. */
-	private synchronized void begun(Worker worker) {
-		if (this.handed.remove(worker) != null) {
-			notifyAll();
-		}
+		return refused;
 	}
 
 	private boolean goOn(Worker worker) {
 		// the common case without the lock: a worker that goes on stays counted, as
-		// start() and abandon() expect
+		// abandon() expects
 		if (this.running && !worker.detached) {
 			return true;
 		}
@@ -252,6 +266,22 @@ final class WorkerPool {
 		}
 	}
 
+	/**
+	 * A worker found nothing to take: it ends, unless a delivery it may take waits now
+	 * (one added as it gave up waiting, which no one else was asked for).
+	 * @return whether it ends
+	 */
+	private synchronized boolean retire(Worker worker) {
+		if (worker.detached) {
+			return true;
+		}
+		if (this.running && this.context.gate().isOpen() && this.holdings.hasWaiting()) {
+			return false;
+		}
+		detach(worker);
+		return true;
+	}
+
 	private void detach(Worker worker) {
 		if (!worker.detached) {
 			worker.detached = true;
@@ -260,23 +290,25 @@ final class WorkerPool {
 		}
 	}
 
-	private synchronized void ended(Worker worker, Throwable death) {
-		if (worker.detached) {
-			return;
-		}
-		detach(worker);
-		if (this.running) {
-			logger.error(
-					"A worker of " + this.context.label() + " ended unexpectedly ("
-							+ ((death != null) ? Failures.summary(death) : "no exception") + "); starting another",
+	private void ended(Worker worker, Throwable death) {
+		synchronized (this) {
+			if (worker.detached) {
+				return;
+			}
+			detach(worker);
+			if (!this.running) {
+				return;
+			}
+			logger.error("A worker of " + this.context.label() + " ended unexpectedly ("
+					+ ((death != null) ? Failures.summary(death) : "no exception") + "); another takes its place",
 					death);
-			fill(false);
 		}
+		unserved();
 	}
 
 	/**
-	 * Gives up the worker running a hung handler: it no longer counts, a replacement
-	 * starts, and its thread is interrupted. What the handler does when it returns is
+	 * Gives up the worker running a hung handler: it no longer counts, another takes its
+	 * place, and its thread is interrupted. What the handler does when it returns is
 	 * ignored: its delivery was settled by the caller.
 	 */
 	void abandon(Worker worker) {
@@ -286,12 +318,12 @@ final class WorkerPool {
 			}
 			detach(worker);
 			this.abandoned.incrementAndGet();
-			fill(false);
 		}
 		Thread thread = worker.thread;
 		if (thread != null) {
 			thread.interrupt();
 		}
+		unserved();
 	}
 
 	final class Worker implements Runnable {
@@ -310,29 +342,31 @@ final class WorkerPool {
 		@Override
 		public void run() {
 			this.thread = Thread.currentThread();
-			begun(this);
+			WorkerPool.this.handoffs.begun(this);
 			Throwable death = null;
 			boolean normal = false;
 			try {
 				while (goOn(this)) {
-					if (!WorkerPool.this.context.gate().awaitOpen(POLL_MILLIS)) {
-						// paused: start nothing
+					// a slot freed here goes to Redis with the acknowledgements (the
+					// acker's); paused, a worker takes nothing and ends, and the gate's
+					// opening hands workers over again
+					Delivery delivery = WorkerPool.this.context.gate().isOpen()
+							? WorkerPool.this.holdings.next(LINGER_MILLIS) : null;
+					if (delivery == null) {
+						if (retire(this)) {
+							break;
+						}
 						continue;
 					}
-					// a slot freed here goes to Redis with the acknowledgements (the
-					// acker's)
-					Delivery delivery = WorkerPool.this.holdings.next(POLL_MILLIS);
-					if (delivery != null) {
-						if (WorkerPool.this.batches != null) {
-							runBatch(delivery);
+					if (WorkerPool.this.batches != null) {
+						runBatch(delivery);
+					}
+					else {
+						try {
+							WorkerPool.this.processor.process(delivery, this);
 						}
-						else {
-							try {
-								WorkerPool.this.processor.process(delivery, this);
-							}
-							finally {
-								WorkerPool.this.holdings.done(delivery);
-							}
+						finally {
+							WorkerPool.this.holdings.done(delivery);
 						}
 					}
 				}

@@ -133,9 +133,12 @@ public final class MasterWatch implements SupervisedLoop.Job {
 	}
 
 	/**
-	 * A Lettuce client of a single server or a Sentinel set (a cluster's follows slots).
+	 * Whether the factory is a Lettuce client of a single server or a Sentinel set (a
+	 * cluster's follows slots).
+	 * @param connectionFactory the factory
+	 * @return whether it is
 	 */
-	private static boolean watchable(RedisConnectionFactory connectionFactory) {
+	public static boolean isLettuceOnOneMaster(RedisConnectionFactory connectionFactory) {
 		return LETTUCE && connectionFactory instanceof LettuceConnectionFactory lettuce && !lettuce.isClusterAware();
 	}
 
@@ -155,7 +158,7 @@ public final class MasterWatch implements SupervisedLoop.Job {
 	 */
 	public synchronized void add(Listener listener, boolean start) {
 		this.listeners.add(listener);
-		if (start && !this.started && watchable(this.connectionFactory)) {
+		if (start && !this.started && isLettuceOnOneMaster(this.connectionFactory)) {
 			this.started = true;
 			this.loop.start();
 		}

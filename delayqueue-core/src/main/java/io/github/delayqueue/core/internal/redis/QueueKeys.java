@@ -328,6 +328,24 @@ public record QueueKeys(String prefix, String queue, int partition, String tag) 
 	}
 
 	/**
+	 * @param group a consumer group
+	 * @return the lock of the group's slow sweep of this partition (a STRING holding the
+	 * sweeping consumer's name, expiring after the sweep period)
+	 */
+	public String sweep(String group) {
+		return key("sweep:" + group);
+	}
+
+	/**
+	 * @param prefix the key prefix
+	 * @return the engine instances' heartbeat ZSET (one key for all queues: consumer
+	 * names scored by when their beat lapses)
+	 */
+	public static String heartbeat(String prefix) {
+		return prefix + ":{heartbeat}:consumers";
+	}
+
+	/**
 	 * @return the pub/sub channel that tells every instance a queue's pause state changed
 	 * (one per queue, named after partition 0)
 	 */

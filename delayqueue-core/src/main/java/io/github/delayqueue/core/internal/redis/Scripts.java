@@ -111,8 +111,11 @@ public final class Scripts {
 	/** Removes dead letters past their retention. */
 	public static final RedisScript<List<Object>> TRIM_DEAD = load("trim-dead");
 
-	/** Removes consumers of a group that hold nothing and are long idle. */
-	public static final RedisScript<List<Object>> PRUNE_CONSUMERS = load("prune-consumers");
+	/** The slow sweep of a partition for a group, by one instance per period. */
+	public static final RedisScript<List<Object>> SWEEP = load("sweep");
+
+	/** The engine instances' heartbeat. */
+	public static final RedisScript<List<Object>> HEARTBEAT = load("heartbeat");
 
 	/** Removes a consumer from its group where it holds nothing (clean stop). */
 	public static final RedisScript<List<Object>> FORGET_CONSUMER = load("forget-consumer");

@@ -38,9 +38,14 @@ public final class SlotRetries {
 	/** How long a call keeps retrying before the refusal is thrown. */
 	public static final Duration BUDGET = Duration.ofSeconds(3);
 
-	private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+	/**
+	 * The first pause after a momentary refusal; it doubles up to
+	 * {@link #MAX_PAUSE_NANOS}.
+	 */
+	public static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
-	private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+	/** The longest pause between tries. */
+	public static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	/**
 	 * Left of a bounded call's time when retrying stops: room for the last attempt to be

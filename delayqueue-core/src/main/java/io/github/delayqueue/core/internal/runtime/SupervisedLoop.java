@@ -26,9 +26,11 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Runs one background job of the engine until it is stopped: a thread that calls
+ * Runs one background job of the engine until it is stopped: it calls
  * {@link Job#runOnce()} again and again, sleeping as long as the job asks or until
- * {@link #wake() woken}.
+ * {@link #wake() woken}, on a thread of its own (a job whose steps block, such as a
+ * blocking read) or on the engine's {@link LoopRunner} (a job whose steps do not: it
+ * holds no thread while it sleeps).
  * <p>
  * Every loop of the engine (readers, schedulers, lease keepers, ackers) runs on this
  * class, so they all behave alike:
@@ -39,7 +41,9 @@ import org.apache.commons.logging.LogFactory;
  * have failed for {@link #FAILING_TOO_LONG} (the loop is not {@link #problem() serving}
  * then);</li>
  * <li>a thread that ends while the loop should run (an {@link Error} escaping the failure
- * handling, say) is logged at ERROR and replaced at once;</li>
+ * handling, say) is logged at ERROR and replaced at once; on a runner, whatever a step
+ * throws is a failure, and a step that waits {@link #FAILING_TOO_LONG} for a thread of
+ * the runner makes the loop not serve;</li>
  * <li>an interrupt does not end the loop: only {@link #stop(Duration)} does.</li>
  * </ul>
  */
@@ -47,10 +51,8 @@ public final class SupervisedLoop {
 
 	private static final Log logger = LogFactory.getLog(SupervisedLoop.class);
 
-	static final long FIRST_BACKOFF_MILLIS = 100;
-
-	// at most 0.5 s: work resumes within about a second of Redis coming back (a failover)
-	static final long MAX_BACKOFF_MILLIS = 500;
+	/** A sleep this long or longer lasts until the loop is woken. */
+	public static final long UNTIL_WOKEN = TimeUnit.DAYS.toNanos(1);
 
 	private final String name;
 
@@ -68,9 +70,12 @@ public final class SupervisedLoop {
 
 	private volatile Thread thread;
 
-	private long backoffMillis;
-
 	private volatile int restarts;
+
+	private final LoopFailures failures;
+
+	/** The loop's steps on the engine's runner; {@code null} on a thread of its own. */
+	private final OnRunner onRunner;
 
 	/**
 	 * How long a loop's steps may fail, one after the other, before the loop no longer
@@ -78,15 +83,6 @@ public final class SupervisedLoop {
 	 * wrong type, a refused command, a Redis out of memory are not.
 	 */
 	public static final Duration FAILING_TOO_LONG = Duration.ofSeconds(3);
-
-	/** When the current run of failing steps began (System.nanoTime), 0 for none. */
-	private volatile long failingSince;
-
-	/** Why the last step failed, while steps fail. */
-	private volatile String failure;
-
-	/** Whether the current run of failures was logged as too long. */
-	private boolean failingReported;
 
 	/**
 	 * Creates a loop; it runs once {@link #start() started}.
@@ -99,19 +95,39 @@ public final class SupervisedLoop {
 		this.name = name;
 		this.job = job;
 		this.threads = DaemonThreads.factory(threadName + "-");
+		this.failures = new LoopFailures(logger, name, job);
+		this.onRunner = null;
+	}
+
+	/**
+	 * Creates a loop whose steps run on the engine's runner; it runs once {@link #start()
+	 * started}. Its steps must not block for long.
+	 * @param name what the loop does, for log lines, e.g.
+	 * {@code "acker of queue 'orders', group 'billing'"}
+	 * @param runner the engine's loop runner
+	 * @param job the job
+	 */
+	public SupervisedLoop(String name, LoopRunner runner, Job job) {
+		this.name = name;
+		this.job = job;
+		this.threads = null;
+		this.failures = new LoopFailures(logger, name, job);
+		this.onRunner = new OnRunner(logger, name, job, runner, this.failures);
 	}
 
 	/**
 	 * Starts the loop; does nothing when it runs.
 	 */
 	public synchronized void start() {
+		if (this.onRunner != null) {
+			this.onRunner.start();
+			return;
+		}
 		if (this.running) {
 			return;
 		}
 		this.running = true;
-		this.backoffMillis = 0;
-		this.failingSince = 0;
-		this.failure = null;
+		this.failures.reset();
 		spawn();
 	}
 
@@ -128,6 +144,9 @@ public final class SupervisedLoop {
 	 * @return whether the loop's thread ended within the timeout
 	 */
 	public boolean stop(Duration timeout) {
+		if (this.onRunner != null) {
+			return this.onRunner.stop(timeout);
+		}
 		Thread stopping;
 		synchronized (this) {
 			if (!this.running) {
@@ -159,6 +178,10 @@ public final class SupervisedLoop {
 	 * Ends the current sleep: the next step runs now.
 	 */
 	public void wake() {
+		if (this.onRunner != null) {
+			this.onRunner.wake();
+			return;
+		}
 		this.lock.lock();
 		try {
 			this.woken = true;
@@ -173,7 +196,7 @@ public final class SupervisedLoop {
 	 * @return whether the loop should run (started and not stopped)
 	 */
 	public boolean isRunning() {
-		return this.running;
+		return (this.onRunner != null) ? this.onRunner.isRunning() : this.running;
 	}
 
 	/**
@@ -192,6 +215,9 @@ public final class SupervisedLoop {
 	 * failed for 4 s: WRONGTYPE …"}; {@code null} while it is served
 	 */
 	public String problem() {
+		if (this.onRunner != null) {
+			return this.onRunner.problem();
+		}
 		Thread current = this.thread;
 		if (!this.running) {
 			return "the " + this.name + " is not running";
@@ -199,24 +225,14 @@ public final class SupervisedLoop {
 		if (current == null || !current.isAlive()) {
 			return "the " + this.name + " ended and is being replaced";
 		}
-		long since = this.failingSince;
-		String reason = this.failure;
-		long failingMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
-		if (since == 0 || reason == null || failingMillis < FAILING_TOO_LONG.toMillis()) {
-			return null;
-		}
-		return "the " + this.name + " has failed for " + seconds(failingMillis) + ": " + reason;
-	}
-
-	private static String seconds(long millis) {
-		return (millis / 1000) + " s";
+		return this.failures.problem();
 	}
 
 	/**
 	 * @return how many times a thread that ended unexpectedly was replaced
 	 */
 	public int restarts() {
-		return this.restarts;
+		return (this.onRunner != null) ? this.onRunner.restarts() : this.restarts;
 	}
 
 	@Override
@@ -243,15 +259,13 @@ public final class SupervisedLoop {
 			long sleepNanos;
 			try {
 				sleepNanos = this.job.runOnce();
-				if (this.backoffMillis > 0) {
-					recovered();
-				}
+				this.failures.succeeded();
 			}
 			catch (Throwable ex) {
 				if (!this.running) {
 					break;
 				}
-				sleepNanos = TimeUnit.MILLISECONDS.toNanos(failed(ex));
+				sleepNanos = TimeUnit.MILLISECONDS.toNanos(this.failures.failed(ex));
 			}
 			// a handler or a step may have left the interrupt flag set: only stop() ends
 			// the loop
@@ -267,50 +281,6 @@ public final class SupervisedLoop {
 		catch (RuntimeException ex) {
 			logger.debug("Cleaning up the " + this.name + " failed", ex);
 		}
-	}
-
-	private void recovered() {
-		long failingMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.failingSince);
-		this.backoffMillis = 0;
-		this.failingSince = 0;
-		this.failure = null;
-		this.failingReported = false;
-		logger.info("The " + this.name + " works again"
-				+ ((failingMillis >= 1000) ? " after failing for " + seconds(failingMillis) : ""));
-	}
-
-	private long failed(Throwable ex) {
-		boolean first = this.backoffMillis == 0;
-		this.backoffMillis = first ? FIRST_BACKOFF_MILLIS : Math.min(MAX_BACKOFF_MILLIS, this.backoffMillis * 2);
-		String reason = Failures.describe(ex);
-		long now = System.nanoTime();
-		if (first) {
-			// never 0: that means "not failing"
-			this.failingSince = (now != 0) ? now : 1;
-			this.failingReported = false;
-		}
-		this.failure = reason;
-		String message = "The " + this.name + " failed, retrying in " + this.backoffMillis + " ms: " + reason;
-		long failingMillis = TimeUnit.NANOSECONDS.toMillis(now - this.failingSince);
-		if (first) {
-			logger.warn(message);
-		}
-		else if (!this.failingReported && failingMillis >= FAILING_TOO_LONG.toMillis()) {
-			this.failingReported = true;
-			logger.warn("The " + this.name + " has failed for " + seconds(failingMillis)
-					+ " and is not healthy until it works again; retrying every " + MAX_BACKOFF_MILLIS + " ms: "
-					+ reason);
-		}
-		else if (logger.isDebugEnabled()) {
-			logger.debug(message);
-		}
-		try {
-			this.job.failed(ex);
-		}
-		catch (RuntimeException cleanup) {
-			logger.debug("Cleaning up after a failure of the " + this.name + " failed", cleanup);
-		}
-		return this.backoffMillis;
 	}
 
 	private void ended(Throwable death) {

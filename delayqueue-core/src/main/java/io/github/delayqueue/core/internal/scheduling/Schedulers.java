@@ -18,12 +18,13 @@ package io.github.delayqueue.core.internal.scheduling;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import io.github.delayqueue.core.internal.runtime.LoopRunner;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
@@ -54,29 +55,36 @@ public final class Schedulers implements AutoCloseable {
 
 	private final Predicate<String> fairShare;
 
-	private final Map<QueueKeys, QueueScheduler> byQueue = new HashMap<>();
+	private final Map<QueueKeys, QueueScheduler> byQueue = new ConcurrentHashMap<>();
 
 	private boolean closed;
+
+	/** Runs the schedulers' steps. */
+	private final LoopRunner loops;
 
 	/**
 	 * Creates the registry.
 	 * @param scripts the script runner
 	 * @param connectionFactory the connection factory of the wake-up subscription
 	 * @param batchSize the most messages moved per source and promote call
-	 * @param maxIdle the longest sleep between two promote calls
+	 * @param maxIdle the longest sleep between two promote calls: the sweep that catches
+	 * a lost wake-up (no longer than the far tier's lead, so that a far slot created by a
+	 * send, which publishes no wake-up, is moved in time)
 	 * @param beforeMoves what the scheduler of a queue's partition 0 does before each
 	 * promote call (registers the queue's declared schedules), given the queue; a failure
 	 * is retried with the loop
 	 * @param fairShare whether a queue is fair-share
 	 */
 	public Schedulers(ScriptRunner scripts, RedisConnectionFactory connectionFactory, int batchSize, Duration maxIdle,
-			Consumer<String> beforeMoves, Predicate<String> fairShare, long farLeadMillis) {
+			Consumer<String> beforeMoves, Predicate<String> fairShare, long farLeadMillis, LoopRunner loops) {
+		this.loops = loops;
 		this.fairShare = fairShare;
 		this.farLeadMillis = farLeadMillis;
 		this.scripts = scripts;
 		this.wakeUps = new WakeUps(connectionFactory);
 		this.batchSize = batchSize;
-		this.maxIdle = maxIdle;
+		this.maxIdle = (farLeadMillis > 0 && maxIdle.toMillis() > farLeadMillis) ? Duration.ofMillis(farLeadMillis)
+				: maxIdle;
 		this.beforeMoves = beforeMoves;
 	}
 
@@ -94,7 +102,7 @@ public final class Schedulers implements AutoCloseable {
 		QueueScheduler scheduler = this.byQueue.get(queue);
 		if (scheduler == null) {
 			scheduler = new QueueScheduler(this.scripts, queue, this.wakeUps, this.batchSize, this.maxIdle,
-					this.beforeMoves, this.fairShare.test(queue.queue()), this.farLeadMillis);
+					this.beforeMoves, this.fairShare.test(queue.queue()), this.farLeadMillis, this.loops);
 			scheduler.start();
 			this.byQueue.put(queue, scheduler);
 		}
@@ -118,6 +126,21 @@ public final class Schedulers implements AutoCloseable {
 		// outside the lock: a join meanwhile starts a scheduler of its own
 		if (stopping != null) {
 			stopping.stop();
+		}
+	}
+
+	/**
+	 * Tells the queue's scheduler on this node of a due time, e.g. of a retry one of its
+	 * handlers scheduled: it promotes then, not at its next sweep. Nothing when no
+	 * scheduler of the queue runs here.
+	 * @param queue the keys of the queue (or of one of its partitions)
+	 * @param dueMillis epoch ms, by the Redis clock
+	 */
+	public void wake(QueueKeys queue, long dueMillis) {
+		// no lock: called after every send
+		QueueScheduler scheduler = this.byQueue.get(queue);
+		if (scheduler != null) {
+			scheduler.wakeAt(dueMillis);
 		}
 	}
 

@@ -17,11 +17,13 @@
 package io.github.delayqueue.core.internal.send;
 
 import java.time.Duration;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 import io.github.delayqueue.core.DelayQueueObserver;
 import io.github.delayqueue.core.codec.MessageCodec;
+import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.routing.QueueLayouts;
 import io.github.delayqueue.core.observation.DelayQueueObservations;
@@ -43,10 +45,14 @@ import io.github.delayqueue.core.observation.DelayQueueObservations;
  * @param observer the engine's observer, told of every send
  * @param observations the registry sends are observed in
  * @param sendAfterCommit whether sends inside a Spring transaction wait for its commit
+ * @param scheduled told of the earliest due time a send scheduled in a partition (epoch
+ * ms, by the Redis clock), after its script: this engine's scheduler of the partition, if
+ * any, promotes then without waiting for the wake-up the script publishes (one lost while
+ * the subscription's server hangs)
  */
 public record SendContext(ScriptRunner scripts, QueueLayouts layouts, MessageCodec codec, int maxPayloadSize,
 		int maxHeadersSize, Function<String, Duration> expireAfter, Predicate<String> fairShare, int sendBatchSize,
 		String compactArgument, DelayQueueObserver observer, DelayQueueObservations observations,
-		boolean sendAfterCommit) {
+		boolean sendAfterCommit, BiConsumer<QueueKeys, Long> scheduled) {
 
 }

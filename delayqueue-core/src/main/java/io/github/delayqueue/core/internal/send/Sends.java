@@ -199,6 +199,7 @@ public final class Sends {
 			results.add(prepared.result);
 			this.context.observer().sent(prepared.result);
 		}
+		batch.byPartition.forEach(this::tellScheduled);
 		if (batch.single && all.get(0).refusal != null) {
 			throw all.get(0).refusal;
 		}
@@ -206,6 +207,23 @@ public final class Sends {
 			DurableSends.check(durability, confirmed, results, queues);
 		}
 		return results;
+	}
+
+	/**
+	 * Tells this engine's scheduler of the partition of the earliest due time sent to it.
+	 */
+	private void tellScheduled(QueueKeys keys, List<Prepared> sent) {
+		long earliest = Long.MAX_VALUE;
+		for (Prepared prepared : sent) {
+			SendResult result = prepared.result;
+			if (result != null && result.dueTime() != null && (result.status() == SendResult.Status.SCHEDULED
+					|| result.status() == SendResult.Status.REPLACED)) {
+				earliest = Math.min(earliest, result.dueTime().toEpochMilli());
+			}
+		}
+		if (earliest != Long.MAX_VALUE) {
+			this.context.scheduled().accept(keys, earliest);
+		}
 	}
 
 	/** A single message, in one script call with those other threads send meanwhile. */
