@@ -19,6 +19,7 @@ package io.github.delayqueue.core.internal.delivery;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.UUID;
@@ -85,6 +86,13 @@ final class ConcurrencySlots {
 	/** The slots held here. */
 	private final Set<String> held = ConcurrentHashMap.newKeySet();
 
+	/**
+	 * Slots of the whole group a read took ahead, by slot, for deliveries whose worker
+	 * has not claimed them yet: lent to a worker that finds none free (see
+	 * {@link #borrow}).
+	 */
+	private final Map<String, TakenAhead> lendable = new ConcurrentHashMap<>();
+
 	/** Slots freed here, to go with the next take or the next acknowledgements. */
 	private final Queue<String> toFree = new ConcurrentLinkedQueue<>();
 
@@ -142,7 +150,9 @@ final class ConcurrencySlots {
 	 * @return {@link #TAKEN}, {@link #AGAIN} or {@link #KEY_BUSY}
 	 */
 	long take(Delivery delivery, ConcurrencyLimit limit) {
-		if (delivery.slot() != null) {
+		String own = delivery.claimSlot();
+		if (own != null) {
+			this.lendable.remove(own);
 			return TAKEN;
 		}
 		if (!this.takesAllowed.getAsBoolean()) {
@@ -154,7 +164,11 @@ final class ConcurrencySlots {
 			if (limit.perKey()) {
 				return (ask(List.of(delivery), limit, false) > 0) ? TAKEN : KEY_BUSY;
 			}
-			return (takeForGroup(List.of(delivery), limit, true) > 0) ? TAKEN : AGAIN;
+			if (takeForGroup(List.of(delivery), limit, true) > 0) {
+				return TAKEN;
+			}
+			giveBackIdleAhead();
+			return AGAIN;
 		}
 		catch (RuntimeException ex) {
 			// Redis unreachable: nothing starts without a slot; said every 30 s at most
@@ -167,6 +181,44 @@ final class ConcurrencySlots {
 			Settlements.sleep(WAIT_MILLIS);
 			return AGAIN;
 		}
+	}
+
+	/**
+	 * Gives back a slot a read took ahead for a delivery that no worker started within
+	 * {@link #WAIT_MILLIS}, when a worker here found none free: it goes with that
+	 * worker's next take (or to whoever waits ahead in the group's line). Without it,
+	 * workers that took deliveries without a slot (from another partition's read, or of a
+	 * higher priority) waited for slots held by deliveries waiting for a worker: with
+	 * every worker waiting, until those slots lapsed, and they never did while the lease
+	 * keeper renewed them. The delivery takes a slot of its own when a worker starts it.
+	 * @return whether a slot was given back
+	 */
+	private boolean giveBackIdleAhead() {
+		if (this.lendable.isEmpty()) {
+			return false;
+		}
+		long now = System.nanoTime();
+		for (Map.Entry<String, TakenAhead> entry : this.lendable.entrySet()) {
+			TakenAhead ahead = entry.getValue();
+			if (now - ahead.sinceNanos() < TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS)
+					|| !this.lendable.remove(entry.getKey(), ahead)) {
+				continue;
+			}
+			String slot = ahead.delivery().lendSlot();
+			if (slot == null) {
+				// its worker claimed it meanwhile
+				continue;
+			}
+			if (this.held.remove(slot)) {
+				this.toFree.add(slot);
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** A slot a read took ahead for a delivery, and when. */
+	private record TakenAhead(Delivery delivery, long sinceNanos) {
 	}
 
 	/**
@@ -301,6 +353,10 @@ final class ConcurrencySlots {
 				this.held.add(slot);
 				if (wanting.get(i).holdSlot(slot)) {
 					holding++;
+					if (!perKey && !joinLine) {
+						// for a delivery no worker runs yet: given back if none does soon
+						this.lendable.put(slot, new TakenAhead(wanting.get(i), System.nanoTime()));
+					}
 				}
 				else {
 					// it took another meanwhile, or was settled
@@ -333,7 +389,11 @@ final class ConcurrencySlots {
 	 */
 	void release(Delivery delivery, boolean soon) {
 		String slot = delivery.giveSlot();
-		if (slot == null || !this.held.remove(slot)) {
+		if (slot == null) {
+			return;
+		}
+		this.lendable.remove(slot);
+		if (!this.held.remove(slot)) {
 			return;
 		}
 		this.toFree.add(slot);

@@ -103,6 +103,12 @@ public final class Delivery implements DelayMessageContext {
 	private volatile String slot;
 
 	/**
+	 * Whether its worker relies on its {@link #slot} to start: it is no longer
+	 * {@link #lendSlot given back} for another worker's delivery.
+	 */
+	private boolean slotClaimed;
+
+	/**
 	 * The observation of the latest attempt (it may have stopped): the library's log
 	 * lines about this delivery are written in its scope, so they carry its trace.
 	 */
@@ -233,6 +239,30 @@ public final class Delivery implements DelayMessageContext {
 	 * @return the slot it held, or {@code null}
 	 */
 	synchronized String giveSlot() {
+		String held = this.slot;
+		this.slot = null;
+		this.slotClaimed = false;
+		return held;
+	}
+
+	/**
+	 * Its worker is to start it: the slot it holds, if any, stays with it.
+	 * @return the slot it holds, or {@code null}
+	 */
+	synchronized String claimSlot() {
+		this.slotClaimed = this.slot != null;
+		return this.slot;
+	}
+
+	/**
+	 * Gives up the slot it holds for another delivery's worker, unless its own worker
+	 * claimed it: it takes another when its worker starts it.
+	 * @return the slot, or {@code null}
+	 */
+	synchronized String lendSlot() {
+		if (this.slotClaimed) {
+			return null;
+		}
 		String held = this.slot;
 		this.slot = null;
 		return held;

@@ -320,6 +320,10 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		for (String stream : partition.streams()) {
 			int free = this.holdings.reserve(this.holdings.free());
 			if (free <= 0) {
+				// filled meanwhile (the passes of other partitions, the readers): this
+				// one's entries given back wait for room, looked at again shortly; passes
+				// are rare now (RecoveryPlan), the next could be a sweep away
+				this.recoverNow = true;
 				break;
 			}
 			try {
