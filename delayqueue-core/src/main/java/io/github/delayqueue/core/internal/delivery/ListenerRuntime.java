@@ -369,6 +369,9 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 			reader.stop(Duration.ofSeconds(10));
 		}
 		for (Delivery unstarted : this.holdings.drainWaiting(partition)) {
+			// a slot a read took for it is freed, as at a stop: else held, and renewed,
+			// for as long as this container runs
+			this.slots.release(unstarted, true);
 			if (unstarted.settle()) {
 				this.holdings.finished(unstarted);
 			}
