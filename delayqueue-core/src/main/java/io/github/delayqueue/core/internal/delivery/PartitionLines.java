@@ -100,30 +100,22 @@ final class PartitionLines extends WaitingLine {
 
 	@Override
 	List<Delivery> drain(int partition) {
-		this.lock.lock();
-		try {
+		return underLock(() -> {
 			ArrayDeque<Delivery> line = this.lines.remove(partition);
 			this.ready.remove(partition);
 			return (line != null) ? new ArrayList<>(line) : new ArrayList<>();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	@Override
 	List<Delivery> drain() {
-		this.lock.lock();
-		try {
+		return underLock(() -> {
 			List<Delivery> drained = new ArrayList<>();
 			this.lines.values().forEach(drained::addAll);
 			this.lines.clear();
 			this.ready.clear();
 			return drained;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 }

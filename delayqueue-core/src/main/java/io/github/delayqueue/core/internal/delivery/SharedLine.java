@@ -70,31 +70,23 @@ final class SharedLine extends WaitingLine {
 
 	@Override
 	List<Delivery> drain(int partition) {
-		this.lock.lock();
-		try {
+		return underLock(() -> {
 			List<Delivery> drained = new ArrayList<>();
 			this.line
 				.removeIf((waiting) -> partitionOf(waiting.delivery()) == partition && drained.add(waiting.delivery()));
 			return drained;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	@Override
 	List<Delivery> drain() {
-		this.lock.lock();
-		try {
+		return underLock(() -> {
 			List<Delivery> drained = new ArrayList<>();
 			while (!this.line.isEmpty()) {
 				drained.add(this.line.poll().delivery());
 			}
 			return drained;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	private record Waiting(Delivery delivery, long sequence) {

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The deliveries read and not yet taken by a worker. Unordered: one line, any worker
@@ -186,6 +187,17 @@ abstract sealed class WaitingLine permits SharedLine, PartitionLines {
 		}
 		if (unserved) {
 			this.unserved.run();
+		}
+	}
+
+	/** Runs an action on the line under its lock. */
+	final <T> T underLock(Supplier<T> action) {
+		this.lock.lock();
+		try {
+			return action.get();
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
