@@ -337,6 +337,63 @@ abstract class LifecycleAndLeaseContract {
 	}
 
 	@Test
+	void aStoppingContainerTakesNothingOverWhileItsHandlersFinish(RedisConnectionFactory connectionFactory)
+			throws Exception {
+		// a consumer that died holds two entries; a container is stopped while its
+		// handler
+		// runs for 2 s, past the entries' visibility timeout: it must leave them to the
+		// consumers that go on (what it took over then, it would sit on until its
+		// handlers
+		// finished, and what it took after giving its entries back, a visibility timeout
+		// more, an attempt used up)
+		AtomicBoolean stopping = new AtomicBoolean();
+		AtomicInteger takenWhileStopping = new AtomicInteger();
+		DelayQueueObserver recoveries = new DelayQueueObserver() {
+			@Override
+			public void recovered(String queue, String group, int count) {
+				if (stopping.get()) {
+					takenWhileStopping.addAndGet(count);
+				}
+			}
+		};
+		String stream = this.engine.keys(this.queue).stream();
+		redis().execute("XGROUP", "CREATE", stream, "g", "0", "MKSTREAM");
+		try (DelayQueueEngine observed = DelayQueueEngine.builder(connectionFactory).observer(recoveries).build()) {
+			CountDownLatch running = new CountDownLatch(1);
+			DelayQueueListenerContainer stopped = observed
+				.listenerContainer(this.queue, "g", String.class, (payload, context) -> {
+					running.countDown();
+					Thread.sleep(2000);
+				})
+				.concurrency(1)
+				.prefetch(1)
+				.pollTimeout(Duration.ofMillis(300))
+				.visibilityTimeout(Duration.ofMillis(500))
+				.staleConsumerTimeout(Duration.ofSeconds(1))
+				.shutdownTimeout(Duration.ofSeconds(5))
+				.build();
+			stopped.start();
+			sendReady("orphan", 2, 0);
+			List<?> read = (List<?>) redis().execute("XREADGROUP", "GROUP", "g", "dead-consumer", "COUNT", "10",
+					"STREAMS", stream, ">");
+			assertThat((List<?>) ((List<?>) read.get(0)).get(1)).hasSize(2);
+			sendReady("slow", 1, 1);
+			assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+			stopping.set(true);
+			stopped.stop();
+			assertThat(takenWhileStopping).as("entries a stopping container took over").hasValue(0);
+		}
+		Map<String, Integer> attempts = new ConcurrentHashMap<>();
+		start(container("g", (payload, context) -> attempts.put(payload, context.attempt()))
+			.visibilityTimeout(Duration.ofMillis(500)));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> attempts.keySet().containsAll(List.of("orphan0", "orphan1")));
+		// the dead consumer's delivery counts, the stopping container's none
+		assertThat(attempts).as("the slow message was acknowledged").containsOnlyKeys("orphan0", "orphan1");
+		assertThat(attempts.values()).allSatisfy((attempt) -> assertThat(attempt).isLessThanOrEqualTo(2));
+	}
+
+	@Test
 	void anExtendedLeaseKeepsALongHandlersMessageFromOtherConsumers() throws Exception {
 		AtomicInteger invocations = new AtomicInteger();
 		AtomicBoolean extended = new AtomicBoolean();

@@ -95,6 +95,14 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 	/** Whether entries were given back since the last recovery pass. */
 	private volatile boolean recoverNow;
 
+	/**
+	 * Whether passes may take entries over: from the start until the container begins to
+	 * stop. Guarded by itself: a pass holds it while it claims.
+	 */
+	private final Object takeLock = new Object();
+
+	private boolean taking;
+
 	private long nextTrim;
 
 	private final IdleWatch idle;
@@ -147,6 +155,9 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		long now = System.nanoTime();
 		this.nextRenew = now + this.renewEveryNanos;
 		this.plan.start(now);
+		synchronized (this.takeLock) {
+			this.taking = true;
+		}
 		this.nextTrim = now + this.trimEveryNanos;
 		this.receivedAtTrim = this.holdings.received();
 		this.nextSweep = now;
@@ -160,7 +171,21 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		}
 	}
 
+	/**
+	 * The container begins to stop: from now on (once a pass claiming now is done) no
+	 * entry is taken over. A stopping container would sit on what it took until its
+	 * handlers finish, and what it took after giving its entries back would wait a
+	 * visibility timeout more and lose an attempt; the consumers that go on take them.
+	 * Leases are still renewed until {@link #stop()}.
+	 */
+	void stopTaking() {
+		synchronized (this.takeLock) {
+			this.taking = false;
+		}
+	}
+
 	void stop() {
+		stopTaking();
 		if (this.heartbeats != null) {
 			this.heartbeats.remove(this.context.consumer());
 		}
@@ -316,6 +341,14 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 	}
 
 	private void recover(ListenerContext partition) {
+		synchronized (this.takeLock) {
+			if (this.taking) {
+				recoverTaking(partition);
+			}
+		}
+	}
+
+	private void recoverTaking(ListenerContext partition) {
 		int recovered = 0;
 		for (String stream : partition.streams()) {
 			int free = this.holdings.reserve(this.holdings.free());

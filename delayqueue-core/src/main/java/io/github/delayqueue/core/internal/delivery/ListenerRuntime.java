@@ -201,6 +201,8 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	 */
 	public boolean stop() {
 		long deadline = System.nanoTime() + this.context.settings().shutdownTimeout().toNanos();
+		// what it took over now it would not process: left to the consumers that go on
+		this.leases.stopTaking();
 		if (this.ownership != null) {
 			this.ownership.stop();
 		}
