@@ -17,14 +17,10 @@
 package io.github.delayqueue.core.listener;
 
 import java.lang.reflect.Type;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.event.ContainerFailedToStartEvent;
 import io.github.delayqueue.core.event.ContainerStartedEvent;
@@ -34,18 +30,16 @@ import io.github.delayqueue.core.internal.delivery.ContainerParts;
 import io.github.delayqueue.core.internal.delivery.InterceptorChain;
 import io.github.delayqueue.core.internal.delivery.ListenerContext;
 import io.github.delayqueue.core.internal.delivery.ListenerRuntime;
-import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.QueueNames;
 
 import org.springframework.context.SmartLifecycle;
 
 /**
  * Delivers the messages of one queue to one consumer group's handler: a reader per
- * partition of the queue doing {@code XREADGROUP ... BLOCK} on its own connection over
- * the partition's stream and the group's retry stream, {@code concurrency} workers shared
- * by all the partitions, batched acks, and a watchdog that renews the leases of held
- * messages, gives up handlers that hang past the lease renewal limit, and recovers
- * entries whose consumer died.
+ * partition of the queue over the partition's streams, at most {@code concurrency}
+ * handlers at once on the engine's workers, batched acks, and a watchdog that renews the
+ * leases of held messages, gives up handlers that hang past the lease renewal limit, and
+ * recovers entries whose consumer died ({@code docs/runtime.md}: the threads).
  * <p>
  * Guarantees: at most {@code concurrency + prefetch × partitions} messages are held by
  * this container at once, and at most {@code concurrency} handlers run at once, across
@@ -57,8 +51,6 @@ import org.springframework.context.SmartLifecycle;
  * released for redelivery. A message is lost only if Redis loses it.
  */
 public final class DelayQueueListenerContainer implements SmartLifecycle {
-
-	private static final Log logger = LogFactory.getLog(DelayQueueListenerContainer.class);
 
 	private final EngineContext engine;
 
@@ -78,23 +70,9 @@ public final class DelayQueueListenerContainer implements SmartLifecycle {
 
 	private DelayQueueListenerContainer(Builder<?> builder, ListenerSettings settings) {
 		this.engine = builder.engine;
-		QueueKeys keys = builder.engine.keys().apply(builder.queue);
-		Duration readBlock = builder.engine.readBlock(settings.pollTimeout());
-		if (!readBlock.equals(settings.pollTimeout())) {
-			logger.info("The poll timeout of queue '" + keys.queue() + "', group '" + builder.group + "' ("
-					+ settings.pollTimeout() + ") is lowered to " + readBlock
-					+ ", below the Redis client's command timeout (" + builder.engine.clientTimeout() + ")");
-		}
-		this.context = new ListenerContext(builder.engine.scripts(), keys, builder.group, builder.consumerName,
-				settings, builder.engine.observer(), builder.engine.codec(), builder.engine.clock(), readBlock,
-				builder.engine.observations(), builder.engine.controls().gate(keys.queue(), builder.group),
-				builder.engine.redisClock(), builder.engine.fairShare().test(keys.queue()), builder.engine.events(),
-				builder.engine.schedulers());
-		int count = builder.engine.partitions().apply(builder.queue);
-		List<ListenerContext> contexts = new ArrayList<>();
-		for (int partition = 0; partition < count; partition++) {
-			contexts.add((partition == 0) ? this.context : this.context.forPartition(keys.partition(partition, count)));
-		}
+		List<ListenerContext> contexts = ContainerParts.contexts(builder.engine, builder.queue, builder.group,
+				builder.consumerName, settings);
+		this.context = contexts.get(0);
 		this.interceptors = List.copyOf((builder.handler != null) ? builder.interceptors : builder.batchInterceptors);
 		this.parts = new ContainerParts(builder.engine, contexts, builder.payloadType, builder.handler,
 				builder.batchHandler, InterceptorChain.of(builder.interceptors, builder.batchInterceptors));

@@ -107,7 +107,7 @@ final class Acker implements SupervisedLoop.Job {
 		this.holdings = holdings;
 		this.slots = slots;
 		this.loop = new SupervisedLoop("acker of " + context.label(), loops, this);
-		slots.whenFreed(this::nudge);
+		slots.held().whenFreed(this::nudge);
 	}
 
 	/** Wakes the loop if its last step found nothing to send. */
@@ -130,7 +130,7 @@ final class Acker implements SupervisedLoop.Job {
 		nudge();
 		if (!this.loop.isRunning()) {
 			flush(System.nanoTime());
-			this.slots.flush();
+			this.slots.held().flush();
 		}
 	}
 
@@ -138,7 +138,7 @@ final class Acker implements SupervisedLoop.Job {
 	void stop(long deadlineNanos) {
 		this.loop.stop(Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())).plusSeconds(1));
 		flush(deadlineNanos);
-		this.slots.flush();
+		this.slots.held().flush();
 	}
 
 	/**
@@ -156,7 +156,7 @@ final class Acker implements SupervisedLoop.Job {
 		if (this.sendAgain) {
 			resend();
 		}
-		this.slots.followServer();
+		this.slots.held().followServer();
 		if (this.batch.isEmpty()) {
 			this.pending.drainTo(this.batch, MAX_BATCH);
 		}
@@ -178,7 +178,7 @@ final class Acker implements SupervisedLoop.Job {
 	 * slot, a change of master) once nothing waits.
 	 */
 	private long idleStep() {
-		if (this.slots.hasFreed()) {
+		if (this.slots.held().hasFreed()) {
 			long now = System.nanoTime();
 			if (this.freedSince == 0) {
 				this.freedSince = now;
@@ -187,15 +187,15 @@ final class Acker implements SupervisedLoop.Job {
 			if (left > 0) {
 				return left;
 			}
-			this.slots.flush();
+			this.slots.held().flush();
 			this.freedSince = 0;
-			if (this.slots.hasFreed()) {
+			if (this.slots.held().hasFreed()) {
 				// Redis refused them: again after a while
 				return FREE_AGAIN_NANOS;
 			}
 		}
 		this.idle.set(true);
-		if (!this.pending.isEmpty() || this.slots.hasFreed()) {
+		if (!this.pending.isEmpty() || this.slots.held().hasFreed()) {
 			// added as it went to sleep
 			this.idle.set(false);
 			return 0;

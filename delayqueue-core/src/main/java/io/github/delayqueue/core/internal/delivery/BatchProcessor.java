@@ -126,7 +126,7 @@ final class BatchProcessor {
 			// held from the start until the handler returned (see Processor#process):
 			// those not acknowledged freed in one call
 			batch.forEach((delivery) -> this.processor.slots().release(delivery, true));
-			this.processor.slots().flush();
+			this.processor.slots().held().flush();
 		}
 	}
 

@@ -20,11 +20,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -46,18 +44,10 @@ import io.github.delayqueue.core.internal.runtime.Failures;
  * a delivery that got none takes its own when it is to start. Slots of the whole group
  * are handed out in the order instances asked (one worker of this container asks at a
  * time, and waits for a freed slot's notification, or asks again within
- * {@link #WAIT_MILLIS}); a slot of a message key is taken or refused at once. A slot
- * lasts the visibility timeout plus one renewal period unless renewed: the lease keeper
- * renews those held with the leases, so the slot of a holder that died is free once its
- * leases would have expired, never before. Freed slots go to Redis with the next take (a
- * read's), or on their own once the {@link Acker} saw no acknowledgement for a
- * millisecond; at once when a worker here waits for one, when other instances were seen
- * waiting, or when the delivery was not acknowledged.
- * <p>
- * Across a failover: no slot is taken while the Sentinels say one is under way (a take
- * then would go to the old master and be lost with it); on a new master the slots held
- * here are held again and those freed in the last seconds freed again before the next
- * take.
+ * {@link #WAIT_MILLIS}); a slot of a message key is taken or refused at once. The slots
+ * held, their renewal with the leases, their frees and a change of master are
+ * {@link HeldSlots}'. No slot is taken while the Sentinels say a failover is under way (a
+ * take then would go to the old master and be lost with it).
  */
 final class ConcurrencySlots {
 
@@ -73,9 +63,6 @@ final class ConcurrencySlots {
 	/** How long a waiting worker waits for a notification before it asks again. */
 	static final long WAIT_MILLIS = 100;
 
-	/** How long a limit is taken to be contended after the last sign of it. */
-	private static final long CONTENDED_NANOS = TimeUnit.SECONDS.toNanos(1);
-
 	private static final Log logger = LogFactory.getLog(ConcurrencySlots.class);
 
 	private final ListenerContext context;
@@ -84,7 +71,7 @@ final class ConcurrencySlots {
 	private final SlotScript script;
 
 	/** The slots held here. */
-	private final Set<String> held = ConcurrentHashMap.newKeySet();
+	private final HeldSlots held;
 
 	/**
 	 * Slots of the whole group a read took ahead, by slot, for deliveries whose worker
@@ -92,11 +79,6 @@ final class ConcurrencySlots {
 	 * {@link #borrow}).
 	 */
 	private final Map<String, TakenAhead> lendable = new ConcurrentHashMap<>();
-
-	/** Slots freed here, to go with the next take or the next acknowledgements. */
-	private final Queue<String> toFree = new ConcurrentLinkedQueue<>();
-
-	private final RecentFrees recentFrees = new RecentFrees();
 
 	/** Held by the one worker of this container asking for a slot of the group. */
 	private final ReentrantLock asking = new ReentrantLock(true);
@@ -110,24 +92,8 @@ final class ConcurrencySlots {
 	/** Whether this container is in the group's line. */
 	private volatile boolean inLine;
 
-	/**
-	 * Until when (System.nanoTime) the limit is taken to be contended: a free found
-	 * instances waiting for a slot. Meanwhile a freed slot goes to Redis at once, not
-	 * with the next acknowledgements.
-	 */
-	private volatile long contendedUntil = System.nanoTime();
-
-	/**
-	 * Set when the master changed: the slots held are held again before the next take.
-	 */
-	private volatile boolean serverChanged;
-
 	/** Whether slots may be taken now: not while a failover is under way. */
 	private volatile BooleanSupplier takesAllowed = () -> true;
-
-	/** Wakes the acker: see {@link #whenFreed}. */
-	private volatile Runnable onFreed = () -> {
-	};
 
 	private volatile long failureLoggedNanos = System.nanoTime() - TimeUnit.MINUTES.toNanos(1);
 
@@ -141,6 +107,7 @@ final class ConcurrencySlots {
 		this.idleWorkers = idleWorkers;
 		this.script = new SlotScript(context, context.consumer() + ":" + UUID.randomUUID(),
 				context.settings().visibilityTimeout().toMillis() + renewEveryMillis);
+		this.held = new HeldSlots(context, this.script);
 		this.ahead = !batches && !context.settings().ordered();
 	}
 
@@ -210,7 +177,7 @@ final class ConcurrencySlots {
 				continue;
 			}
 			if (this.held.remove(slot)) {
-				this.toFree.add(slot);
+				this.held.freeLater(slot);
 				return true;
 			}
 		}
@@ -313,9 +280,7 @@ final class ConcurrencySlots {
 	 * first)
 	 */
 	private int ask(List<Delivery> deliveries, ConcurrencyLimit limit, boolean joinLine) {
-		if (this.serverChanged) {
-			holdAgain();
-		}
+		this.held.followBeforeTake();
 		boolean perKey = limit.perKey();
 		List<Delivery> wanting = new ArrayList<>(deliveries.size());
 		List<String> slots = new ArrayList<>(deliveries.size());
@@ -331,7 +296,7 @@ final class ConcurrencySlots {
 		if (wanting.isEmpty()) {
 			return deliveries.size();
 		}
-		List<String> freeing = drain();
+		List<String> freeing = this.held.drain();
 		List<String> taken;
 		try {
 			taken = this.script.take(limit.max(),
@@ -340,11 +305,11 @@ final class ConcurrencySlots {
 		}
 		catch (RuntimeException ex) {
 			// the take may have happened: freed with the next call
-			this.toFree.addAll(freeing);
-			this.toFree.addAll(slots);
+			this.held.freeLater(freeing);
+			this.held.freeLater(slots);
 			throw ex;
 		}
-		this.recentFrees.add(freeing);
+		this.held.freed(freeing);
 		Set<String> granted = new HashSet<>(taken);
 		int holding = deliveries.size() - wanting.size();
 		for (int i = 0; i < wanting.size(); i++) {
@@ -361,7 +326,7 @@ final class ConcurrencySlots {
 				else {
 					// it took another meanwhile, or was settled
 					this.held.remove(slot);
-					this.toFree.add(slot);
+					this.held.freeLater(slot);
 				}
 			}
 		}
@@ -369,14 +334,6 @@ final class ConcurrencySlots {
 			this.inLine = taken.isEmpty();
 		}
 		return holding;
-	}
-
-	private List<String> drain() {
-		List<String> slots = new ArrayList<>();
-		for (String slot = this.toFree.poll(); slot != null; slot = this.toFree.poll()) {
-			slots.add(slot);
-		}
-		return slots;
 	}
 
 	/**
@@ -396,51 +353,16 @@ final class ConcurrencySlots {
 		if (!this.held.remove(slot)) {
 			return;
 		}
-		this.toFree.add(slot);
+		this.held.freeLater(slot);
 		if (this.inLine || this.asking.isLocked()) {
 			// a local waiter asks at once, carrying it
 			this.context.gate().slotFreed();
 		}
-		else if (!soon || System.nanoTime() - this.contendedUntil < 0) {
+		else if (!soon || this.held.contended()) {
 			// another instance may wait for it
-			flush();
+			this.held.flush();
 		}
-		if (!this.toFree.isEmpty()) {
-			this.onFreed.run();
-		}
-	}
-
-	private void contended() {
-		this.contendedUntil = System.nanoTime() + CONTENDED_NANOS;
-	}
-
-	/**
-	 * @return whether freed slots wait to go to Redis
-	 */
-	boolean hasFreed() {
-		return !this.toFree.isEmpty();
-	}
-
-	/** Sends the freed slots to Redis now; on failure, they wait. */
-	void flush() {
-		List<String> freeing = drain();
-		if (freeing.isEmpty()) {
-			return;
-		}
-		try {
-			free(freeing);
-			this.recentFrees.add(freeing);
-		}
-		catch (RuntimeException ex) {
-			this.toFree.addAll(freeing);
-			logger.debug("Cannot free concurrency slots of " + this.context.label() + " now: " + Failures.describe(ex));
-		}
-	}
-
-	private void free(List<String> slots) {
-		if (this.script.free(slots)) {
-			contended();
-		}
+		this.held.nudge();
 	}
 
 	/** Leaves the group's line: no delivery here waits for a slot any more. */
@@ -459,64 +381,6 @@ final class ConcurrencySlots {
 	}
 
 	/**
-	 * Renews the slots held here, with the leases; frees those given back meanwhile. A
-	 * slot that lapsed (Redis out of reach longer than the visibility timeout: its
-	 * messages' leases lapsed too) is lost to its holder, and said: the limit may have
-	 * been passed meanwhile.
-	 */
-	void renew() {
-		renew(false);
-	}
-
-	/**
-	 * @param failover whether the master changed: a slot the new one does not have is
-	 * held again (its handler runs)
-	 */
-	private void renew(boolean failover) {
-		flush();
-		List<String> slots = new ArrayList<>(this.held);
-		if (slots.isEmpty()) {
-			return;
-		}
-		List<String> missing = this.script.renew(slots, failover);
-		List<String> freedMeanwhile = new ArrayList<>();
-		for (String slot : missing) {
-			if (!this.held.contains(slot)) {
-				// freed while the renewal ran: freed again
-				freedMeanwhile.add(slot);
-			}
-			else if (!failover) {
-				this.held.remove(slot);
-			}
-		}
-		this.toFree.addAll(freedMeanwhile);
-		int lost = missing.size() - freedMeanwhile.size();
-		if (lost > 0 && !failover) {
-			logger.warn(lost + " concurrency slot(s) of " + this.context.label()
-					+ " lapsed while their handlers ran (Redis unreachable longer than the visibility timeout): "
-					+ "the limit may have been passed meanwhile");
-		}
-	}
-
-	/**
-	 * The master is another server: before the next take, the slots held here are held on
-	 * it again, and those freed in the last seconds freed again.
-	 */
-	void serverChanged() {
-		this.serverChanged = true;
-		this.onFreed.run();
-	}
-
-	/**
-	 * Sets what runs when a slot was freed to go to Redis later, or the master changed:
-	 * the acker is woken to carry them.
-	 * @param onFreed the action; it must not block
-	 */
-	void whenFreed(Runnable onFreed) {
-		this.onFreed = onFreed;
-	}
-
-	/**
 	 * Sets when slots may be taken.
 	 * @param allowed whether they may now (false while a failover is under way)
 	 */
@@ -525,47 +389,11 @@ final class ConcurrencySlots {
 	}
 
 	/**
-	 * After a change of master, holds the slots held here again on the new one and frees
-	 * again those freed in the last seconds (run by the {@link Acker}'s loop, so that it
-	 * comes soon whether or not a take follows); on failure, tried again.
+	 * @return the slots this container holds, and their upkeep (renewal, the frees
+	 * waiting, a change of master)
 	 */
-	void followServer() {
-		if (!this.serverChanged) {
-			return;
-		}
-		try {
-			holdAgain();
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Cannot hold the concurrency slots of " + this.context.label() + " on the new master yet: "
-					+ Failures.describe(ex));
-		}
-	}
-
-	private void holdAgain() {
-		List<String> freed = this.recentFrees.all();
-		this.serverChanged = false;
-		try {
-			if (!freed.isEmpty()) {
-				free(freed);
-			}
-			int before = this.held.size();
-			renew(true);
-			logger.info("Held the " + before + " concurrency slot(s) of " + this.context.label()
-					+ " again on the new master, and freed again the " + freed.size() + " freed in the last "
-					+ TimeUnit.NANOSECONDS.toSeconds(Acker.RECENT_NANOS) + " s");
-		}
-		catch (RuntimeException ex) {
-			this.serverChanged = true;
-			throw ex;
-		}
-	}
-
-	/**
-	 * @return how many slots this container holds
-	 */
-	int held() {
-		return this.held.size();
+	HeldSlots held() {
+		return this.held;
 	}
 
 }

@@ -17,6 +17,7 @@
 package io.github.delayqueue.core.internal.delivery;
 
 import java.lang.reflect.Type;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,6 +29,7 @@ import io.github.delayqueue.core.internal.EngineContext;
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.listener.DelayBatchHandler;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
+import io.github.delayqueue.core.listener.ListenerSettings;
 
 /**
  * What a listener container runs: its {@link ListenerRuntime}, and its share of the
@@ -74,8 +76,38 @@ public final class ContainerParts {
 		contexts.forEach((partition) -> this.partitions.add(partition.keys()));
 		// each partition's reader checks the queue's partition count when it connects
 		this.runtime = new ListenerRuntime(contexts, payloadType, handler, batchHandler, interceptors,
-				this::checkLayout, engine.workerThreads(), engine.loops());
-		this.runtime.heartbeats(engine.heartbeats());
+				this::checkLayout, engine.workerThreads(), engine.loops(), engine.heartbeats());
+	}
+
+	/**
+	 * The contexts of a listener's partitions, partition 0 first, as the queue has them
+	 * now. A poll timeout at or above the client's command timeout is lowered, and said.
+	 * @param engine the engine's context
+	 * @param queue the queue
+	 * @param group the consumer group
+	 * @param consumer the consumer's name
+	 * @param settings the listener's settings
+	 * @return the contexts
+	 */
+	public static List<ListenerContext> contexts(EngineContext engine, String queue, String group, String consumer,
+			ListenerSettings settings) {
+		QueueKeys keys = engine.keys().apply(queue);
+		Duration readBlock = engine.readBlock(settings.pollTimeout());
+		if (!readBlock.equals(settings.pollTimeout())) {
+			logger.info("The poll timeout of queue '" + keys.queue() + "', group '" + group + "' ("
+					+ settings.pollTimeout() + ") is lowered to " + readBlock
+					+ ", below the Redis client's command timeout (" + engine.clientTimeout() + ")");
+		}
+		ListenerContext context = new ListenerContext(engine.scripts(), keys, group, consumer, settings,
+				engine.observer(), engine.codec(), engine.clock(), readBlock, engine.observations(),
+				engine.controls().gate(keys.queue(), group), engine.redisClock(), engine.fairShare().test(keys.queue()),
+				engine.events(), engine.schedulers());
+		int count = engine.partitions().apply(queue);
+		List<ListenerContext> contexts = new ArrayList<>();
+		for (int partition = 0; partition < count; partition++) {
+			contexts.add((partition == 0) ? context : context.forPartition(keys.partition(partition, count)));
+		}
+		return contexts;
 	}
 
 	/**

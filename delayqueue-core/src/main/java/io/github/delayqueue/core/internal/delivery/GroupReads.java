@@ -28,6 +28,7 @@ import java.util.function.IntSupplier;
 
 import io.github.delayqueue.core.internal.redis.QueueKeys;
 import io.github.delayqueue.core.internal.redis.SlotRetries;
+import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.redis.WireFormat;
 
 import org.springframework.data.redis.connection.ReactiveRedisConnection;
@@ -350,6 +351,24 @@ final class GroupReads {
 						.ids(ids)
 						.idle(this.context.settings().visibilityTimeout())
 						.retryCount(0));
+	}
+
+	/**
+	 * Creates the group on each stream of the partition, from the start, where it has
+	 * none.
+	 */
+	void createGroups(RedisConnection connection) {
+		for (String stream : this.context.streams()) {
+			try {
+				connection.streamCommands()
+					.xGroupCreate(QueueKeys.bytes(stream), this.context.group(), ReadOffset.from("0-0"), true);
+			}
+			catch (RuntimeException ex) {
+				if (!Failures.hasMessage(ex, "BUSYGROUP")) {
+					throw ex;
+				}
+			}
+		}
 	}
 
 }

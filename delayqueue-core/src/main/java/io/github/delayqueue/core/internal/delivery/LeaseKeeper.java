@@ -35,7 +35,6 @@ import io.github.delayqueue.core.event.NonResponsiveHandlerEvent;
 import io.github.delayqueue.core.listener.HandlerTimeoutException;
 import io.github.delayqueue.core.internal.redis.ScriptRunner;
 import io.github.delayqueue.core.internal.redis.Scripts;
-import io.github.delayqueue.core.internal.redis.WireFormat;
 
 /**
  * The container's watchdog, on one {@link SupervisedLoop}: renews the leases of held
@@ -62,15 +61,13 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 
 	private final long renewEveryNanos;
 
-	private final long recoverEveryNanos;
-
 	private final long trimEveryNanos;
 
 	private final long sweepEveryNanos;
 
 	private final PartitionSweep sweeps;
 
-	private final RecoveryPlan plan;
+	private final Recovery recovery;
 
 	/** The engine's heartbeat, {@code null} when not joined (recovery as before). */
 	private Heartbeats heartbeats;
@@ -92,17 +89,6 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 
 	private long nextRenew;
 
-	/** Whether entries were given back since the last recovery pass. */
-	private volatile boolean recoverNow;
-
-	/**
-	 * Whether passes may take entries over: from the start until the container begins to
-	 * stop. Guarded by itself: a pass holds it while it claims.
-	 */
-	private final Object takeLock = new Object();
-
-	private boolean taking;
-
 	private long nextTrim;
 
 	private final IdleWatch idle;
@@ -118,13 +104,11 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		this.holdings = holdings;
 		long visibility = context.settings().visibilityTimeout().toNanos();
 		this.renewEveryNanos = renewEveryNanos(context.settings());
-		this.recoverEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(100),
-				Math.min(visibility / 2, TimeUnit.SECONDS.toNanos(15)));
 		this.trimEveryNanos = context.settings().trimInterval().toNanos();
 		this.sweepEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(500),
 				Math.min(context.settings().staleConsumerTimeout().toNanos() / 2, TimeUnit.MINUTES.toNanos(5)));
 		this.sweeps = new PartitionSweep(this.sweepEveryNanos);
-		this.plan = new RecoveryPlan(visibility, this.recoverEveryNanos, this.sweepEveryNanos);
+		this.recovery = new Recovery(context, holdings, this, this.sweepEveryNanos);
 		// on the engine's runner: its steps call Redis but never wait for anything else
 		this.loop = new SupervisedLoop("lease keeper of " + context.label(), loops, this);
 		this.idle = new IdleWatch(context, holdings);
@@ -154,10 +138,7 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 	void start() {
 		long now = System.nanoTime();
 		this.nextRenew = now + this.renewEveryNanos;
-		this.plan.start(now);
-		synchronized (this.takeLock) {
-			this.taking = true;
-		}
+		this.recovery.start(now);
 		this.nextTrim = now + this.trimEveryNanos;
 		this.receivedAtTrim = this.holdings.received();
 		this.nextSweep = now;
@@ -165,23 +146,18 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		this.loop.start();
 		if (this.heartbeats != null) {
 			this.heartbeats.add(this.context.consumer(), () -> {
-				this.plan.lapse(System.nanoTime());
+				this.recovery.lapse(System.nanoTime());
 				this.loop.wake();
 			});
 		}
 	}
 
 	/**
-	 * The container begins to stop: from now on (once a pass claiming now is done) no
-	 * entry is taken over. A stopping container would sit on what it took until its
-	 * handlers finish, and what it took after giving its entries back would wait a
-	 * visibility timeout more and lose an attempt; the consumers that go on take them.
-	 * Leases are still renewed until {@link #stop()}.
+	 * The container begins to stop: no entry is taken over any more (see
+	 * {@link Recovery#stopTaking}).
 	 */
 	void stopTaking() {
-		synchronized (this.takeLock) {
-			this.taking = false;
-		}
+		this.recovery.stopTaking();
 	}
 
 	void stop() {
@@ -203,7 +179,7 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 	 * beyond the capacity) and are to be taken again as soon as there is room.
 	 */
 	void recoverSoon() {
-		this.recoverNow = true;
+		this.recovery.soon();
 		this.loop.wake();
 	}
 
@@ -219,27 +195,14 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		if (now - this.nextRenew >= 0) {
 			giveUpHungHandlers(now);
 			this.workers.replenish();
-			if (failed.none(() -> renewHeld(now)) && failed.none(() -> this.processor.slots().renew())) {
+			if (failed.none(() -> renewHeld(now)) && failed.none(() -> this.processor.slots().held().renew())) {
 				this.nextRenew = now + this.renewEveryNanos;
 			}
 		}
-		if (this.recoverNow && this.holdings.free() > 0) {
-			this.recoverNow = false;
-			this.plan.at(now);
-		}
 		if (this.heartbeats == null) {
-			this.plan.legacySeen(now);
+			this.recovery.legacySeen(now);
 		}
-		if (this.plan.due(now)) {
-			// paused: take nothing over either (what a paused instance gave back stays
-			// put); looked at again at the period
-			if (!this.context.gate().isOpen()) {
-				this.plan.at(now + this.recoverEveryNanos);
-			}
-			else if (!failed.none(() -> this.reading.get().forEach(failed.each(this::recover)))) {
-				this.plan.at(now);
-			}
-		}
+		this.recovery.runDue(now, this.reading, failed);
 		if (now - this.nextSweep >= 0 && failed.none(() -> this.reading.get().forEach(failed.each(this::sweep)))) {
 			this.nextSweep = now + this.sweepEveryNanos;
 		}
@@ -255,10 +218,9 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		}
 		long idleCheck = this.idle.check(now);
 		failed.rethrow();
-		long next = Math.min(Math.min(this.nextRenew, this.plan.next(now)), Math.min(this.nextTrim, this.nextSweep));
-		// entries given back wait for room: look again shortly
-		return Math.min(Math.min(next - System.nanoTime(), idleCheck),
-				this.recoverNow ? TimeUnit.MILLISECONDS.toNanos(20) : Long.MAX_VALUE);
+		long next = Math.min(Math.min(this.nextRenew, this.recovery.next(now)),
+				Math.min(this.nextTrim, this.nextSweep));
+		return Math.min(next - System.nanoTime(), idleCheck);
 	}
 
 	/**
@@ -340,59 +302,6 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 		failed.rethrow();
 	}
 
-	private void recover(ListenerContext partition) {
-		synchronized (this.takeLock) {
-			if (this.taking) {
-				recoverTaking(partition);
-			}
-		}
-	}
-
-	private void recoverTaking(ListenerContext partition) {
-		int recovered = 0;
-		for (String stream : partition.streams()) {
-			int free = this.holdings.reserve(this.holdings.free());
-			if (free <= 0) {
-				// filled meanwhile (the passes of other partitions, the readers): this
-				// one's entries given back wait for room, looked at again shortly; passes
-				// are rare now (RecoveryPlan), the next could be a sweep away
-				this.recoverNow = true;
-				break;
-			}
-			try {
-				// never claim back what this container still holds (e.g. a handler past
-				// its lease renewal limit): another consumer is to take that over
-				List<Object> args = new ArrayList<>(List.of(partition.group(), partition.consumer(),
-						partition.settings().visibilityTimeout().toMillis(), free));
-				args.addAll(this.holdings.entryIds(stream, false));
-				long sent = System.nanoTime();
-				List<Object> claimed = partition.scripts().run(Scripts.RECOVER, List.of(stream), args.toArray());
-				if (claimed.size() >= free) {
-					// as many as there was room for: maybe more (given back), once there
-					// is
-					// room again
-					this.recoverNow = true;
-				}
-				for (Object item : claimed) {
-					List<?> entry = (List<?>) item;
-					// held already: the reader re-read it meanwhile (its pending entries)
-					if (this.holdings.accept(new Delivery(partition, this, stream, ScriptRunner.asString(entry.get(0)),
-							WireFormat.fields((List<?>) entry.get(1)), ScriptRunner.asLong(entry.get(2)), sent))) {
-						recovered++;
-					}
-				}
-			}
-			finally {
-				// the deliveries accepted are held now
-				this.holdings.unreserve(free);
-			}
-		}
-		if (recovered > 0) {
-			logger.info("Recovered " + recovered + " message(s) of " + partition.label() + " whose lease had expired");
-			partition.observer().recovered(partition.queue(), partition.group(), recovered);
-		}
-	}
-
 	private void trim(ListenerContext partition) {
 		for (String stream : partition.streams()) {
 			partition.scripts().run(Scripts.TRIM, List.of(stream));
@@ -410,10 +319,10 @@ final class LeaseKeeper implements SupervisedLoop.Job {
 			return;
 		}
 		if (unbeaten) {
-			this.plan.legacySeen(System.nanoTime());
+			this.recovery.legacySeen(System.nanoTime());
 		}
 		if (this.context.gate().isOpen()) {
-			recover(partition);
+			this.recovery.recover(partition);
 		}
 	}
 

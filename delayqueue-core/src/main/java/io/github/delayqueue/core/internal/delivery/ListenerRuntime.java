@@ -18,7 +18,6 @@ package io.github.delayqueue.core.internal.delivery;
 
 import java.lang.reflect.Type;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.Map;
@@ -33,10 +32,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.delayqueue.core.internal.redis.MasterWatch;
-import io.github.delayqueue.core.internal.redis.ScriptRunner;
-import io.github.delayqueue.core.internal.redis.Scripts;
-import io.github.delayqueue.core.internal.runtime.DaemonThreads;
-import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.LoopRunner;
 import io.github.delayqueue.core.listener.DelayBatchHandler;
 import io.github.delayqueue.core.listener.DelayMessageHandler;
@@ -52,8 +47,6 @@ import io.github.delayqueue.core.listener.ListenerSettings;
 public final class ListenerRuntime implements MasterWatch.Listener {
 
 	private static final Log logger = LogFactory.getLog(ListenerRuntime.class);
-
-	private static final long RELEASE_WAIT_MILLIS = 5000;
 
 	/** The container's context: partition 0's. */
 	private final ListenerContext context;
@@ -110,10 +103,11 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	 * @param workerThreads the engine's pool of worker threads, used unless the listener
 	 * has an executor of its own
 	 * @param loops the engine's loop runner
+	 * @param heartbeats the engine's heartbeat, whose lapses recovery follows
 	 */
 	public ListenerRuntime(List<ListenerContext> partitions, Type payloadType, DelayMessageHandler<?> handler,
 			DelayBatchHandler<?> batchHandler, InterceptorChain interceptors, Runnable onConnected,
-			Executor workerThreads, LoopRunner loops) {
+			Executor workerThreads, LoopRunner loops, Heartbeats heartbeats) {
 		if ((handler == null) == (batchHandler == null)) {
 			throw new IllegalArgumentException("Give either a handler or a batch handler");
 		}
@@ -142,6 +136,7 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 				? new BatchProcessor(this.context, this.processor, this.holdings, batchHandler, interceptors) : null,
 				workerThreads);
 		this.leases.bind(this.processor, this.workers);
+		this.leases.heartbeats(heartbeats);
 		this.workersWanted = this.workers::unserved;
 		this.ownership = this.context.settings().exclusive() ? new PartitionOwnership(this, this.partitions) : null;
 		this.owners = (this.ownership == null)
@@ -155,11 +150,6 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	/** How many deliveries held now would go to a worker at once. */
 	private int availableWorkers() {
 		return this.workers.available();
-	}
-
-	/** Joins the engine's heartbeat (before the start): recovery follows its lapses. */
-	void heartbeats(Heartbeats heartbeats) {
-		this.leases.heartbeats(heartbeats);
 	}
 
 	/** The lease of a partition: an exclusive container's own, always held otherwise. */
@@ -206,10 +196,12 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 		if (this.ownership != null) {
 			this.ownership.stop();
 		}
-		if (this.ownership == null) {
+		else {
 			this.owners.stop();
 		}
-		stopReaders();
+		// one by one: a stop closes the reader's connection at once
+		this.readers.values().forEach((reader) -> reader.stop(Duration.ofSeconds(10)));
+		this.readers.clear();
 		this.context.gate().noLongerWhenOpened(this.workersWanted);
 		this.workers.stop();
 		boolean finished = this.workers.awaitIdle(deadline);
@@ -217,15 +209,9 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 			logger.warn(this.workers.live() + " handler(s) of " + this.context.label()
 					+ " still run after the shutdown timeout; their acks are sent when they return");
 		}
-		for (Delivery unstarted : this.holdings.drainWaiting()) {
-			// a slot a read took for it is freed with the acknowledgements
-			this.slots.release(unstarted, true);
-			if (unstarted.settle()) {
-				this.holdings.finished(unstarted);
-			}
-		}
+		drop(this.holdings.drainWaiting());
 		this.acker.stop(deadline);
-		releaseAndLeave(deadline);
+		new ShutdownRelease(this.context, this.partitions, this.holdings).run(deadline);
 		if (this.ownership != null) {
 			this.ownership.leave();
 		}
@@ -263,12 +249,6 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	 */
 	public long abandonedHandlers() {
 		return this.workers.abandonedCount();
-	}
-
-	/** Stops the readers one by one: a stop closes the reader's connection at once. */
-	private void stopReaders() {
-		this.readers.values().forEach((reader) -> reader.stop(Duration.ofSeconds(10)));
-		this.readers.clear();
 	}
 
 	/**
@@ -313,7 +293,7 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	@Override
 	public void serverChanged() {
 		this.acker.sendRecentAgain();
-		this.slots.serverChanged();
+		this.slots.held().serverChanged();
 		// what was read ahead may have been read from the old master after the promotion:
 		// its lease is confirmed on this one before it starts
 		this.holdings.all().forEach(Delivery::confirmLease);
@@ -370,20 +350,25 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 		if (reader != null) {
 			reader.stop(Duration.ofSeconds(10));
 		}
-		for (Delivery unstarted : this.holdings.drainWaiting(partition)) {
-			// a slot a read took for it is freed, as at a stop: else held, and renewed,
-			// for as long as this container runs
-			this.slots.release(unstarted, true);
-			if (unstarted.settle()) {
-				this.holdings.finished(unstarted);
+		drop(this.holdings.drainWaiting(partition));
+	}
+
+	/**
+	 * Drops deliveries no handler took, pending with this consumer: a slot a read took
+	 * for one is freed with the acknowledgements (else held, and renewed, for as long as
+	 * this container runs).
+	 */
+	private void drop(List<Delivery> unstarted) {
+		for (Delivery delivery : unstarted) {
+			this.slots.release(delivery, true);
+			if (delivery.settle()) {
+				this.holdings.finished(delivery);
 			}
 		}
 	}
 
 	/**
-	 * @param partition a partition
-	 * @return how many messages of that partition are held: read, running, or awaiting
-	 * their ack
+	 * How many messages of a partition are held: read, running, or awaiting their ack.
 	 */
 	int heldIn(int partition) {
 		return this.holdings.heldIn(partition);
@@ -398,8 +383,7 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 	}
 
 	/**
-	 * @return the live members of the group at the last heartbeat of an exclusive
-	 * container; 0 for a shared one
+	 * The group's live members at an exclusive container's last heartbeat; 0 if shared.
 	 */
 	public int members() {
 		return (this.ownership != null) ? this.ownership.members() : 0;
@@ -407,68 +391,8 @@ public final class ListenerRuntime implements MasterWatch.Listener {
 
 	/** The contexts of the partitions read now: those recovery and trimming cover. */
 	private List<ListenerContext> reading() {
-		if (this.ownership == null) {
-			return this.partitions;
-		}
-		List<ListenerContext> reading = new ArrayList<>();
-		for (int partition : this.readers.keySet()) {
-			reading.add(this.partitions.get(partition));
-		}
-		return reading;
-	}
-
-	private void releaseAndLeave(long deadlineNanos) {
-		// on a thread of its own: with Redis gone, a command waits for the client's
-		// command timeout (60 s by default), longer than a shutdown should take
-		Thread releaser = DaemonThreads.factory(this.context.threadName("release-")).newThread(this::releaseAndLeave);
-		releaser.start();
-		try {
-			// releasing only saves the other consumers a visibility timeout: worth a few
-			// seconds of a shutdown, not all of it
-			long remaining = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-			releaser.join(Math.max(1000, Math.min(remaining, RELEASE_WAIT_MILLIS)));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		if (releaser.isAlive()) {
-			logger.info("Redis did not answer in time to release the unprocessed messages of " + this.context.label()
-					+ "; they are redelivered after the visibility timeout");
-		}
-	}
-
-	/**
-	 * Gives back every entry this consumer holds except those of handlers still running:
-	 * read but not started, or read by a blocking read that the stop interrupted. Other
-	 * consumers recover them at once, and the delivery they counted is given back (it
-	 * never reached a handler).
-	 */
-	private void releaseAndLeave() {
-		for (ListenerContext partition : this.partitions) {
-			releaseAndLeave(partition);
-		}
-	}
-
-	private void releaseAndLeave(ListenerContext partition) {
-		int released = 0;
-		try {
-			for (String stream : partition.streams()) {
-				List<Object> args = new ArrayList<>(List.of(partition.group(), partition.consumer(),
-						partition.settings().visibilityTimeout().toMillis()));
-				args.addAll(this.holdings.entryIds(stream, true));
-				released += (int) ScriptRunner
-					.asLong(partition.scripts().run(Scripts.RELEASE, List.of(stream), args.toArray()).get(0));
-			}
-			partition.scripts()
-				.run(Scripts.FORGET_CONSUMER, partition.streams(), partition.group(), partition.consumer());
-		}
-		catch (RuntimeException ex) {
-			logger.info("Could not release the unprocessed messages of " + partition.label()
-					+ "; they are redelivered after the visibility timeout: " + Failures.describe(ex));
-		}
-		if (released > 0) {
-			logger.debug("Released " + released + " unprocessed message(s) of " + partition.label());
-		}
+		return (this.ownership == null) ? this.partitions
+				: this.readers.keySet().stream().map(this.partitions::get).toList();
 	}
 
 }

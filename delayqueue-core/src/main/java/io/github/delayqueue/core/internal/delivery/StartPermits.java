@@ -119,8 +119,8 @@ final class StartPermits {
 				}
 				waited = true;
 			}
-			if (this.slots.hasFreed()) {
-				this.slots.flush();
+			if (this.slots.held().hasFreed()) {
+				this.slots.held().flush();
 			}
 			if (waitNanos > 0) {
 				LockSupport.parkNanos(Math.min(waitNanos, TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS)));

@@ -29,12 +29,10 @@ import io.github.delayqueue.core.internal.runtime.Failures;
 import io.github.delayqueue.core.internal.runtime.LoopRunner;
 import io.github.delayqueue.core.internal.runtime.SupervisedLoop;
 import io.github.delayqueue.core.internal.redis.MasterWatch;
-import io.github.delayqueue.core.internal.redis.QueueKeys;
 
 import org.springframework.data.redis.connection.ReactiveRedisConnection;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.stream.ReadOffset;
 
 /**
  * Reads a partition's deliveries for a container, on a {@link SupervisedLoop} of its own
@@ -207,7 +205,7 @@ final class StreamReader implements SupervisedLoop.Job {
 			// first: it checks the queue's partition count, and a refused listener
 			// must not create its group
 			check();
-			ensureGroups(current);
+			this.reads.createGroups(current);
 			this.pending.start();
 			if (this.mayRead.getAsBoolean()) {
 				// at once, paused or not: the read makes this consumer a member of the
@@ -334,20 +332,6 @@ final class StreamReader implements SupervisedLoop.Job {
 		this.historyWanted = true;
 		// not after the read under way: it may block for the poll timeout
 		breakOff();
-	}
-
-	private void ensureGroups(RedisConnection connection) {
-		for (String stream : this.context.streams()) {
-			try {
-				connection.streamCommands()
-					.xGroupCreate(QueueKeys.bytes(stream), this.context.group(), ReadOffset.from("0-0"), true);
-			}
-			catch (RuntimeException ex) {
-				if (!Failures.hasMessage(ex, "BUSYGROUP")) {
-					throw ex;
-				}
-			}
-		}
 	}
 
 	/**
